@@ -1,0 +1,24 @@
+// Bundles the CLI (and the benchmark) from TypeScript into out/ with Vite's SSR build, which ships
+// with Vitest anyway: no extra build tool, and `npx easytune` starts without a TS loader.
+import { build } from 'vite'
+import { resolve } from 'node:path'
+
+const entries = [
+  { entry: 'src/cli/main.ts', outDir: 'out/cli', name: 'easytune' },
+  { entry: 'bench/bench.ts', outDir: 'out/bench', name: 'bench' },
+]
+for (const e of entries) {
+  await build({
+    configFile: false,
+    logLevel: 'warn',
+    build: {
+      ssr: resolve(e.entry),
+      outDir: e.outDir,
+      emptyOutDir: true,
+      target: 'node20',
+      minify: false,
+      sourcemap: true,
+      rolldownOptions: { output: { entryFileNames: `${e.name}.js`, format: 'es' } },
+    },
+  })
+}

@@ -1,0 +1,65 @@
+import { bool, jsonTarget, parseArgs } from '../args'
+import { citation, IMPORT_FLAGS, IMPORT_HELP, importOptions, loadWorkload, logArg } from '../common'
+import { int, table, writeJson, type Io } from '../output'
+import { formatDuration } from '../../core/util/duration'
+import type { ImportReport } from '../../core/workload/import'
+
+export const importHelp = `easytune import <log> [options]
+
+Reads a job log (SWF, SLURM sacct/CSV/jobcomp, PBS accounting; plain or .gz), cleans it with the
+research's rules and prints the import report: every rule with its count and example lines.
+
+Options:
+${IMPORT_HELP}
+  --json [file]            print the report as JSON (to stdout, or to the file)
+`
+
+export async function importCommand(argv: string[], io: Io): Promise<number> {
+  const a = parseArgs(argv, { ...IMPORT_FLAGS, json: 'optional', help: 'boolean' })
+  if (bool(a, 'help')) { io.out(importHelp); return 0 }
+  const path = logArg(a, 'import')
+  const opts = importOptions(a)
+  const json = jsonTarget(a)
+  const w = await loadWorkload(io, path, opts)
+  if (json) writeJson(io, json, { ...w.report, citation: citation(w) })
+  if (!json || json.file !== null) io.out(formatReport(w.report, citation(w)))
+  return 0
+}
+
+export function formatReport(r: ImportReport, cite: string | null): string {
+  const lines: string[] = []
+  lines.push(`${r.name}: ${r.format.toUpperCase()} log (${r.formatSource === 'given' ? 'format given' : 'format detected'}), ${int(r.linesRead)} lines`)
+  lines.push('')
+  const span = r.span.startIso
+    ? `${r.span.startIso.slice(0, 10)} to ${r.span.endIso!.slice(0, 10)} (${formatDuration(r.span.seconds)} of submissions)`
+    : `${formatDuration(r.span.seconds)} of submissions`
+  lines.push(table([
+    ['Machine', `${r.machine.note}`],
+    ['Jobs', `${int(r.jobsRead)} read, ${int(r.jobsKept)} kept, ${int(r.jobsRemoved)} removed`],
+    ['Span', span],
+    ['Users', r.users > 0 ? int(r.users) : 'not in the log'],
+    ['Recorded waits', r.recordedWaits > 0 ? `${int(r.recordedWaits)} jobs (used to calibrate the simulator)` : 'not in the log'],
+  ]).trimEnd())
+  lines.push('')
+  lines.push('Cleaning (in this order; a job is counted under the first rule that removes it):')
+  const rows = [['rule', 'jobs', 'effect', 'example lines', 'what it means']]
+  for (const rule of r.rules) {
+    rows.push([rule.rule, int(rule.count), rule.effect, rule.exampleLines.join(', '), rule.description])
+  }
+  lines.push(table(rows, ['l', 'r']).trimEnd())
+  if (r.badLines.count > 0) {
+    lines.push('')
+    lines.push(`Unreadable lines: ${int(r.badLines.count)} skipped. First ones:`)
+    for (const ex of r.badLines.examples) lines.push(`  line ${ex.line}: ${ex.message}`)
+  }
+  if (r.warnings.length > 0) {
+    lines.push('')
+    lines.push('Warnings:')
+    for (const w of r.warnings) lines.push(`- ${w}`)
+  }
+  if (cite) {
+    lines.push('')
+    lines.push(`Data: ${cite}`)
+  }
+  return lines.join('\n') + '\n'
+}

@@ -1,0 +1,123 @@
+import { writeFileSync } from 'node:fs'
+import { bool, jsonTarget, parseArgs, positiveNumber, str, UsageError } from '../args'
+import { citation, IMPORT_FLAGS, IMPORT_HELP, importOptions, loadWorkload, logArg } from '../common'
+import { int, num, pct, table, writeJson, type Io } from '../output'
+import { simulate } from '../../core/sim/easy'
+import { computeMetrics, DEFAULT_TAU, perUserWait } from '../../core/sim/metrics'
+import { findPolicy, POLICIES } from '../../core/sim/policies'
+import type { SimConfig } from '../../core/sim/types'
+import { formatDuration, formatThreshold, parseThreshold } from '../../core/util/duration'
+import type { Workload } from '../../core/workload/import'
+
+export const SIMULATE_SCHEMA_VERSION = 1
+
+export const simulateHelp = `easytune simulate <log> [options]
+
+Replays the log under EASY backfilling with the chosen queue order and prints the metrics.
+
+Options:
+  --primary P              queue order for starting jobs and the reservation (default FCFS)
+  --backfill P|same        backfill order: same = the primary order with the threshold (default),
+                           or another policy (EASY-P_R-P_B of the thesis, ch. 5)
+  --threshold none|D       jobs that waited longer than D go to the head (e.g. 72000, 20h, 2d);
+                           none (default) = no threshold
+  --tau S                  bound of the bounded slowdown in seconds (default ${DEFAULT_TAU})
+${IMPORT_HELP}
+  --schedule out.csv       also write every job's simulated start time
+  --json [file]            print the result as JSON (to stdout, or to the file)
+
+Policies: ${POLICIES.map((p) => p.id).join(', ')} (see easytune policies).
+`
+
+export async function simulateCommand(argv: string[], io: Io): Promise<number> {
+  const a = parseArgs(argv, {
+    ...IMPORT_FLAGS, primary: 'string', backfill: 'string', threshold: 'string', tau: 'string',
+    schedule: 'string', json: 'optional', help: 'boolean',
+  })
+  if (bool(a, 'help')) { io.out(simulateHelp); return 0 }
+  const path = logArg(a, 'simulate')
+  const config = simConfig(a)
+  const tau = positiveNumber(a, 'tau') ?? DEFAULT_TAU
+  const opts = importOptions(a)
+  const json = jsonTarget(a)
+  const schedulePath = str(a, 'schedule')
+
+  const w = await loadWorkload(io, path, opts)
+  if (w.jobs.count === 0) {
+    io.err(`easytune: ${path}: no job is left after cleaning, nothing to simulate.\n`)
+    for (const warning of w.report.warnings) io.err(`  ${warning}\n`)
+    return 1
+  }
+  const t0 = performance.now()
+  const start = simulate(w.jobs, w.machineProcs, config)
+  const simSeconds = (performance.now() - t0) / 1000
+  const metrics = computeMetrics(w.jobs, w.machineProcs, start, tau)
+  const users = perUserWait(w.jobs, start)
+  if (schedulePath) writeSchedule(schedulePath, w, start)
+  io.err(`simulated ${int(w.jobs.count)} jobs in ${simSeconds.toFixed(2)} s (${int(w.jobs.count / Math.max(simSeconds, 1e-9))} jobs/s)\n`)
+
+  const result = {
+    schemaVersion: SIMULATE_SCHEMA_VERSION,
+    log: { name: w.name, format: w.format, machineProcs: w.machineProcs, machineSource: w.report.machine.source, jobsRead: w.report.jobsRead },
+    config: { primary: config.primary, backfill: config.backfill, threshold: config.threshold, tau },
+    ...metrics,
+    perUser: users.map((u) => ({ user: w.users[u.user] ?? String(u.user), jobs: u.jobs, avgWait: u.avgWait })),
+    citation: citation(w),
+  }
+  if (json) writeJson(io, json, result)
+  if (!json || json.file !== null) io.out(formatResult(w, config, metrics, users.length))
+  return 0
+}
+
+function simConfig(a: ReturnType<typeof parseArgs>): SimConfig {
+  const policy = (flag: string, fallback: string): string => {
+    const v = str(a, flag) ?? fallback
+    if (flag === 'backfill' && v.toLowerCase() === 'same') return 'same'
+    const p = findPolicy(v)
+    if (!p) throw new UsageError(`--${flag}: unknown policy "${v}"; known: ${POLICIES.map((x) => x.id).join(', ')}${flag === 'backfill' ? ', same' : ''}`)
+    return p.id
+  }
+  let threshold: number | null = null
+  const t = str(a, 'threshold')
+  if (t !== undefined) {
+    try { threshold = parseThreshold(t) } catch (e) { throw new UsageError(`--threshold: ${(e as Error).message}, or none`) }
+  }
+  return { primary: policy('primary', 'FCFS'), backfill: policy('backfill', 'same'), threshold }
+}
+
+function formatResult(w: Workload, c: SimConfig, m: ReturnType<typeof computeMetrics>, users: number): string {
+  const bf = c.backfill === 'same' ? 'same order' : String(c.backfill)
+  const lines = [
+    `EASY-${String(c.primary)} (backfill: ${bf}, threshold: ${formatThreshold(c.threshold)}) on ${w.name}, ${int(w.machineProcs)} processors`,
+    '',
+    table([
+      ['Jobs', int(m.jobs), ''],
+      ['Average wait', formatDuration(m.avgWait), `${num(m.avgWait, 0)} s`],
+      ['Median wait', formatDuration(m.waitP50), `${num(m.waitP50, 0)} s`],
+      ['90th percentile wait', formatDuration(m.waitP90), `${num(m.waitP90, 0)} s`],
+      ['99th percentile wait', formatDuration(m.waitP99), `${num(m.waitP99, 0)} s`],
+      ['Longest wait', formatDuration(m.maxWait), `${num(m.maxWait, 0)} s`],
+      ['Average bounded slowdown', num(m.avgBsld), `τ = ${m.tau} s`],
+      ['Largest bounded slowdown', num(m.maxBsld), ''],
+      ['Utilization', pct(m.utilization), 'of processor-time from first submit to last end'],
+      ['Makespan', formatDuration(m.makespan), `${num(m.makespan, 0)} s`],
+      ['Users', users > 0 ? int(users) : 'not in the log', ''],
+    ], ['l', 'r', 'l']).trimEnd(),
+  ]
+  const cite = citation(w)
+  if (cite) lines.push('', `Data: ${cite}`)
+  return lines.join('\n') + '\n'
+}
+
+function writeSchedule(path: string, w: Workload, start: Float64Array): void {
+  const j = w.jobs
+  const rows = ['job_id,submit_s,start_s,end_s,wait_s,procs,requested_s,runtime_s,user,source_line']
+  for (let i = 0; i < j.count; i++) {
+    rows.push(`${j.id[i]},${j.submit[i]},${start[i]},${start[i] + j.runtime[i]},${start[i] - j.submit[i]},${j.procs[i]},${j.requested[i]},${j.runtime[i]},${j.user[i] >= 0 ? csvCell(w.users[j.user[i]]) : ''},${j.line[i]}`)
+  }
+  writeFileSync(path, rows.join('\n') + '\n')
+}
+
+function csvCell(s: string): string {
+  return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s
+}

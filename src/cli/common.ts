@@ -1,0 +1,67 @@
+// Options and helpers shared by the commands that read a log.
+import { LOG_FORMATS, type LogFormat } from '../core/workload/types'
+import type { ImportOptions } from '../core/workload/import'
+import type { OverrunPolicy, RequestedFallback } from '../core/workload/clean'
+import type { Workload } from '../core/workload/import'
+import { parseDuration } from '../core/util/duration'
+import { readLog } from '../node/read-log'
+import { oneOf, positiveInt, str, UsageError, type FlagKind, type ParsedArgs } from './args'
+import { Progress, type Io } from './output'
+
+export const IMPORT_FLAGS: Record<string, FlagKind> = {
+  format: 'string', procs: 'string', overrun: 'string', 'requested-fallback': 'string',
+}
+
+export const IMPORT_HELP = `  --format F               swf | sacct | jobcomp | pbs (default: detected from the content)
+  --procs N                machine size in processors (default: the log header, else the largest job)
+  --overrun drop|clamp|keep  jobs that ran longer than requested: drop them (default, as the research
+                           does), clamp their runtime to the request, or keep them as recorded
+  --requested-fallback drop|runtime|<duration>
+                           jobs with no requested time: drop them (default), use their actual runtime
+                           (perfect estimates), or a fixed duration such as 2h`
+
+export function importOptions(a: ParsedArgs): ImportOptions {
+  const format = oneOf<LogFormat>(a, 'format', LOG_FORMATS)
+  const procs = positiveInt(a, 'procs')
+  const overrun = oneOf<OverrunPolicy>(a, 'overrun', ['drop', 'clamp', 'keep'])
+  const fb = str(a, 'requested-fallback')
+  let requestedFallback: RequestedFallback | undefined
+  if (fb !== undefined) {
+    if (fb === 'drop' || fb === 'runtime') requestedFallback = fb
+    else {
+      try {
+        const s = parseDuration(fb)
+        if (!(s > 0)) throw new Error('must be above 0')
+        requestedFallback = { seconds: s }
+      } catch (e) {
+        throw new UsageError(`--requested-fallback must be drop, runtime or a duration above 0: ${(e as Error).message}`)
+      }
+    }
+  }
+  return { format, procs, overrun, requestedFallback }
+}
+
+export function logArg(a: ParsedArgs, command: string): string {
+  if (a.positionals.length === 0) throw new UsageError(`${command} needs a log file: easytune ${command} <log>`)
+  if (a.positionals.length > 1) throw new UsageError(`${command} takes one log file; got ${a.positionals.length} (${a.positionals.join(' ')})`)
+  return a.positionals[0]
+}
+
+/** Reads a log with a progress bar on stderr (shown after a second, on a terminal). */
+export async function loadWorkload(io: Io, path: string, opts: ImportOptions): Promise<Workload> {
+  const progress = new Progress(io)
+  try {
+    return await readLog(path, opts, (p) => progress.update(`reading ${path}`, p.totalBytes ? p.bytesRead / p.totalBytes : null, `${(p.bytesRead / 1e6).toFixed(1)} MB`))
+  } finally {
+    progress.done()
+  }
+}
+
+/** The data citation to show with results on a PWA log. */
+export function citation(w: Workload): string | null {
+  const ack = w.report.header['Acknowledge']
+  if (w.format !== 'swf') return null
+  const parts = ['Parallel Workloads Archive: D. G. Feitelson, D. Tsafrir, D. Krakov, "Experience with using the Parallel Workloads Archive", JPDC 74(10):2967-2982, 2014']
+  if (ack) parts.unshift(`Log courtesy of ${ack}${w.report.header['Installation'] ? ` (${w.report.header['Installation']})` : ''}`)
+  return parts.join('. ') + '.'
+}

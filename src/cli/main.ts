@@ -1,0 +1,84 @@
+// The `easytune` command line (CLI.md): exit 0 ok, 1 the command failed, 2 bad usage or input.
+import { UsageError } from './args'
+import { importCommand } from './commands/import'
+import { policiesCommand } from './commands/policies'
+import { simulateCommand } from './commands/simulate'
+import { processIo, type Io } from './output'
+import { FileInputError } from '../node/read-log'
+import { InputError } from '../core/workload/errors'
+import { SimulationError } from '../core/sim/easy'
+
+const VERSION = '0.1.0'
+
+const HELP = `easytune ${VERSION}: find a better queue order for EASY backfilling, from your own job logs.
+
+Usage: easytune <command> [options]
+
+Commands:
+  import <log>      read and clean a log; print the import report
+  simulate <log>    replay a log under EASY with a chosen queue order; print wait metrics
+  policies          list the queue-ordering policies and their formulas
+
+Logs: SWF (.swf, .swf.gz), SLURM sacct -P / CSV exports and jobcomp files, PBS/Torque accounting.
+Every command takes --help, and --json [file] for machine-readable output.
+Exit codes: 0 success, 1 the command failed, 2 bad usage or bad input.
+
+Example, on the bundled sample (KTH-SP2 from the Parallel Workloads Archive):
+  easytune simulate resources/KTH-SP2-1996-2.1-cln.swf.gz --primary SPF --threshold 20h
+`
+
+type Command = (argv: string[], io: Io) => Promise<number>
+const COMMANDS: Record<string, Command> = {
+  import: importCommand,
+  simulate: simulateCommand,
+  policies: policiesCommand,
+}
+
+export async function main(argv: string[], io: Io = processIo): Promise<number> {
+  const debug = argv.includes('--debug')
+  const args = argv.filter((a) => a !== '--debug')
+  const [name, ...rest] = args
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    io.out(HELP)
+    return name === undefined ? 2 : 0
+  }
+  if (name === '--version' || name === '-V') { io.out(`${VERSION}\n`); return 0 }
+  const command = COMMANDS[name]
+  if (!command) {
+    io.err(`easytune: unknown command "${name}". Commands: ${Object.keys(COMMANDS).join(', ')}. Try easytune --help.\n`)
+    return 2
+  }
+  try {
+    return await command(rest, io)
+  } catch (e) {
+    return reportError(io, name, e, debug)
+  }
+}
+
+function reportError(io: Io, command: string, e: unknown, debug: boolean): number {
+  if (e instanceof UsageError) {
+    io.err(`easytune ${command}: ${e.message}\nTry easytune ${command} --help.\n`)
+    return 2
+  }
+  if (e instanceof FileInputError) {
+    io.err(`easytune: ${e.file}${e.line !== null ? `:${e.line}` : ''}: ${e.message}\n`)
+    return 2
+  }
+  if (e instanceof InputError) {
+    io.err(`easytune: ${e.line !== null ? `line ${e.line}: ` : ''}${e.message}\n`)
+    return 2
+  }
+  const err = e as NodeJS.ErrnoException
+  if (err && typeof err.code === 'string' && err.syscall) {
+    io.err(`easytune: ${err.path ?? ''}: ${err.message}\n`)
+    return err.code === 'ENOENT' || err.code === 'EACCES' ? 2 : 1
+  }
+  if (e instanceof SimulationError) {
+    io.err(`easytune ${command}: simulation failed: ${e.message}\n`)
+    return 1
+  }
+  io.err(`easytune ${command}: internal error: ${err?.message ?? String(e)}\n`)
+  if (debug && err?.stack) io.err(err.stack + '\n')
+  else io.err('Run again with --debug for details, and please report it.\n')
+  return 1
+}

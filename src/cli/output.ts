@@ -1,0 +1,59 @@
+// Human output helpers: aligned tables, numbers with units, and a progress line on stderr that
+// appears only for work longer than a second and only on a terminal.
+import { writeFileSync } from 'node:fs'
+
+export interface Io {
+  out: (s: string) => void
+  err: (s: string) => void
+  /** stderr is a terminal and NO_COLOR is not set. */
+  tty: boolean
+}
+
+export const processIo: Io = {
+  out: (s) => process.stdout.write(s),
+  err: (s) => process.stderr.write(s),
+  tty: Boolean(process.stderr.isTTY),
+}
+
+export function table(rows: string[][], align: ('l' | 'r')[] = []): string {
+  const widths: number[] = []
+  for (const r of rows) r.forEach((c, i) => { widths[i] = Math.max(widths[i] ?? 0, [...c].length) })
+  return rows.map((r) => r.map((c, i) => {
+    const pad = ' '.repeat(widths[i] - [...c].length)
+    return align[i] === 'r' ? pad + c : c + pad
+  }).join('  ').trimEnd()).join('\n') + '\n'
+}
+
+export const int = (n: number) => Math.round(n).toLocaleString('en-US')
+export const num = (n: number, d = 2) => n.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d })
+export const pct = (r: number, d = 1) => `${(r * 100).toFixed(d)}%`
+
+/** Writes a JSON result to stdout (`--json`) or to a file (`--json file`). */
+export function writeJson(io: Io, target: { file: string | null }, value: unknown): void {
+  const text = JSON.stringify(value, null, 2) + '\n'
+  if (target.file === null) io.out(text)
+  else {
+    writeFileSync(target.file, text)
+    io.err(`wrote ${target.file}\n`)
+  }
+}
+
+/** A one-line progress display on stderr, shown after `delayMs` and only on a terminal. */
+export class Progress {
+  private readonly t0 = Date.now()
+  private shown = false
+  constructor(private readonly io: Io, private readonly delayMs = 1000) {}
+
+  update(label: string, fraction: number | null, detail = ''): void {
+    if (!this.io.tty || Date.now() - this.t0 < this.delayMs) return
+    this.shown = true
+    const width = 30
+    const bar = fraction === null ? '' : `[${'#'.repeat(Math.round(fraction * width)).padEnd(width, '.')}] ${(fraction * 100).toFixed(0).padStart(3)}% `
+    this.io.err(`\r\x1b[2K${label} ${bar}${detail}`)
+  }
+
+  done(): void {
+    if (this.shown) this.io.err('\r\x1b[2K')
+    this.shown = false
+  }
+}

@@ -1,0 +1,318 @@
+// EASY backfilling with a reordered queue, exactly as ALGORITHMS.md §2.12 specifies:
+//   events are batched per timestamp — finishes, then submissions, then ONE scheduling pass;
+//   the pass orders the queue by the primary policy (ties: submit, then id), moves jobs that have
+//   waited strictly longer than Θ to the head (by submit, then id), starts jobs in that order until
+//   one does not fit, reserves that job at the shadow time computed from the running jobs'
+//   requested times, and backfills the jobs after it (in the same order, or re-sorted by an
+//   explicit backfill policy: EASY-P_R-P_B) when they fit now and either end by the shadow time or
+//   fit in the extra processors.
+// Jobs really end at start + actual runtime.
+//
+// Speed: everything is preallocated typed arrays; the event loop allocates nothing. Static
+// policies are scored once per job and the queue stays sorted by insertion; dynamic ones are
+// re-scored at each pass and re-sorted with an insertion sort (the order changes little between
+// passes). Running jobs are kept in a min-heap by real end (events) and in an array sorted by
+// estimated end (the reservation).
+import { resolvePolicy, type Policy, type PolicyInput } from './policies'
+import type { SimConfig, SimJobs, SimOptions } from './types'
+
+export class SimulationError extends Error {}
+
+export function simulate(jobs: SimJobs, machineProcs: number, config: SimConfig, options: SimOptions = {}): Float64Array {
+  return new EasySimulator(jobs, machineProcs, config, options).run()
+}
+
+/** An ordered list of waiting jobs: ascending index (FIFO) or by a policy's priority. */
+class Queue {
+  readonly items: Int32Array
+  len = 0
+  readonly key: Float64Array
+  constructor(n: number, readonly policy: Policy | null, private readonly input: PolicyInput) {
+    this.items = new Int32Array(n)
+    this.key = policy ? new Float64Array(n) : new Float64Array(0)
+  }
+
+  /** Adds job j (arrivals come in index order). */
+  add(j: number, now: number): void {
+    const p = this.policy
+    if (p === null) { this.items[this.len++] = j; return }
+    const k = p.priority(this.input, j, now)
+    this.key[j] = k
+    if (p.dynamic) { this.items[this.len++] = j; return } // sorted at the next pass
+    // Static: insert after every job that runs before j (higher key, or equal key: smaller index).
+    let lo = 0, hi = this.len
+    const items = this.items, key = this.key
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1
+      if (key[items[mid]] >= k) lo = mid + 1; else hi = mid
+    }
+    items.copyWithin(lo + 1, lo, this.len)
+    items[lo] = j
+    this.len++
+  }
+
+  /** Dynamic policies: re-score every waiting job at `now` and restore the order. */
+  rescore(now: number): void {
+    const p = this.policy
+    if (p === null || !p.dynamic) return
+    const items = this.items, key = this.key, input = this.input
+    for (let k = 0; k < this.len; k++) key[items[k]] = p.priority(input, items[k], now)
+    for (let k = 1; k < this.len; k++) {
+      const j = items[k], kj = key[j]
+      let m = k - 1
+      while (m >= 0) {
+        const i = items[m], ki = key[i]
+        if (ki > kj || (ki === kj && i < j)) break
+        items[m + 1] = i
+        m--
+      }
+      items[m + 1] = j
+    }
+  }
+
+  /** Drops the jobs marked as started. */
+  compact(started: Uint8Array): void {
+    const items = this.items
+    let w = 0
+    for (let r = 0; r < this.len; r++) {
+      const j = items[r]
+      if (started[j] === 0) items[w++] = j
+    }
+    this.len = w
+  }
+}
+
+class EasySimulator {
+  private readonly n: number
+  private readonly submit: Float64Array
+  private readonly runtime: Float64Array
+  private readonly requested: Float64Array
+  private readonly procs: Int32Array
+  private readonly threshold: number
+  private readonly start: Float64Array
+  private readonly started: Uint8Array
+  /** Waiting jobs by arrival: the thresholded (promoted) jobs are always a prefix of it. */
+  private readonly fifo: Queue
+  /** Waiting jobs by the primary policy (the fifo itself for FCFS). */
+  private readonly primary: Queue
+  /** Waiting jobs by the explicit backfill policy, or null for 'same'. */
+  private readonly backfill: Queue | null
+  // Running jobs: min-heap by real end, and an array sorted by estimated end.
+  private readonly heap: Int32Array
+  private heapLen = 0
+  private readonly realEnd: Float64Array
+  private readonly estEnd: Float64Array
+  private readonly running: Int32Array
+  private runLen = 0
+  private free: number
+
+  constructor(jobs: SimJobs, private readonly m: number, config: SimConfig, options: SimOptions) {
+    const n = (this.n = jobs.count)
+    this.submit = jobs.submit; this.runtime = jobs.runtime; this.requested = jobs.requested; this.procs = jobs.procs
+    validate(jobs, m)
+    if (config.threshold !== null && !(config.threshold >= 0)) throw new SimulationError(`threshold must be ≥ 0 seconds or null (none), got ${config.threshold}`)
+    this.threshold = config.threshold === null ? Infinity : config.threshold
+    const input: PolicyInput = { submit: jobs.submit, requested: jobs.requested, procs: jobs.procs, windowStart: options.windowStart ?? (n > 0 ? jobs.submit[0] : 0) }
+    const primary = resolvePolicy(config.primary)
+    this.fifo = new Queue(n, null, input)
+    this.primary = primary.id === 'FCFS' ? this.fifo : new Queue(n, primary, input)
+    if (config.backfill === 'same') this.backfill = null
+    else {
+      const bp = resolvePolicy(config.backfill)
+      this.backfill = bp.id === 'FCFS' ? this.fifo : bp === primary && this.threshold === Infinity ? null : new Queue(n, bp, input)
+    }
+    this.start = new Float64Array(n).fill(NaN)
+    this.started = new Uint8Array(n)
+    this.heap = new Int32Array(n)
+    this.realEnd = new Float64Array(n)
+    this.estEnd = new Float64Array(n)
+    this.running = new Int32Array(n)
+    this.free = m
+  }
+
+  run(): Float64Array {
+    const { n, submit, realEnd } = this
+    let next = 0
+    while (next < n || this.heapLen > 0) {
+      const tSub = next < n ? submit[next] : Infinity
+      const tFin = this.heapLen > 0 ? realEnd[this.heap[0]] : Infinity
+      const now = tSub < tFin ? tSub : tFin
+      while (this.heapLen > 0 && realEnd[this.heap[0]] === now) this.finish(this.popHeap())
+      while (next < n && submit[next] === now) {
+        this.fifo.add(next, now)
+        if (this.primary !== this.fifo) this.primary.add(next, now)
+        if (this.backfill !== null && this.backfill !== this.fifo) this.backfill.add(next, now)
+        next++
+      }
+      if (this.fifo.len > 0) this.schedule(now)
+    }
+    return this.start
+  }
+
+  /** One scheduling pass at `now` (Algorithm 2 of [001] §5.2.1 / §6.2.2, with the §2.7 test). */
+  private schedule(now: number): void {
+    const { fifo, primary, procs, submit, started } = this
+    const theta = this.threshold
+    if (primary !== fifo) primary.rescore(now)
+    // Primary phase, first over the promoted jobs (now − r > Θ, in submit order) ...
+    let blocked = -1
+    let promoted = 0
+    const f = fifo.items
+    while (promoted < fifo.len && now - submit[f[promoted]] > theta) promoted++
+    let k = 0
+    for (; k < promoted; k++) {
+      const j = f[k]
+      if (procs[j] <= this.free) this.launch(j, now)
+      else { blocked = j; break }
+    }
+    // ... then over the others in policy order.
+    let pos = -1
+    if (blocked < 0) {
+      const items = primary.items
+      for (let i = 0; i < primary.len; i++) {
+        const j = items[i]
+        if (started[j] !== 0 || now - submit[j] > theta) continue
+        if (procs[j] <= this.free) this.launch(j, now)
+        else { blocked = j; pos = i; break }
+      }
+    }
+    if (blocked >= 0 && this.free > 0) this.backfillPass(now, blocked, k, pos)
+    fifo.compact(started)
+    if (primary !== fifo) primary.compact(started)
+    if (this.backfill !== null && this.backfill !== fifo) this.backfill.compact(started)
+  }
+
+  /**
+   * Reserve `blocked` at the shadow time and backfill. `promotedAt`/`pos` say where the blocked
+   * job stood in the thresholded order, for backfilling in that same order.
+   */
+  private backfillPass(now: number, blocked: number, promotedAt: number, pos: number): void {
+    const { procs, requested, submit, started } = this
+    const theta = this.threshold
+    // Shadow time and extra processors (ALGORITHMS.md §2.7), from the running jobs by estimated end.
+    const need = procs[blocked]
+    let acc = this.free
+    let shadow = Infinity
+    for (let r = 0; r < this.runLen; r++) {
+      const j = this.running[r]
+      acc += procs[j]
+      if (acc >= need) {
+        const e = this.estEnd[j]
+        shadow = e > now ? e : now // a job past its requested time is expected to end now
+        break
+      }
+    }
+    if (shadow === Infinity) throw new SimulationError(`job ${blocked} needs ${need} processors, more than the machine's ${this.m}`)
+    let extra = acc - need
+    const tryStart = (j: number): void => {
+      if (procs[j] > this.free) return
+      const shorter = now + requested[j] <= shadow
+      if (shorter || procs[j] <= extra) {
+        this.launch(j, now)
+        if (!shorter) extra -= procs[j]
+      }
+    }
+    if (this.backfill === null) {
+      // Same (thresholded) order: the rest of the promoted prefix, then the policy order.
+      const f = this.fifo.items
+      if (pos < 0) {
+        let k = promotedAt + 1
+        for (; k < this.fifo.len && now - submit[f[k]] > theta && this.free > 0; k++) tryStart(f[k])
+        pos = -1
+      }
+      const items = this.primary.items
+      for (let i = pos + 1; i < this.primary.len && this.free > 0; i++) {
+        const j = items[i]
+        if (started[j] !== 0 || now - submit[j] > theta) continue
+        tryStart(j)
+      }
+    } else {
+      const q = this.backfill
+      q.rescore(now)
+      const items = q.items
+      for (let i = 0; i < q.len && this.free > 0; i++) {
+        const j = items[i]
+        if (started[j] !== 0 || j === blocked) continue
+        tryStart(j)
+      }
+    }
+  }
+
+  private launch(j: number, now: number): void {
+    this.start[j] = now
+    this.started[j] = 1
+    this.free -= this.procs[j]
+    this.realEnd[j] = now + this.runtime[j]
+    this.pushHeap(j)
+    // Insert into `running`, sorted by estimated end (ties: insertion order).
+    const e = (this.estEnd[j] = now + this.requested[j])
+    const run = this.running
+    let lo = 0, hi = this.runLen
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1
+      if (this.estEnd[run[mid]] <= e) lo = mid + 1; else hi = mid
+    }
+    run.copyWithin(lo + 1, lo, this.runLen)
+    run[lo] = j
+    this.runLen++
+  }
+
+  private finish(j: number): void {
+    this.free += this.procs[j]
+    const run = this.running, e = this.estEnd[j]
+    let lo = 0, hi = this.runLen
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1
+      if (this.estEnd[run[mid]] < e) lo = mid + 1; else hi = mid
+    }
+    while (run[lo] !== j) lo++
+    run.copyWithin(lo, lo + 1, this.runLen)
+    this.runLen--
+  }
+
+  // Binary min-heap of running jobs keyed by (real end, index).
+  private before(a: number, b: number): boolean {
+    const ea = this.realEnd[a], eb = this.realEnd[b]
+    return ea < eb || (ea === eb && a < b)
+  }
+
+  private pushHeap(j: number): void {
+    const h = this.heap
+    let i = this.heapLen++
+    while (i > 0) {
+      const parent = (i - 1) >> 1
+      if (!this.before(j, h[parent])) break
+      h[i] = h[parent]
+      i = parent
+    }
+    h[i] = j
+  }
+
+  private popHeap(): number {
+    const h = this.heap
+    const top = h[0]
+    const last = h[--this.heapLen]
+    let i = 0
+    const len = this.heapLen
+    for (;;) {
+      let c = 2 * i + 1
+      if (c >= len) break
+      if (c + 1 < len && this.before(h[c + 1], h[c])) c++
+      if (!this.before(h[c], last)) break
+      h[i] = h[c]
+      i = c
+    }
+    if (len > 0) h[i] = last
+    return top
+  }
+}
+
+function validate(jobs: SimJobs, m: number): void {
+  if (!(Number.isInteger(m) && m > 0)) throw new SimulationError(`machine size must be a positive whole number, got ${m}`)
+  for (let j = 0; j < jobs.count; j++) {
+    if (j > 0 && jobs.submit[j] < jobs.submit[j - 1]) throw new SimulationError(`jobs must be sorted by submit time (job index ${j})`)
+    if (!(jobs.requested[j] > 0)) throw new SimulationError(`job index ${j} has no positive requested time`)
+    if (!(jobs.runtime[j] >= 0)) throw new SimulationError(`job index ${j} has a negative runtime`)
+    if (!(jobs.procs[j] >= 1 && jobs.procs[j] <= m)) throw new SimulationError(`job index ${j} needs ${jobs.procs[j]} processors; the machine has ${m}`)
+  }
+}

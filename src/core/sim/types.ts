@@ -1,0 +1,45 @@
+// Plain-data configuration and input of one EASY simulation (ALGORITHMS.md §2.12).
+
+/** The columns the simulator reads. Jobs must be sorted by submit time, ties by job id: the
+ * array index is the job's rank in (submit, id) order and is the final tie-break everywhere. */
+export interface SimJobs {
+  readonly count: number
+  readonly submit: Float64Array
+  /** p: actual running time (when the job really ends). */
+  readonly runtime: Float64Array
+  /** p̃: requested time, > 0 (used for the reservation, the backfill test and policy keys). */
+  readonly requested: Float64Array
+  /** q: processors, 1..machineProcs. */
+  readonly procs: Int32Array
+}
+
+/** A policy: an id from the registry (e.g. 'SPF') or a mixed linear policy (§3.3). */
+export type PolicySpec = string | MixedSpec
+
+/**
+ * Mixed policy wᵀx over the six features, each oriented "higher runs first" as in ocst
+ * (ALGORITHMS.md §3.3): x = (−q, −p̃, +wait, −exp, −p̃/q, −p̃·q). `weights` has 6 entries.
+ * Optional standardisation (x − mean)/scale per feature; scale 0 gives 0.
+ */
+export interface MixedSpec {
+  readonly kind: 'mixed'
+  readonly weights: readonly number[]
+  readonly mean?: readonly number[]
+  readonly scale?: readonly number[]
+}
+
+export interface SimConfig {
+  /** P_R: orders the queue for starting jobs and choosing the reservation. */
+  readonly primary: PolicySpec
+  /** P_B, or 'same' = backfill in the thresholded primary order (EASY(P, Θ) of thesis ch. 6). */
+  readonly backfill: PolicySpec | 'same'
+  /** Θ in seconds: a job that has waited strictly longer moves to the head. null = no threshold
+   * (never encoded as 0: Θ = 0 would promote almost every job). */
+  readonly threshold: number | null
+}
+
+/** Options that are not part of the policy. */
+export interface SimOptions {
+  /** Origin of s for F1–F4 (seconds); default: the first submit of the simulated jobs. */
+  readonly windowStart?: number
+}

@@ -1,0 +1,116 @@
+import type { LineIssue, RawJobs, RuleCount } from './types'
+
+/** Growable columns: parsers push one job at a time without allocating per job. */
+export class RawJobsBuilder {
+  private cap: number
+  count = 0
+  id: Float64Array
+  submit: Float64Array
+  recordedWait: Float64Array
+  runtime: Float64Array
+  allocProcs: Float64Array
+  reqProcs: Float64Array
+  requested: Float64Array
+  user: Int32Array
+  status: Int32Array
+  line: Int32Array
+  readonly users: string[] = []
+  private readonly userIndex = new Map<string, number>()
+
+  constructor(initialCapacity = 1024) {
+    this.cap = Math.max(16, initialCapacity)
+    this.id = new Float64Array(this.cap)
+    this.submit = new Float64Array(this.cap)
+    this.recordedWait = new Float64Array(this.cap)
+    this.runtime = new Float64Array(this.cap)
+    this.allocProcs = new Float64Array(this.cap)
+    this.reqProcs = new Float64Array(this.cap)
+    this.requested = new Float64Array(this.cap)
+    this.user = new Int32Array(this.cap)
+    this.status = new Int32Array(this.cap)
+    this.line = new Int32Array(this.cap)
+  }
+
+  /** Index of a user name (interned); '' or undefined gives -1 (unknown). */
+  internUser(name: string | undefined): number {
+    if (name === undefined || name === '') return -1
+    let u = this.userIndex.get(name)
+    if (u === undefined) {
+      u = this.users.length
+      this.users.push(name)
+      this.userIndex.set(name, u)
+    }
+    return u
+  }
+
+  push(
+    id: number, submit: number, recordedWait: number, runtime: number,
+    allocProcs: number, reqProcs: number, requested: number,
+    user: number, status: number, line: number,
+  ): void {
+    if (this.count === this.cap) this.grow()
+    const i = this.count++
+    this.id[i] = id
+    this.submit[i] = submit
+    this.recordedWait[i] = recordedWait
+    this.runtime[i] = runtime
+    this.allocProcs[i] = allocProcs
+    this.reqProcs[i] = reqProcs
+    this.requested[i] = requested
+    this.user[i] = user
+    this.status[i] = status
+    this.line[i] = line
+  }
+
+  /** Shift every submit time (SLURM/PBS: make times relative to the earliest submit). */
+  shiftSubmits(delta: number): void {
+    for (let i = 0; i < this.count; i++) this.submit[i] += delta
+  }
+
+  private grow(): void {
+    this.cap *= 2
+    const g64 = (a: Float64Array) => { const b = new Float64Array(this.cap); b.set(a); return b }
+    const g32 = (a: Int32Array) => { const b = new Int32Array(this.cap); b.set(a); return b }
+    this.id = g64(this.id); this.submit = g64(this.submit); this.recordedWait = g64(this.recordedWait)
+    this.runtime = g64(this.runtime); this.allocProcs = g64(this.allocProcs); this.reqProcs = g64(this.reqProcs)
+    this.requested = g64(this.requested); this.user = g32(this.user); this.status = g32(this.status); this.line = g32(this.line)
+  }
+
+  /** Trimmed views (no copy) of what was pushed. */
+  finish(): RawJobs {
+    const n = this.count
+    return {
+      count: n,
+      id: this.id.subarray(0, n), submit: this.submit.subarray(0, n), recordedWait: this.recordedWait.subarray(0, n),
+      runtime: this.runtime.subarray(0, n), allocProcs: this.allocProcs.subarray(0, n), reqProcs: this.reqProcs.subarray(0, n),
+      requested: this.requested.subarray(0, n), user: this.user.subarray(0, n), status: this.status.subarray(0, n),
+      line: this.line.subarray(0, n),
+    }
+  }
+}
+
+/** Keeps a count and the first few examples of something, for reports. */
+export class ExampleCounter {
+  count = 0
+  readonly lines: number[] = []
+  constructor(private readonly keep = 5) {}
+  add(line: number): void {
+    this.count++
+    if (this.lines.length < this.keep) this.lines.push(line)
+  }
+}
+
+/** Collects unreadable lines: a count and the first few with their message. */
+export class BadLines {
+  count = 0
+  readonly examples: LineIssue[] = []
+  constructor(private readonly keep = 10) {}
+  add(line: number, message: string): void {
+    this.count++
+    if (this.examples.length < this.keep) this.examples.push({ line, message })
+  }
+}
+
+export function ruleCount(rule: string, description: string, effect: RuleCount['effect'], c: ExampleCounter): RuleCount {
+  return { rule, description, effect, count: c.count, exampleLines: c.lines.slice() }
+}

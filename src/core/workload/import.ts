@@ -1,0 +1,177 @@
+// Import = detect the format, stream the bytes through its parser, find the machine size, clean.
+// Pure: the caller reads the file (plain or gzip) and feeds byte chunks.
+import { cleanJobs, fmt, machineSize, type CleanOptions, type OverrunPolicy, type RequestedFallback } from './clean'
+import { detectFormat } from './detect'
+import { InputError } from './errors'
+import { createJobcompParser } from './jobcomp'
+import { createPbsParser } from './pbs'
+import { createSacctParser } from './sacct'
+import { createSwfParser } from './swf'
+import type { JobTable, LineIssue, LogFormat, LogParser, MachineSource, ParsedLog, RuleCount } from './types'
+
+export interface ImportOptions extends CleanOptions {
+  /** Display name (usually the file name). */
+  name?: string
+  /** Force a format instead of detecting it. */
+  format?: LogFormat
+}
+
+export const IMPORT_SCHEMA_VERSION = 1
+
+export interface ImportReport {
+  schemaVersion: number
+  name: string
+  format: LogFormat
+  formatSource: 'detected' | 'given'
+  linesRead: number
+  jobsRead: number
+  jobsKept: number
+  jobsRemoved: number
+  machine: { procs: number; source: MachineSource; note: string }
+  /** Every rule, with its count and up to five example line numbers (parser rules first). */
+  rules: RuleCount[]
+  badLines: { count: number; examples: LineIssue[] }
+  warnings: string[]
+  span: { firstSubmit: number; lastSubmit: number; seconds: number; unixStartTime: number | null; startIso: string | null; endIso: string | null }
+  users: number
+  requestedMissing: number
+  recordedWaits: number
+  options: { overrun: OverrunPolicy; requestedFallback: RequestedFallback; procs: number | null }
+  /** Interesting header lines (SWF): computer, installation, acknowledgement, etc. */
+  header: Record<string, string>
+}
+
+export interface Workload {
+  name: string
+  format: LogFormat
+  jobs: JobTable
+  users: string[]
+  machineProcs: number
+  unixStartTime: number | null
+  report: ImportReport
+}
+
+const PARSERS: Record<LogFormat, () => LogParser> = {
+  swf: createSwfParser, sacct: createSacctParser, jobcomp: createJobcompParser, pbs: createPbsParser,
+}
+const DETECT_BYTES = 64 * 1024
+
+/** Streaming importer: feed decompressed byte chunks, then end(). */
+export class Importer {
+  private parser: LogParser | null = null
+  private pending: Uint8Array[] = []
+  private pendingBytes = 0
+  private formatSource: 'detected' | 'given' = 'detected'
+  bytesFed = 0
+
+  constructor(private readonly opts: ImportOptions = {}) {
+    if (opts.procs !== undefined && !(Number.isInteger(opts.procs) && opts.procs > 0)) {
+      throw new InputError(`the machine size must be a whole number of processors above 0 (got ${opts.procs})`)
+    }
+    if (opts.format !== undefined) {
+      if (!(opts.format in PARSERS)) throw new InputError(`unknown format "${String(opts.format)}"; use swf, sacct, jobcomp or pbs`)
+      this.parser = PARSERS[opts.format]()
+      this.formatSource = 'given'
+    }
+  }
+
+  feed(chunk: Uint8Array): void {
+    this.bytesFed += chunk.length
+    if (this.parser) { this.parser.feed(chunk); return }
+    this.pending.push(chunk)
+    this.pendingBytes += chunk.length
+    if (this.pendingBytes >= DETECT_BYTES) this.startParser()
+  }
+
+  private startParser(): void {
+    const head = concat(this.pending, Math.min(this.pendingBytes, DETECT_BYTES))
+    this.parser = PARSERS[detectFormat(head)]()
+    for (const c of this.pending) this.parser.feed(c)
+    this.pending = []
+  }
+
+  end(): Workload {
+    if (this.bytesFed === 0) throw new InputError('the file is empty')
+    if (!this.parser) this.startParser()
+    const log = this.parser!.end()
+    return finishImport(log, this.opts, this.formatSource)
+  }
+}
+
+/** Convenience for whole buffers and strings (tests, small uploads). */
+export function importBytes(bytes: Uint8Array, opts: ImportOptions = {}): Workload {
+  const imp = new Importer(opts)
+  const step = 1 << 20
+  for (let i = 0; i < bytes.length; i += step) imp.feed(bytes.subarray(i, i + step))
+  return imp.end()
+}
+
+export function importText(text: string, opts: ImportOptions = {}): Workload {
+  return importBytes(new TextEncoder().encode(text), opts)
+}
+
+function finishImport(log: ParsedLog, opts: ImportOptions, formatSource: 'detected' | 'given'): Workload {
+  const name = opts.name ?? 'log'
+  const jobLines = log.jobs.count + log.badLines
+  if (log.jobs.count === 0 && log.badLines > 0) {
+    const ex = log.badLineExamples[0]
+    throw new InputError(`no job could be read: all ${fmt(log.badLines)} job lines are malformed (line ${ex.line}: ${ex.message})`, ex.line)
+  }
+  if (jobLines >= 20 && log.badLines > jobLines / 2) {
+    const ex = log.badLineExamples[0]
+    throw new InputError(`${fmt(log.badLines)} of ${fmt(jobLines)} job lines are malformed: this does not look like a ${log.format} log (line ${ex.line}: ${ex.message})`, ex.line)
+  }
+  const machine = machineSize(log, opts.procs)
+  const cleaned = cleanJobs(log.jobs, machine.procs, opts)
+  const jobs = cleaned.jobs
+  const warnings = [...log.warnings]
+  if (log.badLines > 0) {
+    warnings.push(`${fmt(log.badLines)} line${log.badLines === 1 ? '' : 's'} could not be read and ${log.badLines === 1 ? 'was' : 'were'} skipped (first: line ${log.badLineExamples[0].line}, ${log.badLineExamples[0].message}).`)
+  }
+  if (machine.source === 'header-maxnodes' || machine.source === 'inferred-largest-job') warnings.push(`Machine size: ${machine.note}.`)
+  const fallback = opts.requestedFallback ?? 'drop'
+  if (cleaned.requestedMissing > 0) {
+    const share = cleaned.requestedMissing / Math.max(1, log.jobs.count)
+    warnings.push(
+      `Requested time is missing for ${fmt(cleaned.requestedMissing)} jobs (${(share * 100).toFixed(1)}%). EASY reserves and backfills on requested times, ` +
+      (fallback === 'drop'
+        ? 'so these jobs were removed. To keep them, choose a fallback (--requested-fallback runtime uses the actual runtime, i.e. perfect estimates, which makes backfilling look better than it is).'
+        : fallback === 'runtime' ? 'so they use their actual runtime as the estimate: backfilling is clairvoyant for them and looks better than it would be.'
+          : `so they use ${fmt(fallback.seconds)} s as the estimate.`))
+  }
+  if (jobs.count === 0) warnings.push('No job is left after cleaning: there is nothing to simulate.')
+  let recordedWaits = 0
+  for (let i = 0; i < jobs.count; i++) if (jobs.recordedWait[i] === jobs.recordedWait[i]) recordedWaits++
+  const users = new Set<number>()
+  for (let i = 0; i < jobs.count; i++) if (jobs.user[i] >= 0) users.add(jobs.user[i])
+  const first = jobs.count ? jobs.submit[0] : 0
+  const last = jobs.count ? jobs.submit[jobs.count - 1] : 0
+  const iso = (t: number) => log.unixStartTime === null ? null : new Date((log.unixStartTime + t) * 1000).toISOString()
+  const headerKeep: Record<string, string> = {}
+  for (const k of ['Computer', 'Installation', 'Acknowledge', 'Information', 'Conversion', 'Version', 'TimeZoneString', 'StartTime', 'EndTime', 'Note']) {
+    if (log.header[k] !== undefined) headerKeep[k] = log.header[k]
+  }
+  const report: ImportReport = {
+    schemaVersion: IMPORT_SCHEMA_VERSION, name, format: log.format, formatSource,
+    linesRead: log.linesRead, jobsRead: log.jobs.count, jobsKept: jobs.count, jobsRemoved: log.jobs.count - jobs.count,
+    machine, rules: [...log.parserDrops, ...cleaned.rules],
+    badLines: { count: log.badLines, examples: [...log.badLineExamples] }, warnings,
+    span: { firstSubmit: first, lastSubmit: last, seconds: last - first, unixStartTime: log.unixStartTime, startIso: iso(first), endIso: iso(last) },
+    users: users.size, requestedMissing: cleaned.requestedMissing, recordedWaits,
+    options: { overrun: opts.overrun ?? 'drop', requestedFallback: fallback, procs: opts.procs ?? null },
+    header: headerKeep,
+  }
+  return { name, format: log.format, jobs, users: log.users, machineProcs: machine.procs, unixStartTime: log.unixStartTime, report }
+}
+
+function concat(chunks: Uint8Array[], limit: number): Uint8Array {
+  const out = new Uint8Array(limit)
+  let off = 0
+  for (const c of chunks) {
+    if (off >= limit) break
+    const part = c.subarray(0, limit - off)
+    out.set(part, off)
+    off += part.length
+  }
+  return out
+}

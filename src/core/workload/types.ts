@@ -1,0 +1,96 @@
+// The job model shared by every parser, the cleaning step and the simulator (ALGORITHMS.md §1.1).
+// Everything is columnar: one typed array per attribute, index = job.
+
+/** Log formats EasyTune reads. */
+export type LogFormat = 'swf' | 'sacct' | 'jobcomp' | 'pbs'
+
+export const LOG_FORMATS: readonly LogFormat[] = ['swf', 'sacct', 'jobcomp', 'pbs']
+
+/**
+ * Jobs exactly as a parser read them, before cleaning. Unknown numbers are -1 (the SWF
+ * convention), unknown recorded waits NaN. Times are seconds; `submit` is relative to
+ * `RawLog.unixStartTime` when that is known (SWF field 2 already is; SLURM/PBS parsers subtract
+ * the earliest submit).
+ */
+export interface RawJobs {
+  readonly count: number
+  /** Numeric job id as recorded (SLURM array tasks keep the parent id; `label` keeps the text). */
+  readonly id: Float64Array
+  readonly submit: Float64Array
+  /** Wait recorded by the site's own scheduler (SWF field 3, SLURM start − submit); NaN if unknown. */
+  readonly recordedWait: Float64Array
+  /** p: actual running time. */
+  readonly runtime: Float64Array
+  /** Allocated processors (SWF field 5). */
+  readonly allocProcs: Float64Array
+  /** Requested processors (SWF field 8). */
+  readonly reqProcs: Float64Array
+  /** p̃: requested running time (walltime limit). */
+  readonly requested: Float64Array
+  /** Index into `users`, -1 when unknown. */
+  readonly user: Int32Array
+  /** SWF status code (field 11) or -1. */
+  readonly status: Int32Array
+  /** 1-based line number in the source file, for messages and the import report. */
+  readonly line: Int32Array
+}
+
+/** Cleaned jobs, sorted by (submit, id): the simulator's input. */
+export interface JobTable {
+  readonly count: number
+  readonly id: Float64Array
+  readonly submit: Float64Array
+  readonly runtime: Float64Array
+  readonly requested: Float64Array
+  readonly procs: Int32Array
+  readonly user: Int32Array
+  readonly recordedWait: Float64Array
+  readonly line: Int32Array
+}
+
+/** Where the machine size came from, in the order of precedence used. */
+export type MachineSource = 'given' | 'header-maxprocs' | 'header-maxnodes' | 'inferred-largest-job'
+
+/** A problem with one input line: reported (with its line) and skipped, never fatal by itself. */
+export interface LineIssue {
+  readonly line: number
+  readonly message: string
+}
+
+/** What a parser found besides the jobs. */
+export interface ParsedLog {
+  readonly format: LogFormat
+  readonly jobs: RawJobs
+  readonly users: string[]
+  /** Header values (SWF `; Key: value` lines; other formats may add their own). */
+  readonly header: Readonly<Record<string, string>>
+  readonly maxProcs: number | null
+  readonly maxNodes: number | null
+  /** Epoch seconds of submit = 0, when known. */
+  readonly unixStartTime: number | null
+  readonly linesRead: number
+  /** Lines skipped because they could not be read (count + first examples). */
+  readonly badLines: number
+  readonly badLineExamples: readonly LineIssue[]
+  /** Rows the parser itself set aside (job steps, jobs that never started…): rule id → count/examples. */
+  readonly parserDrops: readonly RuleCount[]
+  /** Plain-words notes about what the file lacks and what that means. */
+  readonly warnings: readonly string[]
+}
+
+export interface RuleCount {
+  readonly rule: string
+  readonly description: string
+  /** Jobs affected. */
+  readonly count: number
+  /** 'removed' = dropped; 'changed' = kept with a corrected value; 'info' = reported only. */
+  readonly effect: 'removed' | 'changed' | 'info'
+  readonly exampleLines: readonly number[]
+}
+
+/** Every byte-chunk parser implements this: feed chunks in order, then end(). */
+export interface LogParser {
+  readonly format: LogFormat
+  feed(chunk: Uint8Array): void
+  end(): ParsedLog
+}
