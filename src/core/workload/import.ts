@@ -3,6 +3,7 @@
 import { cleanJobs, fmt, machineSize, type CleanOptions, type OverrunPolicy, type RequestedFallback } from './clean'
 import { detectFormat } from './detect'
 import { InputError } from './errors'
+import { checkText } from './lines'
 import { createJobcompParser } from './jobcomp'
 import { createPbsParser } from './pbs'
 import { createSacctParser } from './sacct'
@@ -76,6 +77,7 @@ export class Importer {
   }
 
   feed(chunk: Uint8Array): void {
+    if (this.bytesFed === 0 && chunk.length > 0) checkText(chunk)
     this.bytesFed += chunk.length
     if (this.parser) { this.parser.feed(chunk); return }
     this.pending.push(chunk)
