@@ -135,7 +135,7 @@ export function cleanJobs(raw: RawJobs, m: number, opts: CleanOptions = {}): Cle
     out.id[k] = raw.id[i]; out.submit[k] = raw.submit[i]; out.runtime[k] = runtime[src]
     out.requested[k] = requested[src]; out.procs[k] = procs[src]; out.user[k] = raw.user[i]
     out.recordedWait[k] = raw.recordedWait[i]; out.line[k] = raw.line[i]
-    if (seen.has(raw.id[i])) c.duplicate.add(raw.line[i]); else seen.add(raw.id[i])
+    if (raw.id[i] >= 0) { if (seen.has(raw.id[i])) c.duplicate.add(raw.line[i]); else seen.add(raw.id[i]) }
   }
 
   const overrunText = {
@@ -158,7 +158,7 @@ export function cleanJobs(raw: RawJobs, m: number, opts: CleanOptions = {}): Cle
     ruleCount('C7-overrun', overrunText, overrun === 'drop' ? 'removed' : overrun === 'clamp' ? 'changed' : 'info', c.overrun),
     ruleCount('zero-runtime', 'runtime 0 (legal in SWF: ran under 0.5 s): kept', 'info', c.zeroRuntime),
     ruleCount('unsorted', 'submitted earlier than the line before: the jobs were sorted by submit time', 'info', c.unsorted),
-    ruleCount('duplicate-id', 'job id seen before: kept (ids need not be unique, e.g. SLURM arrays)', 'info', c.duplicate),
+    ruleCount('duplicate-id', 'job id seen before: kept (ids need not be unique, e.g. SLURM arrays; unknown ids are not counted)', 'info', c.duplicate),
   ]
   return { jobs: out, rules, requestedMissing }
 }

@@ -1,0 +1,138 @@
+// SLURM jobcomp/filetxt logs: one line of `key=value` pairs per finished job. Two spellings:
+// site logs such as `jobstate=COMPLETED jobid=… username=… start=… end=… submit=… procs=… limit=…`
+// (epoch seconds, often after a date stamp) and SLURM's own `JobId=… UserId=alice(1000) JobState=…
+// TimeLimit=60 StartTime=2026-11-22T11:55:39 … ProcCnt=… SubmitTime=…`. Keys are case-insensitive.
+
+import { BadLines, ExampleCounter, RawJobsBuilder, ruleCount } from './builder'
+import { LineSplitter, lineText } from './lines'
+import { isSlurmStep, slurmJobId } from './sacct'
+import { TimeReader, makeSubmitsRelative, parseCount, parseKeyValues, parseSlurmDuration, plural } from './timeparse'
+import type { LogParser, ParsedLog, RuleCount } from './types'
+
+/** Accepted keys (lower case) per attribute, preferred first. */
+const KEYS = {
+  jobId: ['jobid'],
+  user: ['username', 'userid', 'user'],
+  submit: ['submit', 'submittime'],
+  start: ['start', 'starttime'],
+  end: ['end', 'endtime'],
+  procs: ['procs', 'proccnt', 'ncpus'],
+  limit: ['limit', 'timelimit'],
+  nodes: ['nodes', 'nodelist'],
+  nodeCount: ['nodecnt'],
+} as const
+
+/** Node-list values that mean no node was ever allocated. */
+const NO_NODES = new Set(['', '(null)', 'none assigned', 'none'])
+
+function field(pairs: ReadonlyMap<string, string>, keys: readonly string[]): string | undefined {
+  for (const k of keys) {
+    const v = pairs.get(k)
+    if (v !== undefined) return v.trim()
+  }
+  return undefined
+}
+
+/** `alice(1000)` → `alice`. */
+function userName(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined
+  const paren = text.indexOf('(')
+  return (paren < 0 ? text : text.slice(0, paren)).trim()
+}
+
+/** True when the record says no node was allocated (the job was cancelled or failed while pending). */
+function neverAllocated(pairs: ReadonlyMap<string, string>): boolean {
+  const nodes = field(pairs, KEYS.nodes)
+  if (nodes !== undefined && NO_NODES.has(nodes.toLowerCase())) return true
+  return field(pairs, KEYS.nodeCount) === '0'
+}
+
+class JobcompParser implements LogParser {
+  readonly format = 'jobcomp'
+  private readonly splitter = new LineSplitter((buf, start, end, lineNo) => this.onLine(lineText(buf, start, end), lineNo))
+  private readonly jobs = new RawJobsBuilder()
+  private readonly bad = new BadLines()
+  private readonly times = new TimeReader()
+  private readonly steps = new ExampleCounter()
+  private readonly neverStarted = new ExampleCounter()
+  private requestedUnknown = 0
+
+  feed(chunk: Uint8Array): void {
+    this.splitter.feed(chunk)
+  }
+
+  end(): ParsedLog {
+    this.splitter.end()
+    const unixStartTime = makeSubmitsRelative(this.jobs)
+    return {
+      format: 'jobcomp',
+      jobs: this.jobs.finish(),
+      users: this.jobs.users,
+      header: {},
+      maxProcs: null,
+      maxNodes: null,
+      unixStartTime,
+      linesRead: this.splitter.linesRead,
+      badLines: this.bad.count,
+      badLineExamples: this.bad.examples,
+      parserDrops: this.drops(),
+      warnings: this.warnings(),
+    }
+  }
+
+  private onLine(line: string, lineNo: number): void {
+    if (line.trim() === '') return
+    const pairs = parseKeyValues(line)
+    if (pairs.size === 0) return this.bad.add(lineNo, 'no key=value pairs: not a jobcomp line')
+    const idText = field(pairs, KEYS.jobId)
+    if (idText === undefined) return this.bad.add(lineNo, 'no jobid')
+    if (isSlurmStep(idText)) return this.steps.add(lineNo)
+    const id = slurmJobId(idText)
+    if (Number.isNaN(id)) return this.bad.add(lineNo, `jobid "${idText}" is not a job number`)
+    const submitText = field(pairs, KEYS.submit) ?? ''
+    const submit = this.times.parse(submitText)
+    if (Number.isNaN(submit)) return this.bad.add(lineNo, submitText === '' ? 'no submit time' : `submit "${submitText}" is not a time`)
+    const start = this.times.parse(field(pairs, KEYS.start) ?? '')
+    if (Number.isNaN(start) || neverAllocated(pairs)) return this.neverStarted.add(lineNo)
+    this.pushJob(pairs, id, submit, start, lineNo)
+  }
+
+  private pushJob(pairs: ReadonlyMap<string, string>, id: number, submit: number, start: number, lineNo: number): void {
+    const end = this.times.parse(field(pairs, KEYS.end) ?? '')
+    const runtime = end >= start ? end - start : -1
+    const procs = parseCount(field(pairs, KEYS.procs) ?? '')
+    const limit = parseSlurmDuration(field(pairs, KEYS.limit) ?? '')
+    const requested = Number.isNaN(limit) ? -1 : limit
+    if (requested < 0) this.requestedUnknown++
+    const user = this.jobs.internUser(userName(field(pairs, KEYS.user)))
+    this.jobs.push(id, submit, start - submit, runtime, procs, procs, requested, user, -1, lineNo)
+  }
+
+  private drops(): RuleCount[] {
+    const all = [
+      ruleCount('slurm-steps', 'job steps (.batch, .extern, .0 …): parts of a job, not jobs', 'removed', this.steps),
+      ruleCount('slurm-never-started', 'jobs that never started (no start time, or no node was ever allocated)', 'removed', this.neverStarted),
+    ]
+    return all.filter((r) => r.count > 0)
+  }
+
+  private warnings(): string[] {
+    const w: string[] = []
+    const n = this.jobs.count
+    if (n > 0 && this.requestedUnknown === n) {
+      w.push('No job has a time limit (limit / TimeLimit): requested run times are unknown (-1), so EASY backfilling ' +
+        'cannot be simulated faithfully without a fallback for the requested time.')
+    } else if (this.requestedUnknown > 0) {
+      w.push(`Requested run time unknown (-1) for ${plural(this.requestedUnknown, 'job')}: no time limit (missing, UNLIMITED or Partition_Limit).`)
+    }
+    if (n === 0 && this.bad.count > 0) w.push('No job could be read: is this a SLURM jobcomp log?')
+    const iso = this.times.warning()
+    if (iso !== null) w.push(iso)
+    return w
+  }
+}
+
+/** A streaming parser for SLURM jobcomp/filetxt logs. */
+export function createJobcompParser(): LogParser {
+  return new JobcompParser()
+}

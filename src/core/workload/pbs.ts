@@ -1,0 +1,155 @@
+// PBS Pro / Torque accounting logs: `MM/DD/YYYY hh:mm:ss;TYPE;jobid;key=value …`. Only E (job
+// end) records describe a finished job; the other record types (Q queued, S started, R rerun,
+// D deleted, A aborted, L licence …) are counted and skipped.
+
+import { BadLines, ExampleCounter, RawJobsBuilder, ruleCount } from './builder'
+import { LineSplitter, lineText } from './lines'
+import { TimeReader, isDigits, makeSubmitsRelative, parseCount, parseKeyValues, parsePbsDate, parsePbsDuration, plural } from './timeparse'
+import type { LogParser, ParsedLog, RuleCount } from './types'
+
+/** The numeric part of a PBS job id: `4215033.casper-pbs` → 4215033, `123[4].srv` → 123; NaN if none. */
+export function pbsJobId(jobId: string): number {
+  let cut = 0
+  while (cut < jobId.length && jobId[cut] !== '.' && jobId[cut] !== '[') cut++
+  const num = jobId.slice(0, cut)
+  return isDigits(num) ? Number(num) : NaN
+}
+
+/** True for the record of a whole job array (`123[].server`); its subjobs have their own records. */
+function isArrayParent(jobId: string): boolean {
+  return jobId.includes('[]')
+}
+
+/**
+ * Processors in a node or chunk spec: Torque `Resource_List.nodes` (`2:ppn=16`, `n01:ppn=4+n02:ppn=4`)
+ * or PBS Pro `Resource_List.select` (`2:ncpus=36:mpiprocs=36+1:ncpus=4`). A chunk without a count
+ * (a host name) counts once; a chunk without ppn/ncpus has one processor. -1 when unreadable.
+ */
+export function procsFromNodeSpec(spec: string): number {
+  let total = 0
+  for (const chunk of spec.split('+')) {
+    const [head, ...options] = chunk.split(':')
+    if (head === '') return -1
+    const count = isDigits(head) ? Number(head) : 1
+    let perChunk = 1
+    for (const option of options) {
+      const [key, value] = option.split('=')
+      if (key === 'ppn' || key === 'ncpus') perChunk = parseCount(value ?? '')
+    }
+    if (perChunk < 0) return -1
+    total += count * perChunk
+  }
+  return total
+}
+
+/** Processors of an E record: Resource_List.ncpus, else the nodes spec, else the select spec, else nodect. */
+function procsOf(attrs: ReadonlyMap<string, string>): number {
+  const ncpus = parseCount(attrs.get('resource_list.ncpus') ?? '')
+  if (ncpus >= 0) return ncpus
+  for (const key of ['resource_list.nodes', 'resource_list.select']) {
+    const spec = attrs.get(key)
+    const procs = spec === undefined ? -1 : procsFromNodeSpec(spec)
+    if (procs >= 0) return procs
+  }
+  return parseCount(attrs.get('resource_list.nodect') ?? '')
+}
+
+class PbsParser implements LogParser {
+  readonly format = 'pbs'
+  private readonly splitter = new LineSplitter((buf, start, end, lineNo) => this.onLine(lineText(buf, start, end), lineNo))
+  private readonly jobs = new RawJobsBuilder()
+  private readonly bad = new BadLines()
+  private readonly times = new TimeReader()
+  private readonly nonEnd = new ExampleCounter()
+  private readonly nonEndTypes = new Map<string, number>()
+  private readonly arrayParents = new ExampleCounter()
+  private readonly neverStarted = new ExampleCounter()
+  private requestedUnknown = 0
+
+  feed(chunk: Uint8Array): void {
+    this.splitter.feed(chunk)
+  }
+
+  end(): ParsedLog {
+    this.splitter.end()
+    const unixStartTime = makeSubmitsRelative(this.jobs)
+    return {
+      format: 'pbs',
+      jobs: this.jobs.finish(),
+      users: this.jobs.users,
+      header: {},
+      maxProcs: null,
+      maxNodes: null,
+      unixStartTime,
+      linesRead: this.splitter.linesRead,
+      badLines: this.bad.count,
+      badLineExamples: this.bad.examples,
+      parserDrops: this.drops(),
+      warnings: this.warnings(),
+    }
+  }
+
+  private onLine(line: string, lineNo: number): void {
+    if (line.trim() === '') return
+    const parts = line.split(';')
+    if (parts.length < 4) return this.bad.add(lineNo, 'not a PBS accounting record (date;type;jobid;attributes)')
+    const [date, type, jobId] = parts
+    if (Number.isNaN(parsePbsDate(date))) return this.bad.add(lineNo, `"${date}" is not a PBS date (MM/DD/YYYY hh:mm:ss)`)
+    if (type !== 'E') {
+      this.nonEnd.add(lineNo)
+      this.nonEndTypes.set(type, (this.nonEndTypes.get(type) ?? 0) + 1)
+      return
+    }
+    if (isArrayParent(jobId)) return this.arrayParents.add(lineNo)
+    const id = pbsJobId(jobId)
+    if (Number.isNaN(id)) return this.bad.add(lineNo, `job id "${jobId}" does not start with a number`)
+    this.readEnd(parseKeyValues(parts.slice(3).join(';')), id, lineNo)
+  }
+
+  private readEnd(attrs: ReadonlyMap<string, string>, id: number, lineNo: number): void {
+    const submitText = attrs.get('qtime') ?? attrs.get('ctime') ?? ''
+    const submit = this.times.parse(submitText)
+    if (Number.isNaN(submit)) return this.bad.add(lineNo, submitText === '' ? 'no qtime or ctime' : `qtime "${submitText}" is not a time`)
+    const start = this.times.parse(attrs.get('start') ?? '')
+    if (Number.isNaN(start)) return this.neverStarted.add(lineNo)
+    const end = this.times.parse(attrs.get('end') ?? '')
+    const used = parsePbsDuration(attrs.get('resources_used.walltime') ?? '')
+    const runtime = used >= 0 ? used : end >= start ? end - start : -1
+    const limit = parsePbsDuration(attrs.get('resource_list.walltime') ?? '')
+    const requested = limit >= 0 ? limit : -1
+    if (requested < 0) this.requestedUnknown++
+    const procs = procsOf(attrs)
+    const user = this.jobs.internUser(attrs.get('user'))
+    this.jobs.push(id, submit, start - submit, runtime, procs, procs, requested, user, -1, lineNo)
+  }
+
+  private drops(): RuleCount[] {
+    const types = [...this.nonEndTypes].map(([t, n]) => `${t} ${n}`).join(', ')
+    const all = [
+      ruleCount('pbs-non-end-records', `records other than E (job end) are not jobs: ${types}`, 'info', this.nonEnd),
+      ruleCount('pbs-array-parents', 'records of whole job arrays (123[]): their subjobs are counted instead', 'removed', this.arrayParents),
+      ruleCount('pbs-never-started', 'jobs that ended without starting (deleted while queued)', 'removed', this.neverStarted),
+    ]
+    return all.filter((r) => r.count > 0)
+  }
+
+  private warnings(): string[] {
+    const w: string[] = []
+    const n = this.jobs.count
+    if (n > 0 && this.requestedUnknown === n) {
+      w.push('No job has a Resource_List.walltime: requested run times are unknown (-1), so EASY backfilling ' +
+        'cannot be simulated faithfully without a fallback for the requested time.')
+    } else if (this.requestedUnknown > 0) {
+      w.push(`Requested run time unknown (-1) for ${plural(this.requestedUnknown, 'job')}: no Resource_List.walltime.`)
+    }
+    if (n === 0 && this.bad.count > 0) w.push('No job could be read: is this a PBS accounting log?')
+    const iso = this.times.warning()
+    if (iso !== null) w.push(iso)
+    return w
+  }
+}
+
+/** A streaming parser for PBS Pro / Torque accounting logs. */
+export function createPbsParser(): LogParser {
+  return new PbsParser()
+}

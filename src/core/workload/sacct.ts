@@ -1,0 +1,298 @@
+// SLURM `sacct -P` output (pipe-separated) or a CSV export of it (comma-separated, simple
+// double-quoted fields), header line first, columns in any order (ALGORITHMS.md §1.1).
+
+import { BadLines, ExampleCounter, RawJobsBuilder, ruleCount } from './builder'
+import { InputError } from './errors'
+import { LineSplitter, lineText } from './lines'
+import { TimeReader, isDigits, makeSubmitsRelative, parseCount, parseSlurmDuration, plural } from './timeparse'
+import type { LogParser, ParsedLog, RuleCount } from './types'
+
+/** True for a SLURM job-step id (`123.batch`, `123.extern`, `123_4.0`): a step is not a job. */
+export function isSlurmStep(jobId: string): boolean {
+  return jobId.includes('.')
+}
+
+/**
+ * The numeric id of a SLURM job: array tasks (`123_4`, `123_[1-5]`) and heterogeneous components
+ * (`123+1`) give the parent id 123. NaN when the id is not a number.
+ */
+export function slurmJobId(jobId: string): number {
+  const s = jobId.trim()
+  let cut = 0
+  while (cut < s.length && s[cut] !== '_' && s[cut] !== '+') cut++
+  const parent = s.slice(0, cut)
+  return isDigits(parent) ? Number(parent) : NaN
+}
+
+/** True when a SLURM state means the job was cancelled (`CANCELLED`, `CANCELLED by 123`). */
+function isCancelledState(state: string): boolean {
+  return state.trim().toUpperCase().startsWith('CANCELLED')
+}
+
+/** States of jobs that had not finished when the log was written: no final run time. */
+const UNFINISHED_STATES = new Set(['RUNNING', 'PENDING', 'SUSPENDED', 'REQUEUED'])
+
+/** Column index per attribute, -1 when absent. Several header names map to one attribute. */
+interface Columns {
+  jobId: number; submit: number; start: number; end: number
+  elapsedRaw: number; elapsed: number; timelimitRaw: number; timelimit: number
+  allocCpus: number; ncpus: number; reqCpus: number
+  state: number; user: number; cpuTimeRaw: number; resvCpuRaw: number
+}
+
+/** Header names (lower case) for each attribute, preferred first. */
+const COLUMN_NAMES: Record<keyof Columns, readonly string[]> = {
+  jobId: ['jobid', 'jobidraw'], submit: ['submit'], start: ['start'], end: ['end'],
+  elapsedRaw: ['elapsedraw'], elapsed: ['elapsed'], timelimitRaw: ['timelimitraw'], timelimit: ['timelimit'],
+  allocCpus: ['alloccpus'], ncpus: ['ncpus'], reqCpus: ['reqcpus'],
+  state: ['state'], user: ['user'], cpuTimeRaw: ['cputimeraw'], resvCpuRaw: ['resvcpuraw'],
+}
+
+/** A run time in seconds (-1 unknown) and whether it was estimated from CPUTimeRAW. */
+interface Runtime {
+  readonly seconds: number
+  readonly fromCpuTime: boolean
+}
+
+interface Layout {
+  readonly separator: '|' | ','
+  /** Column names as written in the header. */
+  readonly names: readonly string[]
+  readonly col: Columns
+  /** Header name of the column whose CPU count divides CPUTimeRAW. */
+  readonly procsName: string
+}
+
+/** Splits one CSV line; handles `"a,b"` and `""` inside quotes. Null when a quote is not closed. */
+export function splitCsvLine(line: string): string[] | null {
+  const out: string[] = []
+  let field = ''
+  let quoted = false
+  for (let i = 0; i < line.length; i++) {
+    const ch = line[i]
+    if (quoted) {
+      if (ch !== '"') field += ch
+      else if (line[i + 1] === '"') { field += '"'; i++ }
+      else quoted = false
+    } else if (ch === '"') quoted = true
+    else if (ch === ',') { out.push(field); field = '' }
+    else field += ch
+  }
+  if (quoted) return null
+  out.push(field)
+  return out
+}
+
+function splitRow(line: string, separator: '|' | ','): string[] | null {
+  return separator === '|' ? line.split('|') : splitCsvLine(line)
+}
+
+function findColumns(names: readonly string[]): Columns {
+  const lower = names.map((n) => n.trim().toLowerCase())
+  const col = {} as Columns
+  for (const key of Object.keys(COLUMN_NAMES) as (keyof Columns)[]) {
+    const found = COLUMN_NAMES[key].map((n) => lower.indexOf(n)).find((i) => i >= 0)
+    col[key] = found ?? -1
+  }
+  return col
+}
+
+/** Reads the header line; throws InputError when columns the simulation cannot do without are missing. */
+function readHeader(line: string, lineNo: number): Layout {
+  const separator = line.includes('|') ? '|' : ','
+  const names = splitRow(line, separator) ?? line.split(',')
+  const col = findColumns(names)
+  const missing: string[] = []
+  if (col.submit < 0) missing.push('Submit')
+  const hasRuntime = col.elapsedRaw >= 0 || col.elapsed >= 0 || (col.start >= 0 && col.end >= 0) || col.cpuTimeRaw >= 0
+  if (!hasRuntime) missing.push('a run time (ElapsedRaw, Elapsed, Start and End, or CPUTimeRAW)')
+  if (missing.length > 0) {
+    throw new InputError(
+      `the sacct header (line ${lineNo}) has no ${missing.join(' and no ')} column. ` +
+      'Export with `sacct -P -o JobID,Submit,Start,End,ElapsedRaw,TimelimitRaw,AllocCPUS,ReqCPUS,State,User` ' +
+      '(with the header line, i.e. without -n)', lineNo)
+  }
+  const procsName = col.allocCpus >= 0 ? 'AllocCPUS' : col.ncpus >= 0 ? 'NCPUS' : 'ReqCPUS'
+  return { separator, names: names.map((n) => n.trim()), col, procsName }
+}
+
+function cell(fields: readonly string[], index: number): string {
+  return index < 0 ? '' : fields[index].trim()
+}
+
+/** First column that holds a count (-1 when none does). */
+function firstCount(fields: readonly string[], ...indexes: number[]): number {
+  for (const i of indexes) {
+    const v = parseCount(cell(fields, i))
+    if (v >= 0) return v
+  }
+  return -1
+}
+
+/** Duration in seconds from a SLURM duration cell; -1 when absent, unknown or unreadable. */
+function durationCell(fields: readonly string[], index: number): number {
+  const v = parseSlurmDuration(cell(fields, index))
+  return Number.isNaN(v) ? -1 : v
+}
+
+class SacctParser implements LogParser {
+  readonly format = 'sacct'
+  private readonly splitter = new LineSplitter((buf, start, end, lineNo) => this.onLine(lineText(buf, start, end), lineNo))
+  private readonly jobs = new RawJobsBuilder()
+  private readonly bad = new BadLines()
+  private readonly times = new TimeReader()
+  private readonly steps = new ExampleCounter()
+  private readonly neverStarted = new ExampleCounter()
+  private readonly unfinished = new ExampleCounter()
+  private runtimeFromCpuTime = 0
+  private runtimeOverLimit = 0
+  private runtimeUnknown = 0
+  private waitFromResv = 0
+  private layout: Layout | null = null
+
+  feed(chunk: Uint8Array): void {
+    this.splitter.feed(chunk)
+  }
+
+  end(): ParsedLog {
+    this.splitter.end()
+    if (this.layout === null) throw new InputError('the file is empty: expected a sacct -P header line (JobID|Submit|…)', null)
+    const unixStartTime = makeSubmitsRelative(this.jobs)
+    return {
+      format: 'sacct',
+      jobs: this.jobs.finish(),
+      users: this.jobs.users,
+      header: { Columns: this.layout.names.join(', ') },
+      maxProcs: null,
+      maxNodes: null,
+      unixStartTime,
+      linesRead: this.splitter.linesRead,
+      badLines: this.bad.count,
+      badLineExamples: this.bad.examples,
+      parserDrops: this.drops(this.layout),
+      warnings: this.warnings(this.layout),
+    }
+  }
+
+  private onLine(raw: string, lineNo: number): void {
+    const line = lineNo === 1 && raw.startsWith('\uFEFF') ? raw.slice(1) : raw
+    if (line.trim() === '') return
+    if (this.layout === null) {
+      this.layout = readHeader(line, lineNo)
+      return
+    }
+    const fields = splitRow(line, this.layout.separator)
+    if (fields === null) return this.bad.add(lineNo, 'a double quote is not closed')
+    const width = this.layout.names.length
+    if (fields.length !== width) {
+      return this.bad.add(lineNo, `${fields.length} fields, the header has ${width}`)
+    }
+    this.readRow(fields, lineNo, this.layout)
+  }
+
+  private readRow(f: readonly string[], lineNo: number, layout: Layout): void {
+    const col = layout.col
+    let id = -1
+    if (col.jobId >= 0) {
+      const idText = cell(f, col.jobId)
+      if (isSlurmStep(idText)) return this.steps.add(lineNo)
+      id = slurmJobId(idText)
+      if (Number.isNaN(id)) return this.bad.add(lineNo, `JobID "${idText}" is not a job number`)
+    }
+    const submit = this.times.parse(cell(f, col.submit))
+    if (Number.isNaN(submit)) return this.bad.add(lineNo, `Submit "${cell(f, col.submit)}" is not a time`)
+    const start = col.start >= 0 ? this.times.parse(cell(f, col.start)) : NaN
+    const end = col.end >= 0 ? this.times.parse(cell(f, col.end)) : NaN
+    const state = cell(f, col.state)
+
+    let allocProcs = firstCount(f, col.allocCpus, col.ncpus)
+    let reqProcs = firstCount(f, col.reqCpus)
+    if (allocProcs < 0) allocProcs = reqProcs
+    if (reqProcs < 0) reqProcs = allocProcs
+    const requested = col.timelimitRaw >= 0 ? durationCell(f, col.timelimitRaw) : durationCell(f, col.timelimit)
+    const runtime = this.runtimeOf(f, col, start, end, allocProcs)
+
+    const startKnown = col.start >= 0 ? !Number.isNaN(start) : !(isCancelledState(state) && runtime.seconds <= 0)
+    if (!startKnown) return this.neverStarted.add(lineNo)
+    if (UNFINISHED_STATES.has(state.toUpperCase())) return this.unfinished.add(lineNo)
+
+    this.countRuntimeSource(runtime, requested)
+    const wait = this.waitOf(f, col, submit, start, reqProcs)
+    const user = this.jobs.internUser(cell(f, col.user))
+    this.jobs.push(id, submit, wait, runtime.seconds, allocProcs, reqProcs, requested, user, -1, lineNo)
+  }
+
+  /** Run time: ElapsedRaw, else Elapsed, else End − Start, else CPUTimeRAW / CPUs; -1 when unknown. */
+  private runtimeOf(f: readonly string[], col: Columns, start: number, end: number, procs: number): Runtime {
+    const raw = parseCount(cell(f, col.elapsedRaw))
+    if (raw >= 0) return { seconds: raw, fromCpuTime: false }
+    const elapsed = durationCell(f, col.elapsed)
+    if (elapsed >= 0) return { seconds: elapsed, fromCpuTime: false }
+    if (end >= start) return { seconds: end - start, fromCpuTime: false }
+    const cpuTime = parseCount(cell(f, col.cpuTimeRaw))
+    if (cpuTime >= 0 && procs > 0) return { seconds: Math.round(cpuTime / procs), fromCpuTime: true }
+    return { seconds: -1, fromCpuTime: false }
+  }
+
+  private countRuntimeSource(runtime: Runtime, requested: number): void {
+    if (runtime.seconds < 0) this.runtimeUnknown++
+    if (!runtime.fromCpuTime) return
+    this.runtimeFromCpuTime++
+    if (requested >= 0 && runtime.seconds > requested) this.runtimeOverLimit++
+  }
+
+  /** Recorded wait: Start − Submit, else ResvCPURAW / ReqCPUS; NaN when unknown. */
+  private waitOf(f: readonly string[], col: Columns, submit: number, start: number, reqProcs: number): number {
+    if (!Number.isNaN(start)) return start - submit
+    const resv = parseCount(cell(f, col.resvCpuRaw))
+    if (resv >= 0 && reqProcs > 0) {
+      this.waitFromResv++
+      return Math.round(resv / reqProcs)
+    }
+    return NaN
+  }
+
+  private drops(layout: Layout): RuleCount[] {
+    const neverStartedText = layout.col.start >= 0
+      ? 'jobs that never started (no Start time: cancelled or still pending)'
+      : 'jobs that never started (the file has no Start column: cancelled with zero run time)'
+    const all = [
+      ruleCount('slurm-steps', 'job steps (.batch, .extern, .0 …): parts of a job, not jobs', 'removed', this.steps),
+      ruleCount('slurm-never-started', neverStartedText, 'removed', this.neverStarted),
+      ruleCount('slurm-unfinished', 'jobs still running, pending, suspended or requeued when the log was written (no final run time)', 'removed', this.unfinished),
+    ]
+    return all.filter((r) => r.count > 0)
+  }
+
+  private warnings(layout: Layout): string[] {
+    const col = layout.col
+    const w: string[] = []
+    if (col.timelimit < 0 && col.timelimitRaw < 0) {
+      w.push('The file has no Timelimit column: requested run times are unknown (-1), so EASY backfilling cannot be ' +
+        'simulated faithfully without a fallback for the requested time.')
+    }
+    if (this.runtimeFromCpuTime > 0) {
+      w.push(`Run time was derived as CPUTimeRAW / ${layout.procsName} for ${plural(this.runtimeFromCpuTime, 'job')} (no ElapsedRaw, ` +
+        'Elapsed or Start and End). It is too long when more CPUs were allocated than counted there (e.g. whole nodes)' +
+        (this.runtimeOverLimit > 0 ? `: for ${plural(this.runtimeOverLimit, 'job')} it exceeds the time limit.` : '.'))
+    }
+    if (this.runtimeUnknown > 0) w.push(`The run time of ${plural(this.runtimeUnknown, 'job')} is unknown (-1).`)
+    if (this.waitFromResv > 0) {
+      w.push(`The recorded wait was derived as ResvCPURAW / ReqCPUS for ${plural(this.waitFromResv, 'job')} (no Start column); ` +
+        'SLURM counts it from when the job became eligible, not from its submission.')
+    }
+    if (col.jobId < 0) w.push('The file has no JobID column: job ids are unknown (-1).')
+    if (col.allocCpus < 0 && col.ncpus < 0 && col.reqCpus < 0) {
+      w.push('The file has no CPU count column (AllocCPUS, NCPUS or ReqCPUS): processor counts are unknown (-1).')
+    }
+    if (col.user < 0) w.push('The file has no User column: per-user statistics are not available.')
+    const iso = this.times.warning()
+    if (iso !== null) w.push(iso)
+    return w
+  }
+}
+
+/** A streaming parser for `sacct -P` output or its CSV export. */
+export function createSacctParser(): LogParser {
+  return new SacctParser()
+}

@@ -1,0 +1,227 @@
+// Field readers shared by the SLURM (sacct, jobcomp) and PBS parsers: durations, timestamps,
+// counts, `key=value` records, and making submit times relative. Unknown durations and counts are -1 (the SWF
+// convention); unknown timestamps are NaN; text that is not a duration at all is NaN.
+
+import type { RawJobsBuilder } from './builder'
+
+/** Words SLURM prints where a duration or limit is not known or not set. */
+const UNKNOWN_DURATION_WORDS = new Set(['', 'unlimited', 'partition_limit', 'invalid', 'none', 'unknown', 'n/a', '(null)'])
+/** Words SLURM and PBS print where a timestamp is not set. */
+const UNKNOWN_TIME_WORDS = new Set(['', 'unknown', 'none', 'n/a', '(null)'])
+/** SLURM's NO_VAL and INFINITE (0xfffffffe, 0xffffffff) as raw minute counts. */
+const SLURM_NO_VAL_MINUTES = 0xfffffffe
+
+/** True when `s` is a non-empty run of ASCII digits. */
+export function isDigits(s: string): boolean {
+  if (s.length === 0) return false
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i)
+    if (c < 48 || c > 57) return false
+  }
+  return true
+}
+
+/** `1 job`, `3 jobs`: a count with its noun, for warnings. */
+export function plural(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`
+}
+
+/** A non-negative integer count (CPUs, nodes, raw seconds), or -1 when empty or not a number. */
+export function parseCount(text: string): number {
+  const s = text.trim()
+  return isDigits(s) ? Number(s) : -1
+}
+
+/** Digits with an optional fractional part (`12`, `12.5`), else NaN. */
+function parseSecondsPart(s: string): number {
+  const dot = s.indexOf('.')
+  if (dot < 0) return isDigits(s) ? Number(s) : NaN
+  const whole = s.slice(0, dot)
+  const frac = s.slice(dot + 1)
+  return isDigits(whole) && (frac === '' || isDigits(frac)) ? Number(s) : NaN
+}
+
+/** Whole units (`hh`, `mm`), else NaN. */
+function parseUnit(s: string): number {
+  return isDigits(s) ? Number(s) : NaN
+}
+
+/**
+ * A SLURM duration in seconds. Accepts `MM:SS`, `HH:MM:SS`, `D-HH`, `D-HH:MM`, `D-HH:MM:SS`, and
+ * a bare integer, which SLURM means as MINUTES (TimelimitRaw, jobcomp `TimeLimit=60`).
+ * `UNLIMITED`, `Partition_Limit`, `INVALID`, empty and SLURM's NO_VAL/INFINITE give -1 (unknown);
+ * anything else that is not a duration gives NaN.
+ */
+export function parseSlurmDuration(text: string): number {
+  const s = text.trim()
+  if (UNKNOWN_DURATION_WORDS.has(s.toLowerCase())) return -1
+  const dash = s.indexOf('-')
+  if (dash < 0) {
+    const parts = s.split(':')
+    if (parts.length === 1) {
+      const minutes = parseUnit(parts[0])
+      return minutes >= SLURM_NO_VAL_MINUTES ? -1 : minutes * 60
+    }
+    if (parts.length === 2) return parseUnit(parts[0]) * 60 + parseSecondsPart(parts[1])
+    if (parts.length === 3) return parseUnit(parts[0]) * 3600 + parseUnit(parts[1]) * 60 + parseSecondsPart(parts[2])
+    return NaN
+  }
+  const days = parseUnit(s.slice(0, dash))
+  const parts = s.slice(dash + 1).split(':')
+  let rest: number
+  if (parts.length === 1) rest = parseUnit(parts[0]) * 3600
+  else if (parts.length === 2) rest = parseUnit(parts[0]) * 3600 + parseUnit(parts[1]) * 60
+  else if (parts.length === 3) rest = parseUnit(parts[0]) * 3600 + parseUnit(parts[1]) * 60 + parseSecondsPart(parts[2])
+  else return NaN
+  return days * 86400 + rest
+}
+
+/**
+ * A PBS duration (`Resource_List.walltime`, `resources_used.walltime`) in seconds:
+ * `[[hh:]mm:]ss[.frac]`; a bare number is SECONDS in PBS. Empty gives -1, anything else NaN.
+ */
+export function parsePbsDuration(text: string): number {
+  const s = text.trim()
+  if (s === '') return -1
+  const parts = s.split(':')
+  if (parts.length === 1) return parseSecondsPart(parts[0])
+  if (parts.length === 2) return parseUnit(parts[0]) * 60 + parseSecondsPart(parts[1])
+  if (parts.length === 3) return parseUnit(parts[0]) * 3600 + parseUnit(parts[1]) * 60 + parseSecondsPart(parts[2])
+  return NaN
+}
+
+/** Epoch seconds of a UTC calendar time, or NaN when a field is out of range (e.g. 31 February). */
+function utcSeconds(year: number, month: number, day: number, hour: number, minute: number, second: number): number {
+  if (!(month >= 1 && month <= 12 && day >= 1 && day <= 31 && hour <= 23 && minute <= 59 && second <= 60)) return NaN
+  const ms = Date.UTC(year, month - 1, day, hour, minute, second)
+  if (new Date(ms).getUTCDate() !== day) return NaN
+  return ms / 1000
+}
+
+/**
+ * The date stamp that opens every PBS accounting line, `MM/DD/YYYY hh:mm:ss`, as epoch seconds
+ * read as UTC (the log is in the server's local time, which the line does not say); NaN if invalid.
+ */
+export function parsePbsDate(text: string): number {
+  const [date, time, extra] = text.trim().split(' ')
+  if (date === undefined || time === undefined || extra !== undefined) return NaN
+  const d = date.split('/')
+  const t = time.split(':')
+  if (d.length !== 3 || t.length !== 3 || d[2].length !== 4) return NaN
+  const [month, day, year] = d.map(parseUnit)
+  const [hour, minute, second] = t.map(parseUnit)
+  return utcSeconds(year, month, day, hour, minute, second)
+}
+
+const ISO_TIME = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(Z|[+-]\d{2}:?\d{2})?$/
+
+/** Seconds to add to a local time in zone `tz` (`Z`, `+02:00`, `-0500`) to get UTC. */
+function zoneOffsetSeconds(tz: string): number {
+  if (tz === 'Z') return 0
+  const sign = tz[0] === '-' ? 1 : -1
+  const digits = tz.slice(1).replace(':', '')
+  return sign * (Number(digits.slice(0, 2)) * 3600 + Number(digits.slice(2)) * 60)
+}
+
+/**
+ * Reads SLURM/PBS timestamps: epoch seconds (`1703688808`) or ISO 8601 (`2024-06-24T12:33:26`).
+ * `Unknown`, `None`, empty and `0` (SLURM's "not set") give NaN. An ISO time without a zone is
+ * read as UTC; the reader counts those so the parser can say so in a warning.
+ */
+export class TimeReader {
+  /** ISO times without a zone, which were read as UTC. */
+  naiveIsoCount = 0
+  private naiveIsoExample = ''
+
+  parse(text: string): number {
+    const s = text.trim()
+    if (isDigits(s)) {
+      const t = Number(s)
+      return t === 0 ? NaN : t
+    }
+    if (UNKNOWN_TIME_WORDS.has(s.toLowerCase())) return NaN
+    const m = ISO_TIME.exec(s)
+    if (m === null) return NaN
+    const local = utcSeconds(Number(m[1]), Number(m[2]), Number(m[3]), Number(m[4]), Number(m[5]), Number(m[6]))
+    if (m[7] !== undefined) return local + zoneOffsetSeconds(m[7])
+    if (this.naiveIsoCount++ === 0) this.naiveIsoExample = s
+    return local
+  }
+
+  /** The warning to show when some times had no zone, else null. */
+  warning(): string | null {
+    if (this.naiveIsoCount === 0) return null
+    return `No time zone on ${plural(this.naiveIsoCount, 'time stamp')} (e.g. ${this.naiveIsoExample}): read as UTC. ` +
+      'Waits and run times are right except across a daylight-saving change, but dates are shifted by the site\'s UTC offset.'
+  }
+}
+
+/**
+ * Makes the builder's absolute (epoch) submit times relative to the earliest one and returns that
+ * earliest submit (the log's `unixStartTime`), or null when there are no jobs.
+ */
+export function makeSubmitsRelative(builder: RawJobsBuilder): number | null {
+  if (builder.count === 0) return null
+  let min = Infinity
+  for (let i = 0; i < builder.count; i++) if (builder.submit[i] < min) min = builder.submit[i]
+  builder.shiftSubmits(-min)
+  return min
+}
+
+function isKeyChar(ch: string, first: boolean): boolean {
+  if ((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z')) return true
+  return !first && ((ch >= '0' && ch <= '9') || ch === '_' || ch === '.')
+}
+
+/** A record key: a letter, then letters, digits, `_` or `.` (`jobid`, `Resource_List.walltime`). */
+function isKey(s: string): boolean {
+  if (s.length === 0) return false
+  for (let i = 0; i < s.length; i++) if (!isKeyChar(s[i], i === 0)) return false
+  return true
+}
+
+/** Splits on spaces and tabs outside double quotes; empty tokens are dropped. */
+function splitTokens(text: string): string[] {
+  const tokens: string[] = []
+  let start = -1
+  let quoted = false
+  for (let i = 0; i <= text.length; i++) {
+    const ch = i < text.length ? text[i] : ' '
+    const gap = i === text.length || (!quoted && (ch === ' ' || ch === '\t'))
+    if (gap) {
+      if (start >= 0) tokens.push(text.slice(start, i))
+      start = -1
+    } else {
+      if (start < 0) start = i
+      if (ch === '"') quoted = !quoted
+    }
+  }
+  return tokens
+}
+
+function unquote(value: string): string {
+  return value.length >= 2 && value.startsWith('"') && value.endsWith('"') ? value.slice(1, -1) : value
+}
+
+/**
+ * Reads `key=value` pairs separated by spaces into a map keyed by the LOWER-CASED key (the first
+ * occurrence of a key wins). Values may be double-quoted (`account="A B"`); an unquoted word
+ * without `=` after a pair continues that value (`Name=my job`); words before the first pair (a
+ * leading date stamp) are ignored.
+ */
+export function parseKeyValues(text: string): Map<string, string> {
+  const pairs = new Map<string, string>()
+  let continued: string | null = null
+  for (const token of splitTokens(text)) {
+    const eq = token.indexOf('=')
+    const key = eq > 0 ? token.slice(0, eq) : ''
+    if (isKey(key)) {
+      const lower = key.toLowerCase()
+      continued = pairs.has(lower) ? null : lower
+      if (continued !== null) pairs.set(continued, unquote(token.slice(eq + 1)))
+    } else if (continued !== null) {
+      pairs.set(continued, `${pairs.get(continued) ?? ''} ${token}`)
+    }
+  }
+  return pairs
+}
