@@ -19,7 +19,9 @@ import type { SimConfig, SimJobs, SimOptions } from './types'
 export class SimulationError extends Error {}
 
 export function simulate(jobs: SimJobs, machineProcs: number, config: SimConfig, options: SimOptions = {}): Float64Array {
-  return new EasySimulator(jobs, machineProcs, config, options).run()
+  const sim = new EasySimulator(jobs, machineProcs, config, options)
+  sim.runUntil(Infinity)
+  return sim.start
 }
 
 /** An ordered list of waiting jobs: ascending index (FIFO) or by a policy's priority. */
@@ -82,21 +84,30 @@ class Queue {
   }
 }
 
-class EasySimulator {
+/**
+ * The simulator as an object, for callers that change the policy while the system runs (online
+ * selection, thesis ch. 6): `runUntil(t)` processes every event before t, `setConfig` changes the
+ * order from the next scheduling pass on, `start` holds the start times so far (NaN = not yet).
+ */
+export class EasySimulator {
   private readonly n: number
   private readonly submit: Float64Array
   private readonly runtime: Float64Array
   private readonly requested: Float64Array
   private readonly procs: Int32Array
-  private readonly threshold: number
-  private readonly start: Float64Array
+  private threshold: number
+  readonly start: Float64Array
   private readonly started: Uint8Array
   /** Waiting jobs by arrival: the thresholded (promoted) jobs are always a prefix of it. */
   private readonly fifo: Queue
   /** Waiting jobs by the primary policy (the fifo itself for FCFS). */
-  private readonly primary: Queue
+  private primary: Queue
   /** Waiting jobs by the explicit backfill policy, or null for 'same'. */
-  private readonly backfill: Queue | null
+  private backfill: Queue | null
+  private readonly input: PolicyInput
+  private next = 0
+  /** Time of the last processed event. */
+  now = -Infinity
   // Running jobs: min-heap by real end, and an array sorted by estimated end.
   private readonly heap: Int32Array
   private heapLen = 0
@@ -110,17 +121,12 @@ class EasySimulator {
     const n = (this.n = jobs.count)
     this.submit = jobs.submit; this.runtime = jobs.runtime; this.requested = jobs.requested; this.procs = jobs.procs
     validate(jobs, m)
-    if (config.threshold !== null && !(config.threshold >= 0)) throw new SimulationError(`threshold must be ≥ 0 seconds or null (none), got ${config.threshold}`)
-    this.threshold = config.threshold === null ? Infinity : config.threshold
-    const input: PolicyInput = { submit: jobs.submit, requested: jobs.requested, procs: jobs.procs, windowStart: options.windowStart ?? (n > 0 ? jobs.submit[0] : 0) }
-    const primary = resolvePolicy(config.primary)
-    this.fifo = new Queue(n, null, input)
-    this.primary = primary.id === 'FCFS' ? this.fifo : new Queue(n, primary, input)
-    if (config.backfill === 'same') this.backfill = null
-    else {
-      const bp = resolvePolicy(config.backfill)
-      this.backfill = bp.id === 'FCFS' ? this.fifo : bp === primary && this.threshold === Infinity ? null : new Queue(n, bp, input)
-    }
+    this.input = { submit: jobs.submit, requested: jobs.requested, procs: jobs.procs, windowStart: options.windowStart ?? (n > 0 ? jobs.submit[0] : 0) }
+    this.fifo = new Queue(n, null, this.input)
+    this.threshold = Infinity
+    this.primary = this.fifo
+    this.backfill = null
+    this.setConfig(config)
     this.start = new Float64Array(n).fill(NaN)
     this.started = new Uint8Array(n)
     this.heap = new Int32Array(n)
@@ -130,23 +136,47 @@ class EasySimulator {
     this.free = m
   }
 
-  run(): Float64Array {
+  /**
+   * Sets the policy and threshold used from the next scheduling pass on. The waiting jobs are
+   * re-queued under the new order (in arrival order, so ties stay by submit then id).
+   */
+  setConfig(config: SimConfig): void {
+    if (config.threshold !== null && !(config.threshold >= 0)) throw new SimulationError(`threshold must be ≥ 0 seconds or null (none), got ${config.threshold}`)
+    this.threshold = config.threshold === null ? Infinity : config.threshold
+    const n = this.n, input = this.input
+    const primary = resolvePolicy(config.primary)
+    this.primary = primary.id === 'FCFS' ? this.fifo : new Queue(n, primary, input)
+    if (config.backfill === 'same') this.backfill = null
+    else {
+      const bp = resolvePolicy(config.backfill)
+      this.backfill = bp.id === 'FCFS' ? this.fifo : bp === primary && this.threshold === Infinity ? null : new Queue(n, bp, input)
+    }
+    const waiting = this.fifo.items
+    for (let k = 0; k < this.fifo.len; k++) {
+      const j = waiting[k]
+      if (this.primary !== this.fifo) this.primary.add(j, this.now)
+      if (this.backfill !== null && this.backfill !== this.fifo) this.backfill.add(j, this.now)
+    }
+  }
+
+  /** Processes every event strictly before `t` (Infinity: until every job has finished). */
+  runUntil(t: number): void {
     const { n, submit, realEnd } = this
-    let next = 0
-    while (next < n || this.heapLen > 0) {
-      const tSub = next < n ? submit[next] : Infinity
+    while (this.next < n || this.heapLen > 0) {
+      const tSub = this.next < n ? submit[this.next] : Infinity
       const tFin = this.heapLen > 0 ? realEnd[this.heap[0]] : Infinity
       const now = tSub < tFin ? tSub : tFin
+      if (!(now < t)) return
+      this.now = now
       while (this.heapLen > 0 && realEnd[this.heap[0]] === now) this.finish(this.popHeap())
-      while (next < n && submit[next] === now) {
-        this.fifo.add(next, now)
-        if (this.primary !== this.fifo) this.primary.add(next, now)
-        if (this.backfill !== null && this.backfill !== this.fifo) this.backfill.add(next, now)
-        next++
+      while (this.next < n && submit[this.next] === now) {
+        const j = this.next++
+        this.fifo.add(j, now)
+        if (this.primary !== this.fifo) this.primary.add(j, now)
+        if (this.backfill !== null && this.backfill !== this.fifo) this.backfill.add(j, now)
       }
       if (this.fifo.len > 0) this.schedule(now)
     }
-    return this.start
   }
 
   /** One scheduling pass at `now` (Algorithm 2 of [001] §5.2.1 / §6.2.2, with the §2.7 test). */
@@ -190,19 +220,26 @@ class EasySimulator {
     const { procs, requested, submit, started } = this
     const theta = this.threshold
     // Shadow time and extra processors (ALGORITHMS.md §2.7), from the running jobs by estimated end.
+    // Extra = processors free at the shadow time beyond what the blocked job needs (Mu'alem &
+    // Feitelson): every job whose estimated end equals the shadow time counts, so the result does
+    // not depend on the order of ties (ocst's loop stops at the first one, an order artifact).
+    // A job already past its requested time is expected to end now.
     const need = procs[blocked]
+    const run = this.running, estEnd = this.estEnd
     let acc = this.free
     let shadow = Infinity
-    for (let r = 0; r < this.runLen; r++) {
-      const j = this.running[r]
+    let r = 0
+    for (; r < this.runLen; r++) {
+      const j = run[r]
       acc += procs[j]
       if (acc >= need) {
-        const e = this.estEnd[j]
-        shadow = e > now ? e : now // a job past its requested time is expected to end now
+        const e = estEnd[j]
+        shadow = e > now ? e : now
         break
       }
     }
     if (shadow === Infinity) throw new SimulationError(`job ${blocked} needs ${need} processors, more than the machine's ${this.m}`)
+    for (r++; r < this.runLen && estEnd[run[r]] <= shadow; r++) acc += procs[run[r]]
     let extra = acc - need
     const tryStart = (j: number): void => {
       if (procs[j] > this.free) return

@@ -96,14 +96,14 @@ export const MIXED_FEATURES = [
 export function mixedPolicy(spec: MixedSpec): Policy {
   const w = spec.weights
   if (w.length !== 6 || w.some((x) => !Number.isFinite(x))) throw new Error('a mixed policy needs 6 finite weights')
+  const mean = spec.mean ?? [0, 0, 0, 0, 0, 0]
   const scale = spec.scale ?? [1, 1, 1, 1, 1, 1]
-  // Standardised weight per feature: w_i / σ_i (0 when σ_i = 0). The means only add the constant
-  // −Σ w_i μ_i / σ_i to every job's score, which does not change the order, so they are not used.
-  const k = w.map((wi, i) => (scale[i] === 0 ? 0 : wi / scale[i]))
-  const dynamic = k[2] !== 0 || k[3] !== 0
+  const dynamic = (w[2] !== 0 && scale[2] !== 0) || (w[3] !== 0 && scale[3] !== 0)
+  // Σ w_i·(x_i − μ_i)/σ_i literally (σ_i = 0 → 0), so exact ties stay exact ties.
+  const term = (i: number, x: number) => (scale[i] === 0 ? 0 : (w[i] * (x - mean[i])) / scale[i])
   const priority: PriorityFn = (c, j, now) => {
     const q = c.procs[j], pt = c.requested[j], wt = now - c.submit[j]
-    return -k[0] * q - k[1] * pt + k[2] * wt - k[3] * ((wt + pt) / pt) - k[4] * (pt / q) - k[5] * (pt * q)
+    return term(0, -q) + term(1, -pt) + term(2, wt) + term(3, -(wt + pt) / pt) + term(4, -pt / q) + term(5, -pt * q)
   }
   const terms = w.map((wi, i) => (wi === 0 ? '' : `${wi}·${MIXED_FEATURES[i].name}`)).filter(Boolean).join(' + ')
   return { id: `mixed(${w.join(',')})`, name: 'Mixed linear policy', formula: terms || '0', dynamic, priority, source: '[004] §3.3 eq. 3', family: 'learned' }
