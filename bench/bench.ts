@@ -3,12 +3,12 @@
 // in a fresh process; 1M SWF lines import at ≥ 1M lines/s below 300 MB RSS. Results go to
 // docs/PERFORMANCE.md by hand, with what changed them.
 import { execFileSync } from 'node:child_process'
-import { existsSync } from 'node:fs'
-import { resolve } from 'node:path'
+import { existsSync, statSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
 import { simulate } from '../src/core/sim/easy'
 import { computeMetrics } from '../src/core/sim/metrics'
 import { CH6_POLICIES } from '../src/core/sim/policies'
-import { Importer } from '../src/core/workload/import'
 import { readLog } from '../src/node/read-log'
 
 const DATA = resolve(process.env.EASYTUNE_DATA ?? '../shared/data')
@@ -48,32 +48,41 @@ function endToEnd(path: string, label: string): void {
   console.log(`${label} end to end (fresh process: start, gunzip, parse, clean, simulate FCFS, metrics): best ${Math.min(...runs).toFixed(2)} s of ${runs.map((r) => r.toFixed(2)).join(', ')}`)
 }
 
-/** Imports a synthetic 1M-line SWF from memory (chunks generated first, then timed). */
-function importMillion(): void {
-  const lines = 1_000_000
-  const enc = new TextEncoder()
-  const chunks: Uint8Array[] = [enc.encode('; MaxProcs: 100000\n')]
+/** Writes a synthetic 1M-line SWF file (Curie-like jobs), once. */
+function millionLineFile(): string {
+  const path = join(tmpdir(), 'easytune-bench-1M.swf')
+  if (existsSync(path)) return path
+  const out: string[] = ['; MaxProcs: 100000']
   let seed = 42
   const rnd = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff)
   let submit = 0
-  for (let done = 0; done < lines;) {
-    let chunk = ''
-    for (let k = 0; k < 10000; k++, done++) {
-      submit += Math.floor(rnd() * 30)
-      const req = 60 + Math.floor(rnd() * 86400)
-      const run = Math.floor(rnd() * req)
-      const q = 1 + Math.floor(rnd() * 512)
-      chunk += `${done + 1} ${submit} ${Math.floor(rnd() * 1000)} ${run} ${q} -1 -1 ${q} ${req} -1 1 ${Math.floor(rnd() * 500)} 1 1 1 -1 -1 -1\n`
-    }
-    chunks.push(enc.encode(chunk))
+  for (let i = 0; i < 1_000_000; i++) {
+    submit += Math.floor(rnd() * 30)
+    const req = 60 + Math.floor(rnd() * 86400)
+    const q = 1 + Math.floor(rnd() * 512)
+    out.push(`${i + 1} ${submit} ${Math.floor(rnd() * 1000)} ${Math.floor(rnd() * req)} ${q} -1 -1 ${q} ${req} -1 1 ${Math.floor(rnd() * 500)} 1 1 1 -1 -1 -1`)
   }
-  const bytes = chunks.reduce((a, c) => a + c.length, 0)
+  writeFileSync(path, out.join('\n') + '\n')
+  return path
+}
+
+/** Child mode: import one file and report time and this process's peak RSS as JSON. */
+async function importOnly(path: string): Promise<void> {
   const t = performance.now()
-  const imp = new Importer({ name: 'synthetic-1M' })
-  for (const c of chunks) imp.feed(c)
-  const w = imp.end()
+  const w = await readLog(path)
   const s = (performance.now() - t) / 1000
-  console.log(`synthetic SWF in memory (${mb(bytes)}): ${lines.toLocaleString('en-US')} lines imported in ${s.toFixed(2)} s (${rate(lines, s)} lines), ${w.jobs.count.toLocaleString('en-US')} jobs kept, peak RSS ${mb(peakRss())} (text included)`)
+  console.log(JSON.stringify({ lines: w.report.linesRead, jobs: w.jobs.count, seconds: s, peakRss: peakRss() }))
+}
+
+function importMillion(): void {
+  const path = millionLineFile()
+  const r = JSON.parse(execFileSync(process.execPath, [process.argv[1], '--import-only', path], { encoding: 'utf8' }))
+  console.log(`synthetic 1M-line SWF (${mb(statSync(path).size)} on disk): imported in ${r.seconds.toFixed(2)} s (${rate(r.lines, r.seconds)} lines), ${r.jobs.toLocaleString('en-US')} jobs kept; peak RSS of that process ${mb(r.peakRss)}`)
+}
+
+if (process.argv[2] === '--import-only') {
+  await importOnly(process.argv[3])
+  process.exit(0)
 }
 
 console.log(`node ${process.version}, ${new Date().toISOString()}`)
