@@ -1,0 +1,109 @@
+// A campaign is a grid of independent cells (ALGORITHMS.md §6.2, §13.3): every candidate
+// (primary, backfill) pair × every threshold × every part (train, test), each simulated on all the
+// part's resampled weeks from an empty machine until drained. A cell's result is the per-week
+// metrics; everything else (relative gains, selection) is computed from them.
+import { simulate } from '../sim/easy'
+import { computeMetrics } from '../sim/metrics'
+import { CH5_POLICIES, CH6_POLICIES, policyLabel } from '../sim/policies'
+import type { PolicySpec, SimConfig } from '../sim/types'
+import { formatThreshold } from '../util/duration'
+import type { ResampleSpec, WeekSamples } from './resample'
+import type { SplitSpec } from './split'
+
+export interface Candidate {
+  primary: PolicySpec
+  backfill: PolicySpec | 'same'
+}
+
+export type Objective = 'avgWait' | 'avgBsld'
+export type Part = 'train' | 'test'
+
+export interface CampaignSpec {
+  candidates: Candidate[]
+  /** Seconds, or null for no threshold. */
+  thresholds: (number | null)[]
+  split: SplitSpec
+  resample: ResampleSpec
+  objective: Objective
+  tau: number
+}
+
+/** The thesis defaults: thresholds none, 20 h, 40 h and 200,000 s ([001] ch. 5–6, [004]). */
+export const DEFAULT_THRESHOLDS: (number | null)[] = [null, 72000, 144000, 200000]
+export const BASELINE: Candidate = { primary: 'FCFS', backfill: 'same' }
+
+/** Candidate presets: the 7×7 pairs of thesis ch. 5, or the 12 single-queue policies of ch. 6. */
+export function presetCandidates(preset: 'ch5' | 'ch6'): Candidate[] {
+  if (preset === 'ch6') return CH6_POLICIES.map((p) => ({ primary: p, backfill: 'same' }))
+  const out: Candidate[] = []
+  for (const p of CH5_POLICIES) for (const b of CH5_POLICIES) out.push({ primary: p, backfill: b === p ? 'same' : b })
+  return out
+}
+
+export function candidateLabel(c: Candidate): string {
+  return c.backfill === 'same' ? `EASY-${policyLabel(c.primary)}` : `EASY-${policyLabel(c.primary)}-${policyLabel(c.backfill)}`
+}
+
+export function configLabel(c: Candidate, threshold: number | null): string {
+  return `${candidateLabel(c)} Θ=${formatThreshold(threshold)}`
+}
+
+/** One cell: a candidate under one threshold on every sample of one part. */
+export interface CellSpec {
+  candidate: Candidate
+  threshold: number | null
+  part: Part
+}
+
+/** Per-week metrics of one cell (index = sample number). */
+export interface CellResult {
+  avgWait: Float64Array
+  maxWait: Float64Array
+  avgBsld: Float64Array
+  maxBsld: Float64Array
+  jobs: Int32Array
+}
+
+/** Runs one cell. Pure and deterministic: the same samples and spec give the same bytes. */
+export function runCell(samples: WeekSamples, machineProcs: number, cell: CellSpec, tau: number, onSample?: (k: number) => void): CellResult {
+  const n = samples.count
+  const r: CellResult = {
+    avgWait: new Float64Array(n), maxWait: new Float64Array(n), avgBsld: new Float64Array(n), maxBsld: new Float64Array(n), jobs: new Int32Array(n),
+  }
+  const config: SimConfig = { primary: cell.candidate.primary, backfill: cell.candidate.backfill, threshold: cell.threshold }
+  for (let k = 0; k < n; k++) {
+    const week = samples.get(k)
+    const m = computeMetrics(week, machineProcs, simulate(week, machineProcs, config, { windowStart: 0 }), tau)
+    r.avgWait[k] = m.avgWait; r.maxWait[k] = m.maxWait; r.avgBsld[k] = m.avgBsld; r.maxBsld[k] = m.maxBsld; r.jobs[k] = m.jobs
+    onSample?.(k)
+  }
+  return r
+}
+
+/** Every cell of a campaign, baseline (EASY-FCFS, no threshold) first for each part. */
+export function campaignCells(spec: CampaignSpec): CellSpec[] {
+  const cells: CellSpec[] = []
+  for (const part of ['train', 'test'] as Part[]) {
+    cells.push({ candidate: BASELINE, threshold: null, part })
+    for (const candidate of spec.candidates) {
+      for (const threshold of spec.thresholds) {
+        if (isBaseline(candidate)) continue
+        cells.push({ candidate, threshold, part })
+      }
+    }
+  }
+  return cells
+}
+
+/** EASY-FCFS(-FCFS), under any threshold: promoted jobs are ordered by submit anyway, so the
+ * threshold cannot change it and it is simulated once. */
+export function isBaseline(c: Candidate): boolean {
+  const p = typeof c.primary === 'string' ? policyLabel(c.primary) : ''
+  const b = c.backfill === 'same' ? p : typeof c.backfill === 'string' ? policyLabel(c.backfill) : ''
+  return p === 'FCFS' && b === 'FCFS'
+}
+
+/** A stable text key for a cell (for caches and result maps). */
+export function cellKey(cell: CellSpec): string {
+  return JSON.stringify([cell.part, cell.candidate.primary, cell.candidate.backfill, cell.threshold])
+}
