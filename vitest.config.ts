@@ -6,5 +6,8 @@ export default defineConfig({
     environment: 'node',
     testTimeout: 60_000,
     hookTimeout: 120_000,
+    // The JSON report feeds the one-line summary .ci/run prints at the end.
+    reporters: ['default', 'json'],
+    outputFile: { json: 'test-artifacts/vitest-results.json' },
   },
 })
