@@ -17,8 +17,12 @@ export default tseslint.config(
     files: ['src/core/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', {
+        // Bare built-in names are listed exactly: a pattern such as `util/*` would also match
+        // relative imports like '../util/random'.
+        paths: [...nodeBuiltins, 'fs/promises', 'stream/promises', 'timers/promises', 'util/types', 'path/posix', 'dns/promises', 'readline/promises']
+          .map((name) => ({ name, message: 'src/core is pure: no Node built-ins (parsers take text or byte chunks).' })),
         patterns: [
-          { group: ['node:*', ...nodeBuiltins, ...nodeBuiltins.map((m) => `${m}/*`)], message: 'src/core is pure: no Node built-ins (parsers take text or byte chunks).' },
+          { group: ['node:*'], message: 'src/core is pure: no Node built-ins (parsers take text or byte chunks).' },
           { group: ['electron', 'electron/*', 'vue', 'pinia', 'chart.js', 'electron-store'], message: 'src/core is pure: no Electron or UI modules.' },
           { group: ['../../cli/*', '../../node/*', '../../engine/*', '../../main/*', '../../renderer/*', '../../preload/*', '../../server/*', '../cli/*', '../node/*', '../engine/*'], message: 'src/core may import only from src/core.' },
         ],

@@ -15,6 +15,11 @@ describe('layering lint rule', () => {
     expect((await problems('export const x = process.env.HOME\n', 'src/core/sim/x.ts')).join()).toMatch(/no process access/)
   })
 
+  it('does not mistake relative core imports for built-ins, and catches built-in subpaths', async () => {
+    expect(await problems("import { Rng } from '../util/random'\nexport const x = Rng\n", 'src/core/tune/x.ts')).toEqual([])
+    expect((await problems("import { readFile } from 'fs/promises'\nexport const x = readFile\n", 'src/core/tune/x.ts')).join()).toMatch(/no Node built-ins/)
+  })
+
   it('allows them outside src/core', async () => {
     expect(await problems("import { readFileSync } from 'node:fs'\nexport const x = readFileSync\n", 'src/cli/x.ts')).toEqual([])
   })
