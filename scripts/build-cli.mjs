@@ -6,6 +6,7 @@ import { resolve } from 'node:path'
 const entries = [
   { entry: 'src/cli/main.ts', outDir: 'out/cli', name: 'easytune' },
   { entry: 'bench/bench.ts', outDir: 'out/bench', name: 'bench' },
+  { entry: 'src/engine/worker.ts', outDir: 'out/engine', name: 'worker' },
 ]
 for (const e of entries) {
   await build({

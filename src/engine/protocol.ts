@@ -22,8 +22,11 @@ export type ToWorker =
   | { type: 'exit' }
 
 export type FromWorker =
-  | { type: 'ready' }
+  /** First message of every worker; `transport` says which branch of the port adapter is in use. */
+  | { type: 'ready'; transport?: 'parentPort' | 'process' }
   | { type: 'setup-done'; trainWeeks: number; testWeeks: number }
   | { type: 'progress'; id: number; samplesDone: number; samples: number }
   | { type: 'cell-done'; id: number; result: CellResult }
-  | { type: 'error'; id: number | null; message: string; input: boolean }
+  /** `input`: the user can fix it (bad file or option); `file`/`line` locate it when known.
+   * `id` is the cell's id, or null for a setup or protocol error. */
+  | { type: 'error'; id: number | null; message: string; input: boolean; file?: string; line?: number | null }

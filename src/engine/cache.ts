@@ -1,0 +1,131 @@
+// On-disk cache of finished campaign cells, so a re-run only computes what is new and an
+// interrupted campaign resumes. One small binary file per cell, named by a sha256 key over
+// everything that determines the cell's result:
+//   the log's content hash, the import/cleaning options (minus the display name), the split, the
+//   resample spec (method, weeks, seed), tau, the cell (cellKey), the engine code (the pool passes
+//   the worker bundle's hash, so results of an older simulator are never reused) and the format
+//   version below.
+// File layout (little-endian): 'EASYTUNE' | u32 format version | u32 n | avgWait, maxWait,
+// avgBsld, maxBsld as n f64 each | jobs as n i32 | sha256 of everything before it.
+// Files are written to a temp name and renamed, so an interrupted run never leaves a torn entry;
+// an entry that is unreadable or fails its checksum is treated as missing (and recomputed).
+import { createHash, randomBytes } from 'node:crypto'
+import { createReadStream, promises as fsp } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { cellKey, type CellResult, type CellSpec } from '../core/tune/campaign'
+import type { WorkloadSetup } from './protocol'
+
+export const CACHE_FORMAT_VERSION = 1
+/** Default cache folder for the CLI, relative to the working directory (git-ignored). */
+export const DEFAULT_CACHE_DIR = '.easytune-cache'
+
+const MAGIC = Buffer.from('EASYTUNE', 'ascii')
+const HEADER = MAGIC.length + 8
+const DIGEST = 32
+const F64_FIELDS = ['avgWait', 'maxWait', 'avgBsld', 'maxBsld'] as const
+
+/** What a campaign's cells have in common, for their cache keys. */
+export interface CacheScope {
+  /** sha256 of the log file's bytes (see hashFile). */
+  workloadHash: string
+  /** Identifies the code that computes cells (the pool uses the worker bundle's sha256). */
+  engine: string
+  /** The campaign setup; logPath is ignored (the content hash stands for the file). */
+  setup: WorkloadSetup
+}
+
+export class CellCache {
+  readonly dir: string
+
+  constructor(dir: string = DEFAULT_CACHE_DIR) {
+    this.dir = resolve(dir)
+  }
+
+  /** The cache key of one cell (64 hex characters). */
+  key(scope: CacheScope, cell: CellSpec): string {
+    const { name: _name, ...importOptions } = scope.setup.importOptions
+    return sha256(canonicalJson({
+      v: CACHE_FORMAT_VERSION, workload: scope.workloadHash, engine: scope.engine, importOptions,
+      split: scope.setup.split, resample: scope.setup.resample, tau: scope.setup.tau, cell: cellKey(cell),
+    }))
+  }
+
+  path(key: string): string {
+    return join(this.dir, `${key}.cell`)
+  }
+
+  /** The cached result, or null when absent, unreadable or corrupt. */
+  async get(key: string): Promise<CellResult | null> {
+    let buf: Buffer
+    try {
+      buf = await fsp.readFile(this.path(key))
+    } catch {
+      return null
+    }
+    return decodeCell(buf)
+  }
+
+  /** Stores a result atomically (temp file + rename). */
+  async put(key: string, result: CellResult): Promise<void> {
+    await fsp.mkdir(this.dir, { recursive: true })
+    const final = this.path(key)
+    const tmp = `${final}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`
+    try {
+      await fsp.writeFile(tmp, encodeCell(result))
+      await fsp.rename(tmp, final)
+    } catch (e) {
+      await fsp.rm(tmp, { force: true })
+      throw e
+    }
+  }
+}
+
+export function encodeCell(r: CellResult): Buffer {
+  const n = r.jobs.length
+  const body = Buffer.alloc(HEADER + n * (8 * F64_FIELDS.length + 4))
+  MAGIC.copy(body, 0)
+  body.writeUInt32LE(CACHE_FORMAT_VERSION, MAGIC.length)
+  body.writeUInt32LE(n, MAGIC.length + 4)
+  let o = HEADER
+  for (const f of F64_FIELDS) for (let i = 0; i < n; i++, o += 8) body.writeDoubleLE(r[f][i], o)
+  for (let i = 0; i < n; i++, o += 4) body.writeInt32LE(r.jobs[i], o)
+  return Buffer.concat([body, createHash('sha256').update(body).digest()])
+}
+
+/** Decodes a cell file; null when it is not a complete, intact entry of this format version. */
+export function decodeCell(buf: Buffer): CellResult | null {
+  if (buf.length < HEADER + DIGEST || !buf.subarray(0, MAGIC.length).equals(MAGIC)) return null
+  if (buf.readUInt32LE(MAGIC.length) !== CACHE_FORMAT_VERSION) return null
+  const n = buf.readUInt32LE(MAGIC.length + 4)
+  const bodyLength = HEADER + n * (8 * F64_FIELDS.length + 4)
+  if (buf.length !== bodyLength + DIGEST) return null
+  const body = buf.subarray(0, bodyLength)
+  if (!createHash('sha256').update(body).digest().equals(buf.subarray(bodyLength))) return null
+  const r: CellResult = {
+    avgWait: new Float64Array(n), maxWait: new Float64Array(n), avgBsld: new Float64Array(n), maxBsld: new Float64Array(n), jobs: new Int32Array(n),
+  }
+  let o = HEADER
+  for (const f of F64_FIELDS) for (let i = 0; i < n; i++, o += 8) r[f][i] = buf.readDoubleLE(o)
+  for (let i = 0; i < n; i++, o += 4) r.jobs[i] = buf.readInt32LE(o)
+  return r
+}
+
+/** sha256 (hex) of a file's bytes, streamed. */
+export async function hashFile(path: string): Promise<string> {
+  const h = createHash('sha256')
+  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) h.update(chunk as Buffer)
+  return h.digest('hex')
+}
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex')
+}
+
+/** JSON with object keys sorted and undefined members dropped, so equal specs give equal text. */
+export function canonicalJson(v: unknown): string {
+  if (v === null || typeof v !== 'object') return JSON.stringify(v) ?? 'null'
+  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`
+  const o = v as Record<string, unknown>
+  const keys = Object.keys(o).filter((k) => o[k] !== undefined).sort()
+  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(o[k])}`).join(',')}}`
+}

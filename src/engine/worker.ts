@@ -1,0 +1,94 @@
+// The engine worker entry: one process that builds a campaign's week samples once ('setup') and
+// then runs the cells it is handed, one at a time. Started by the engine pool as a Node child
+// process (CLI, tests, browser mode) or as an Electron utility process (desktop app); port.ts hides
+// the difference. Bundled to out/engine/worker.js by scripts/build-cli.mjs.
+//
+// Messages are handled strictly in order (a promise chain), so a 'cell' that arrives while the
+// setup is still reading the log waits for it. Every failure becomes an 'error' message: bad
+// input never crashes the process.
+//
+// TEST ONLY: EASYTUNE_TEST_CRASH_AFTER=N makes this process exit(1) abruptly when it is handed a
+// cell after having finished N cells, to exercise the pool's crash recovery. Never set it otherwise.
+import { FileInputError, readLog } from '../node/read-log'
+import { InputError } from '../core/workload/errors'
+import { prepare, type Prepared } from '../core/tune/prepare'
+import { runCell, type CellSpec } from '../core/tune/campaign'
+import type { ToWorker, WorkloadSetup } from './protocol'
+import { workerPort } from './port'
+
+/** Post progress every this many samples, or sooner when this much time has passed. */
+const PROGRESS_SAMPLES = 25
+const PROGRESS_MS = 500
+
+const port = workerPort()
+const crashAfter = testCrashAfter()
+let cellsFinished = 0
+let state: { prepared: Prepared; machineProcs: number; tau: number } | null = null
+let chain: Promise<void> = Promise.resolve()
+
+// Ctrl-C in a terminal reaches the whole process group: the parent decides when workers stop
+// (it sends 'exit' or kills them), so a worker must not die on its own SIGINT.
+process.on('SIGINT', () => {})
+port.onDisconnect(() => process.exit(0))
+port.onMessage((msg) => {
+  chain = chain.then(() => handle(msg)).catch((e: unknown) => postError(null, e))
+})
+port.post({ type: 'ready', transport: port.transport })
+
+async function handle(msg: ToWorker): Promise<void> {
+  switch (msg.type) {
+    case 'setup': return setup(msg.setup)
+    case 'cell': return cell(msg.id, msg.cell)
+    case 'exit': return process.exit(0)
+    default: postError(null, new Error(`engine worker: unknown message ${JSON.stringify(msg)}`))
+  }
+}
+
+async function setup(s: WorkloadSetup): Promise<void> {
+  state = null
+  try {
+    const w = await readLog(s.logPath, s.importOptions)
+    const prepared = prepare(w.jobs, w.machineProcs, s.split, s.resample)
+    state = { prepared, machineProcs: w.machineProcs, tau: s.tau }
+    port.post({ type: 'setup-done', trainWeeks: prepared.train.count, testWeeks: prepared.test.count })
+  } catch (e) {
+    postError(null, e)
+  }
+}
+
+function cell(id: number, spec: CellSpec): void {
+  if (crashAfter !== null && cellsFinished >= crashAfter) process.exit(1)
+  if (!state) { postError(id, new Error('engine worker: a cell arrived before a successful setup')); return }
+  const samples = spec.part === 'train' ? state.prepared.train : state.prepared.test
+  const n = samples.count
+  let last = Date.now()
+  try {
+    const result = runCell(samples, state.machineProcs, spec, state.tau, (k) => {
+      const done = k + 1
+      if (done === n) return
+      const now = Date.now()
+      if (done % PROGRESS_SAMPLES === 0 || now - last >= PROGRESS_MS) {
+        last = now
+        port.post({ type: 'progress', id, samplesDone: done, samples: n })
+      }
+    })
+    cellsFinished++
+    port.post({ type: 'cell-done', id, result })
+  } catch (e) {
+    postError(id, e)
+  }
+}
+
+function postError(id: number | null, e: unknown): void {
+  const err = e instanceof Error ? e : new Error(String(e))
+  if (err instanceof FileInputError) port.post({ type: 'error', id, message: err.message, input: true, file: err.file, line: err.line })
+  else if (err instanceof InputError) port.post({ type: 'error', id, message: err.message, input: true, line: err.line })
+  else port.post({ type: 'error', id, message: err.message, input: false })
+}
+
+function testCrashAfter(): number | null {
+  const v = process.env.EASYTUNE_TEST_CRASH_AFTER
+  if (v === undefined || v === '') return null
+  const n = Number(v)
+  return Number.isInteger(n) && n >= 0 ? n : null
+}

@@ -1,0 +1,98 @@
+// The cell cache on its own: exact round trip, keys that change with everything that determines a
+// result (and only with that), atomic writes, corrupt entries read as missing, streamed file hash.
+import { createHash } from 'node:crypto'
+import { mkdtempSync, readdirSync, rmSync, writeFileSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, test } from 'vitest'
+import type { CellResult, CellSpec } from '../../src/core/tune/campaign'
+import { CellCache, canonicalJson, decodeCell, encodeCell, hashFile, type CacheScope } from '../../src/engine/cache'
+
+const tmp = mkdtempSync(join(tmpdir(), 'easytune-cache-'))
+afterAll(() => rmSync(tmp, { recursive: true, force: true }))
+
+const result: CellResult = {
+  avgWait: Float64Array.from([1.5, 0, NaN]), maxWait: Float64Array.from([-0, Infinity, 3]),
+  avgBsld: Float64Array.from([1, 2, 3]), maxBsld: Float64Array.from([4, 5, 1e300]), jobs: Int32Array.from([7, 0, 2147483647]),
+}
+const raw = (r: CellResult) => Object.values(r).map((a: Float64Array | Int32Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength).toString('hex'))
+const cell: CellSpec = { candidate: { primary: 'SPF', backfill: 'same' }, threshold: 72000, part: 'train' }
+const scope: CacheScope = {
+  workloadHash: 'a'.repeat(64), engine: 'b'.repeat(64),
+  setup: { logPath: '/x/log.swf', importOptions: { overrun: 'drop' }, split: { kind: 'midpoint' }, resample: { method: 'user-weeks', weeks: 6, seed: 1 }, tau: 10 },
+}
+
+describe('encoding', () => {
+  test('round-trips every bit (NaN, -0, Infinity, int32 max)', () => {
+    expect(raw(decodeCell(encodeCell(result))!)).toEqual(raw(result))
+  })
+
+  test('a flipped byte, a truncated file or garbage decode as missing', () => {
+    const b = encodeCell(result)
+    for (let i = 0; i < b.length; i += 7) {
+      const c = Buffer.from(b)
+      c[i] ^= 0x01
+      expect(decodeCell(c)).toBeNull()
+    }
+    expect(decodeCell(b.subarray(0, b.length - 1))).toBeNull()
+    expect(decodeCell(Buffer.from('{"not":"a cell"}'))).toBeNull()
+  })
+})
+
+describe('keys', () => {
+  const c = new CellCache(tmp)
+  const k = c.key(scope, cell)
+  test.each([
+    ['the log content', { ...scope, workloadHash: 'c'.repeat(64) }, cell],
+    ['the engine build', { ...scope, engine: 'd'.repeat(64) }, cell],
+    ['a cleaning option', { ...scope, setup: { ...scope.setup, importOptions: { overrun: 'keep' as const } } }, cell],
+    ['the split', { ...scope, setup: { ...scope.setup, split: { kind: 'fraction' as const, fraction: 0.4 } } }, cell],
+    ['the seed', { ...scope, setup: { ...scope.setup, resample: { ...scope.setup.resample, seed: 2 } } }, cell],
+    ['the weeks', { ...scope, setup: { ...scope.setup, resample: { ...scope.setup.resample, weeks: 7 } } }, cell],
+    ['tau', { ...scope, setup: { ...scope.setup, tau: 60 } }, cell],
+    ['the threshold', scope, { ...cell, threshold: null }],
+    ['the part', scope, { ...cell, part: 'test' as const }],
+  ])('change with %s', (_what, s, cl) => {
+    expect(c.key(s, cl)).not.toBe(k)
+  })
+
+  test('do not change with the log path, the display name, key order or undefined options', () => {
+    const same: CacheScope = {
+      ...scope,
+      setup: { tau: 10, resample: { seed: 1, weeks: 6, method: 'user-weeks' }, split: { kind: 'midpoint' }, logPath: '/elsewhere/copy.swf', importOptions: { name: 'copy.swf', format: undefined, overrun: 'drop' } },
+    }
+    expect(c.key(same, cell)).toBe(k)
+    expect(k).toMatch(/^[0-9a-f]{64}$/)
+    expect(canonicalJson({ b: 1, a: [1, { d: undefined, c: null }] })).toBe('{"a":[1,{"c":null}],"b":1}')
+  })
+})
+
+describe('store', () => {
+  test('put then get returns the same bits; only the final file remains', async () => {
+    const c = new CellCache(join(tmp, 'store'))
+    const key = c.key(scope, cell)
+    expect(await c.get(key)).toBeNull()
+    await c.put(key, result)
+    expect(raw((await c.get(key))!)).toEqual(raw(result))
+    expect(readdirSync(c.dir)).toEqual([`${key}.cell`])
+  })
+
+  test('a corrupt entry reads as missing and is replaced by the next put', async () => {
+    const c = new CellCache(join(tmp, 'corrupt'))
+    const key = c.key(scope, cell)
+    await c.put(key, result)
+    writeFileSync(c.path(key), readFileSync(c.path(key)).subarray(0, 40))
+    expect(await c.get(key)).toBeNull()
+    await c.put(key, result)
+    expect(raw((await c.get(key))!)).toEqual(raw(result))
+  })
+})
+
+test('hashFile is the sha256 of the bytes, streamed over several chunks', async () => {
+  const path = join(tmp, 'big.bin')
+  const bytes = Buffer.alloc(3 * (1 << 20) + 123, 0)
+  for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 31) & 0xff
+  writeFileSync(path, bytes)
+  expect(await hashFile(path)).toBe(createHash('sha256').update(bytes).digest('hex'))
+  await expect(hashFile(join(tmp, 'missing'))).rejects.toMatchObject({ code: 'ENOENT' })
+})
