@@ -85,9 +85,23 @@ if (process.argv[2] === '--import-only') {
   process.exit(0)
 }
 
+/** The KTH-SP2 protocol of issue #3: 49 pairs × 250 train + 250 test weeks, one threshold. */
+function protocol(): void {
+  const time = (workers: number) => {
+    const t = performance.now()
+    execFileSync(process.execPath, ['bin/easytune.js', 'evaluate', KTH, '--preset', 'ch5', '--thresholds', 'none', '--weeks', '250',
+      '--no-cache', '--workers', String(workers), '--json', join(tmpdir(), `easytune-bench-eval-${workers}.json`)], { stdio: ['ignore', 'ignore', 'ignore'] })
+    return (performance.now() - t) / 1000
+  }
+  const one = time(1)
+  const two = time(2)
+  console.log(`KTH-SP2 protocol (49 pairs x (250 train + 250 test) weeks, threshold none = 24,500 week simulations), whole command: 1 worker ${one.toFixed(1)} s, 2 workers ${two.toFixed(1)} s, speed-up ${(one / two).toFixed(2)}x`)
+}
+
 console.log(`node ${process.version}, ${new Date().toISOString()}`)
 importMillion()
 await timeLog(CURIE, 'CEA-Curie', ['FCFS'])
 await timeLog(KTH, 'KTH-SP2', CH6_POLICIES)
 endToEnd(CURIE, 'CEA-Curie')
+protocol()
 console.log(`peak RSS of this process: ${mb(peakRss())}`)

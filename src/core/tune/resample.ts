@@ -36,8 +36,15 @@ export class WeekSamples {
   private readonly userWeekStart: Int32Array
   private readonly byUserWeek: Int32Array
   readonly userCount: number
+  /** Generated samples kept for reuse (every cell of a campaign simulates the same samples). */
+  private readonly kept: (JobTable | undefined)[] = []
+  private keptJobs = 0
 
-  constructor(readonly part: JobTable, readonly spec: ResampleSpec) {
+  /**
+   * `keepJobs`: how many sample jobs (in total) to keep in memory for reuse; beyond it samples are
+   * regenerated on every call (about 56 bytes a job, so the default keeps at most ~110 MB).
+   */
+  constructor(readonly part: JobTable, readonly spec: ResampleSpec, private readonly keepJobs = 2_000_000) {
     const n = part.count
     if (n === 0) throw new Error('this part of the log has no jobs to resample')
     this.start = part.submit[0]
@@ -61,6 +68,17 @@ export class WeekSamples {
   /** Sample k as a job table with week-relative submits, sorted by (submit, original order). */
   get(k: number): JobTable {
     if (!(k >= 0 && k < this.count)) throw new Error(`sample ${k} is out of range 0..${this.count - 1}`)
+    const kept = this.kept[k]
+    if (kept) return kept
+    const sample = this.generate(k)
+    if (this.keptJobs + sample.count <= this.keepJobs) {
+      this.kept[k] = sample
+      this.keptJobs += sample.count
+    }
+    return sample
+  }
+
+  private generate(k: number): JobTable {
     const picked: number[] = []
     const W = this.originalWeeks
     if (this.spec.method === 'none') {
@@ -86,7 +104,9 @@ export class WeekSamples {
 
   private materialize(idx: number[]): JobTable {
     const p = this.part
-    const offset = (i: number) => (p.submit[i] - this.start) % WEEK
+    const off = new Map<number, number>()
+    for (const i of idx) off.set(i, (p.submit[i] - this.start) % WEEK)
+    const offset = (i: number) => off.get(i)!
     idx.sort((a, b) => offset(a) - offset(b) || a - b)
     const n = idx.length
     const t: JobTable = {
@@ -95,7 +115,7 @@ export class WeekSamples {
     }
     for (let k = 0; k < n; k++) {
       const i = idx[k]
-      ;(t.submit as Float64Array)[k] = offset(i)
+      t.submit[k] = offset(i)
       t.id[k] = p.id[i]; t.runtime[k] = p.runtime[i]; t.requested[k] = p.requested[i]; t.procs[k] = p.procs[i]
       t.user[k] = p.user[i]; t.recordedWait[k] = p.recordedWait[i]; t.line[k] = p.line[i]
     }

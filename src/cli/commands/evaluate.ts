@@ -1,0 +1,186 @@
+import { bool, jsonTarget, oneOf, parseArgs, positiveInt, positiveNumber, str, UsageError, type ParsedArgs } from '../args'
+import { citation, IMPORT_FLAGS, IMPORT_HELP, importOptions, loadWorkload, logArg } from '../common'
+import { int, pct, Progress, table, writeJson, type Io } from '../output'
+import { parseSplit } from '../split-arg'
+import { findPolicy, POLICIES } from '../../core/sim/policies'
+import type { PolicySpec } from '../../core/sim/types'
+import { DEFAULT_THRESHOLDS, presetCandidates, type Candidate, type CampaignSpec, type Objective } from '../../core/tune/campaign'
+import { RESAMPLE_METHODS, type ResampleMethod } from '../../core/tune/resample'
+import type { EvaluationResult } from '../../core/tune/result'
+import { formatDuration, formatThreshold, parseThreshold } from '../../core/util/duration'
+import { CellCache, DEFAULT_CACHE_DIR, hashFile } from '../../engine/cache'
+import { evaluate } from '../../engine/evaluate'
+import { EnginePool, defaultWorkerCount } from '../../engine/pool'
+
+export const evaluateHelp = `easytune evaluate <log> [options]
+
+The research's protocol (thesis ch. 5): split the log in time, resample weeks in each part,
+simulate EASY under every candidate order and threshold on every week, pick the best on the
+training part within your risk limit, and report honestly how it does on the test part.
+
+Protocol:
+  --split midpoint|<fraction>|<YYYY-MM-DD>
+                           where test starts (default midpoint of the submit times)
+  --weeks N                weeks resampled in each part (default 250, as the thesis)
+  --resample user-weeks|week-shuffle|none
+                           user-weeks (default): each week takes every user's jobs of a random
+                           original week; week-shuffle: whole weeks; none: the real weeks once
+  --seed S                 random seed (default 1); the same seed gives the same result
+Candidates:
+  --preset ch5|ch6         ch5 (default): the 7×7 primary × backfill pairs of FCFS, LCFS, SPF,
+                           LPF, SQF, LQF, LEXP; ch6: the 12 single-queue policies
+  --primaries P,P,...      instead of a preset: these primary orders ...
+  --backfills P,...|same   ... combined with these backfill orders (default same)
+                           (mixed policies: mixed:w1/w2/w3/w4/w5/w6, see easytune policies)
+  --thresholds T,T,...     none and/or durations (default none,20h,40h,200000)
+Selection:
+  --objective avgWait|avgBsld   what to minimise (default avgWait)
+  --max-wait-ratio R       risk limit: the longest wait on train at most R× EASY-FCFS's
+  --tau S                  bounded-slowdown bound in seconds (default 10)
+Engine:
+  --workers N              worker processes (default ${defaultWorkerCount()}: cores − 1)
+  --cache-dir D            where finished cells are kept (default ${DEFAULT_CACHE_DIR}); a re-run
+                           only computes new cells, an interrupted run resumes
+  --no-cache               compute everything, keep nothing
+${IMPORT_HELP}
+  --json [file]            the full result (docs/RESULT-SCHEMA.md) to stdout, or to the file
+
+Ctrl-C stops cleanly: finished cells stay in the cache and the command exits 130.
+`
+
+const FLAGS = {
+  ...IMPORT_FLAGS, split: 'string', weeks: 'string', resample: 'string', seed: 'string', preset: 'string', primaries: 'string',
+  backfills: 'string', thresholds: 'string', objective: 'string', 'max-wait-ratio': 'string', tau: 'string', workers: 'string',
+  'cache-dir': 'string', 'no-cache': 'boolean', json: 'optional', help: 'boolean',
+} as const
+
+export async function evaluateCommand(argv: string[], io: Io): Promise<number> {
+  const a = parseArgs(argv, FLAGS)
+  if (bool(a, 'help')) { io.out(evaluateHelp); return 0 }
+  const path = logArg(a, 'evaluate')
+  const opts = importOptions(a)
+  const json = jsonTarget(a)
+  const workers = positiveInt(a, 'workers')
+  const ratio = positiveNumber(a, 'max-wait-ratio')
+  const seedText = str(a, 'seed') ?? '1'
+  if (!/^\d+$/.test(seedText)) throw new UsageError(`--seed must be a whole number, got "${seedText}"`)
+  const partial = {
+    candidates: candidates(a),
+    thresholds: thresholds(a),
+    resample: { method: oneOf<ResampleMethod>(a, 'resample', RESAMPLE_METHODS) ?? 'user-weeks', weeks: positiveInt(a, 'weeks') ?? 250, seed: Number(seedText) },
+    objective: oneOf<Objective>(a, 'objective', ['avgWait', 'avgBsld']) ?? 'avgWait',
+    tau: positiveNumber(a, 'tau') ?? 10,
+  }
+
+  const w = await loadWorkload(io, path, opts)
+  const spec: CampaignSpec = { ...partial, split: parseSplit(str(a, 'split') ?? 'midpoint', w.unixStartTime, w.jobs.count ? { first: w.jobs.submit[0], last: w.jobs.submit[w.jobs.count - 1] } : undefined) }
+  const pool = new EnginePool({ workers })
+  const cache = bool(a, 'no-cache') ? undefined : new CellCache(str(a, 'cache-dir') ?? DEFAULT_CACHE_DIR)
+  const abort = new AbortController()
+  const onSigint = () => abort.abort()
+  process.once('SIGINT', onSigint)
+  const progress = new Progress(io, 0)
+  const t0 = performance.now()
+  let cachedCells = 0
+  try {
+    const sha = await hashFile(path)
+    const { result } = await evaluate({ logPath: path, importOptions: opts, spec, risk: { maxWaitRatio: ratio ?? null } }, (setup, cells) =>
+      pool.run(setup, cells, {
+        signal: abort.signal, cache, workloadHash: sha,
+        onProgress: (p) => {
+          cachedCells = p.cachedCells
+          const eta = p.etaSeconds === null ? '' : `, ${formatDuration(p.etaSeconds)} left`
+          progress.update('simulating', p.cellsTotal ? p.cellsDone / p.cellsTotal : null, `${int(p.cellsDone)}/${int(p.cellsTotal)} cells${p.cachedCells ? ` (${int(p.cachedCells)} cached)` : ''}${eta}`)
+        },
+        onWorkerCrash: (c) => { progress.done(); io.err(`warning: ${c.message}\n`) },
+        onWarning: (m) => { progress.done(); io.err(`warning: ${m}\n`) },
+      }), sha, w)
+    progress.done()
+    const seconds = (performance.now() - t0) / 1000
+    io.err(`evaluated ${int(result.protocol.cells)} cells (${int(cachedCells)} from the cache) on ${pool.workers} worker${pool.workers === 1 ? '' : 's'} in ${seconds.toFixed(1)} s\n`)
+    if (json) writeJson(io, json, { ...result, citation: citation(w) })
+    if (!json || json.file !== null) io.out(formatEvaluation(result, citation(w)))
+    return 0
+  } catch (e) {
+    progress.done()
+    if (abort.signal.aborted) {
+      io.err('interrupted: finished cells are kept in the cache; run the same command again to resume.\n')
+      return 130
+    }
+    throw e
+  } finally {
+    process.off('SIGINT', onSigint)
+  }
+}
+
+function policyList(text: string, flag: string, allowSame: boolean): (PolicySpec | 'same')[] {
+  return text.split(',').map((s) => s.trim()).filter(Boolean).map((s): PolicySpec | 'same' => {
+    if (allowSame && s.toLowerCase() === 'same') return 'same'
+    const m = /^mixed:(.*)$/i.exec(s)
+    if (m) {
+      const weights = m[1].split('/').map(Number)
+      if (weights.length !== 6 || weights.some((x) => !Number.isFinite(x))) throw new UsageError(`--${flag}: a mixed policy is mixed:w1/w2/w3/w4/w5/w6 with 6 numbers, got "${s}"`)
+      return { kind: 'mixed', weights }
+    }
+    const p = findPolicy(s)
+    if (!p) throw new UsageError(`--${flag}: unknown policy "${s}"; known: ${POLICIES.map((x) => x.id).join(', ')}${allowSame ? ', same' : ''}`)
+    return p.id
+  })
+}
+
+function candidates(a: ParsedArgs): Candidate[] {
+  const preset = oneOf(a, 'preset', ['ch5', 'ch6'] as const)
+  const primaries = str(a, 'primaries')
+  if (preset && (primaries || str(a, 'backfills'))) throw new UsageError('give either --preset or --primaries/--backfills, not both')
+  if (!primaries) {
+    if (str(a, 'backfills')) throw new UsageError('--backfills needs --primaries')
+    return presetCandidates(preset ?? 'ch5')
+  }
+  const ps = policyList(primaries, 'primaries', false) as PolicySpec[]
+  const bs = policyList(str(a, 'backfills') ?? 'same', 'backfills', true)
+  if (ps.length === 0) throw new UsageError('--primaries lists no policy')
+  return ps.flatMap((primary) => bs.map((backfill) => ({ primary, backfill })))
+}
+
+function thresholds(a: ParsedArgs): (number | null)[] {
+  const t = str(a, 'thresholds')
+  if (t === undefined) return DEFAULT_THRESHOLDS
+  const list = t.split(',').map((s) => s.trim()).filter(Boolean).map((s) => {
+    try { return parseThreshold(s) } catch (e) { throw new UsageError(`--thresholds: ${(e as Error).message}, or none`) }
+  })
+  if (list.length === 0) throw new UsageError('--thresholds lists no threshold')
+  return [...new Set(list)]
+}
+
+export function formatEvaluation(r: EvaluationResult, cite: string | null): string {
+  const p = r.protocol
+  const lines: string[] = []
+  lines.push(`${r.log.name}: ${int(r.log.jobsKept)} jobs on ${int(r.log.machineProcs)} processors`)
+  lines.push(`Split at ${p.split.atIso ? p.split.atIso.slice(0, 10) : formatDuration(p.split.at)}: train ${int(p.split.train.jobs)} jobs (${formatDuration(p.split.train.seconds)}, load ${pct(p.split.train.load)}), test ${int(p.split.test.jobs)} jobs (${formatDuration(p.split.test.seconds)}, load ${pct(p.split.test.load)})`)
+  lines.push(`Weeks: ${p.resample.method}, ${int(p.resample.trainSamples)} train and ${int(p.resample.testSamples)} test samples from ${p.resample.trainOriginalWeeks} and ${p.resample.testOriginalWeeks} original weeks, seed ${p.resample.seed}; objective ${p.objective}${p.risk.maxWaitRatio === null ? '' : `; risk limit: longest wait ≤ ${p.risk.maxWaitRatio}× EASY-FCFS`}`)
+  lines.push('')
+  lines.push(`Recommendation: ${r.recommendation.sentence}`)
+  const best = r.candidates[r.bestOnTest]
+  if (r.bestOnTest !== r.recommended) lines.push(`In hindsight, the best on test was ${best.label} (test gain ${pct(best.test.gain)}): the gap between choosing on train and knowing the future.`)
+  lines.push('')
+  const rows = [['candidate', 'train gain', 'test gain', 'test 90% CI', 'longest wait vs FCFS (test)', 'within limit']]
+  const show = r.ranking.slice(0, 10)
+  if (!show.includes(0)) show.push(0)
+  for (const i of show) {
+    const c = r.candidates[i]
+    rows.push([`${i === r.recommended ? '* ' : '  '}${c.label}`, pct(c.train.gain), pct(c.test.gain), `${pct(c.test.gainCi[0])} to ${pct(c.test.gainCi[1])}`,
+      `${c.test.maxMaxWaitRatio.toFixed(2)}× (${formatDuration(c.test.maxMaxWait)})`, c.admissible ? 'yes' : 'no'])
+  }
+  lines.push(`Top ${show.length} of ${r.candidates.length} by train ${p.objective} (gain = share of EASY-FCFS's ${p.objective} removed; * = recommended):`)
+  lines.push(table(rows, ['l', 'r', 'r', 'r', 'r', 'l']).trimEnd())
+  lines.push(`EASY-FCFS baseline: ${p.objective === 'avgWait' ? `${formatDuration(r.candidates[0].train.mean)} average wait on train, ${formatDuration(r.candidates[0].test.mean)} on test` : `${r.candidates[0].train.mean.toFixed(2)} average bounded slowdown on train, ${r.candidates[0].test.mean.toFixed(2)} on test`}.`)
+  if (r.calibration) {
+    const c = r.calibration
+    lines.push('')
+    lines.push(`Calibration (${int(c.jobs)} jobs with recorded waits): recorded mean ${formatDuration(c.recordedMean)}, simulated EASY-FCFS ${formatDuration(c.simulatedMean)}; medians ${formatDuration(c.recordedMedian)} vs ${formatDuration(c.simulatedMedian)}; correlation ${c.pearson.toFixed(2)} (rank ${c.spearman.toFixed(2)}).`)
+    lines.push(c.verdict)
+  }
+  lines.push('', `Thresholds tried: ${p.thresholds.map(formatThreshold).join(', ')}.`)
+  if (cite) lines.push('', `Data: ${cite}`)
+  return lines.join('\n') + '\n'
+}

@@ -1,0 +1,54 @@
+// The evaluation protocol end to end (issue #3): read the log, split it, run every cell of the
+// campaign on the engine (workers + cache), select within the risk limit, calibrate against the
+// recorded waits, and build the versioned result document. Used by the CLI, and later by the
+// desktop app and the browser mode.
+import { simulate } from '../core/sim/easy'
+import { calibrate } from '../core/tune/calibrate'
+import { campaignCells, cellKey, BASELINE, type CampaignSpec, type CellResult, type CellSpec } from '../core/tune/campaign'
+import { prepare } from '../core/tune/prepare'
+import { buildResult, type EvaluationResult } from '../core/tune/result'
+import { summarize, type RiskLimit } from '../core/tune/select'
+import type { ImportOptions, Workload } from '../core/workload/import'
+import { readLog } from '../node/read-log'
+import type { WorkloadSetup } from './protocol'
+
+export const GENERATOR = 'easytune 0.1.0'
+
+export interface EvaluateRequest {
+  logPath: string
+  importOptions: ImportOptions
+  spec: CampaignSpec
+  risk: RiskLimit
+}
+
+/** Runs cells somewhere (the worker pool, or in this process) and returns results by cellKey. */
+export type CellRunner = (setup: WorkloadSetup, cells: CellSpec[]) => Promise<Map<string, CellResult>>
+
+export interface Evaluation {
+  result: EvaluationResult
+  workload: Workload
+}
+
+export async function evaluate(req: EvaluateRequest, runCells: CellRunner, sha256: string, workload?: Workload): Promise<Evaluation> {
+  const w = workload ?? (await readLog(req.logPath, req.importOptions))
+  if (w.jobs.count === 0) throw new EvaluationError(`${w.name}: no job is left after cleaning, nothing to evaluate. ${w.report.warnings.join(' ')}`)
+  const spec = req.spec
+  const prepared = prepare(w.jobs, w.machineProcs, spec.split, spec.resample)
+  const cells = campaignCells(spec)
+  const setup: WorkloadSetup = { logPath: req.logPath, importOptions: req.importOptions, split: spec.split, resample: spec.resample, tau: spec.tau }
+  const results = await runCells(setup, cells)
+  const selection = summarize(spec, results, req.risk, spec.resample.seed)
+  const fcfs = simulate(w.jobs, w.machineProcs, { primary: 'FCFS', backfill: 'same', threshold: null })
+  const result = buildResult({
+    generator: GENERATOR, sha256, report: w.report, machineProcs: w.machineProcs, unixStartTime: w.unixStartTime,
+    spec, selection, results,
+    cellKeyOf: (c, part) => cellKey({ part, candidate: c.baseline ? BASELINE : c.candidate, threshold: c.baseline ? null : c.threshold }),
+    split: { at: prepared.split.at, train: prepared.split.trainStats, test: prepared.split.testStats },
+    weeks: { trainOriginal: prepared.train.originalWeeks, testOriginal: prepared.test.originalWeeks, train: prepared.train.count, test: prepared.test.count },
+    calibration: calibrate(w.jobs, fcfs), cells: cells.length,
+  })
+  return { result, workload: w }
+}
+
+/** The command ran but cannot give an answer (exit code 1). */
+export class EvaluationError extends Error {}
