@@ -1,6 +1,9 @@
 // The `easytune` command line (CLI.md): exit 0 ok, 1 the command failed, 2 bad usage or input.
 import { UsageError } from './args'
+import { evaluateCommand } from './commands/evaluate'
 import { importCommand } from './commands/import'
+import { mixedCommand } from './commands/mixed'
+import { onlineCommand } from './commands/online'
 import { policiesCommand } from './commands/policies'
 import { simulateCommand } from './commands/simulate'
 import { processIo, type Io } from './output'
@@ -17,6 +20,9 @@ Usage: easytune <command> [options]
 Commands:
   import <log>      read and clean a log; print the import report
   simulate <log>    replay a log under EASY with a chosen queue order; print wait metrics
+  evaluate <log>    pick the best order on past months and test it on later ones (thesis ch. 5)
+  online <log>      emulate choosing the queue order online, period by period (thesis ch. 6)
+  mixed <log>       search a mixed linear queue order (RR-9212) on train; evaluate it on test
   policies          list the queue-ordering policies and their formulas
 
 Logs: SWF (.swf, .swf.gz), SLURM sacct -P / CSV exports and jobcomp files, PBS/Torque accounting.
@@ -31,6 +37,9 @@ type Command = (argv: string[], io: Io) => Promise<number>
 const COMMANDS: Record<string, Command> = {
   import: importCommand,
   simulate: simulateCommand,
+  mixed: mixedCommand,
+  evaluate: evaluateCommand,
+  online: onlineCommand,
   policies: policiesCommand,
 }
 

@@ -15,11 +15,16 @@ export const processIo: Io = {
   tty: Boolean(process.stderr.isTTY),
 }
 
+/** Columns a string takes on a terminal: combining marks (the tilde of p̃) take none. */
+export function displayWidth(s: string): number {
+  return [...s.replace(/\p{M}/gu, '')].length
+}
+
 export function table(rows: string[][], align: ('l' | 'r')[] = []): string {
   const widths: number[] = []
-  for (const r of rows) r.forEach((c, i) => { widths[i] = Math.max(widths[i] ?? 0, [...c].length) })
+  for (const r of rows) r.forEach((c, i) => { widths[i] = Math.max(widths[i] ?? 0, displayWidth(c)) })
   return rows.map((r) => r.map((c, i) => {
-    const pad = ' '.repeat(widths[i] - [...c].length)
+    const pad = ' '.repeat(widths[i] - displayWidth(c))
     return align[i] === 'r' ? pad + c : c + pad
   }).join('  ').trimEnd()).join('\n') + '\n'
 }

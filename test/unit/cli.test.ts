@@ -165,3 +165,11 @@ describe('the installed bin', () => {
     expect(bad.stderr).toMatch(/does-not-exist\.swf: no such file/)
   })
 })
+
+describe('terminal tables', () => {
+  it('align columns that hold combining characters such as p̃', async () => {
+    const { table } = await import('../../src/cli/output')
+    const out = table([['a', 'x'], ['−p̃', 'y']]).split('\n')
+    expect(out[0].indexOf('x')).toBe(out[1].indexOf('y') - 1) // p̃ is two code points but one column
+  })
+})

@@ -1,0 +1,139 @@
+// `easytune mixed <log>`: search a mixed linear policy (RR-9212) on the train part of the log and
+// evaluate it on the test part against EASY-FCFS, beside the pure policies at the vertices.
+import { bool, jsonTarget, oneOf, parseArgs, positiveInt, positiveNumber, str, UsageError } from '../args'
+import { citation, IMPORT_FLAGS, IMPORT_HELP, importOptions, loadWorkload, logArg } from '../common'
+import { int, num, pct, Progress, table, writeJson, type Io } from '../output'
+import { parseSplit } from '../split-arg'
+import { DEFAULT_TAU } from '../../core/sim/metrics'
+import { MIXED_FEATURES } from '../../core/sim/policies'
+import type { Objective } from '../../core/tune/campaign'
+import { MIXED_DEFAULT_BUDGET, PENALTY_LAMBDA, runMixed, VERTEX_POLICIES, XNES_SIGMA0, type MixedEntry, type MixedMethod, type MixedOptions, type MixedReport } from '../../core/tune/mixed'
+import { prepare, type Prepared } from '../../core/tune/prepare'
+import { RESAMPLE_METHODS, type ResampleMethod } from '../../core/tune/resample'
+import type { PartSummary } from '../../core/tune/select'
+import { formatDuration, formatThreshold, parseThreshold } from '../../core/util/duration'
+import type { Workload } from '../../core/workload/import'
+
+export const MIXED_SCHEMA_VERSION = 1
+/** The weeks, resampling and seed of `evaluate` (so the vertex policies' numbers match its
+ * candidates'), and the core's budget: about 20 s of one core on the bundled KTH log. */
+export const MIXED_CLI_DEFAULTS = { features: 3, method: 'xnes', budget: MIXED_DEFAULT_BUDGET, weeks: 250, resample: 'user-weeks', seed: 1, objective: 'avgWait' } as const
+
+export const mixedHelp = `easytune mixed <log> [options]
+
+Searches a mixed queue order: the jobs' score is w·x over the features
+  ${MIXED_FEATURES.map((f) => `${f.name} (${f.meaning})`).join(', ')},
+highest first, with ‖w‖₁ = 1 (Inria RR-9212). Features are standardised by their mean and standard
+deviation on the train part. The weights are chosen on the train part of the log (resampled weeks)
+and then evaluated on the test part against EASY-FCFS, like the candidates of a campaign.
+
+Options:
+  --features 3|6           3 = −q, −p̃, wait (default); 6 = all six features
+  --method xnes|grid       xnes (default): evolution strategy from FCFS; grid: every point of the
+                           ‖w‖₁ = 1 sphere on a lattice with step 1/k, k as large as the budget allows
+  --budget N               weight vectors to try on train (default ${MIXED_CLI_DEFAULTS.budget})
+  --objective avgWait|avgBsld  what to minimise: mean weekly average wait (default) or bounded slowdown
+  --threshold none|D       waiting-time threshold of the mixed and vertex policies (default none)
+  --split midpoint|F|DATE  train = before the split, test = after (default midpoint; F in (0,1))
+  --weeks N                resampled weeks per part (default ${MIXED_CLI_DEFAULTS.weeks})
+  --resample user-weeks|week-shuffle|none  how weeks are drawn (default user-weeks)
+  --seed S                 seed of the resampling, the search and the bootstrap (default ${MIXED_CLI_DEFAULTS.seed})
+  --tau S                  bound of the bounded slowdown in seconds (default ${DEFAULT_TAU})
+${IMPORT_HELP}
+  --json [file]            print the result as JSON (to stdout, or to the file)
+`
+
+export async function mixedCommand(argv: string[], io: Io): Promise<number> {
+  const a = parseArgs(argv, {
+    ...IMPORT_FLAGS, features: 'string', method: 'string', budget: 'string', objective: 'string', threshold: 'string',
+    split: 'string', weeks: 'string', resample: 'string', seed: 'string', tau: 'string', json: 'optional', help: 'boolean',
+  })
+  if (bool(a, 'help')) { io.out(mixedHelp); return 0 }
+  const path = logArg(a, 'mixed')
+  const features = oneOf(a, 'features', ['3', '6']) ?? String(MIXED_CLI_DEFAULTS.features)
+  const seedText = str(a, 'seed')
+  if (seedText !== undefined && !/^\d+$/.test(seedText)) throw new UsageError(`--seed must be a whole number, got "${seedText}"`)
+  let threshold: number | null = null
+  const t = str(a, 'threshold')
+  if (t !== undefined) {
+    try { threshold = parseThreshold(t) } catch (e) { throw new UsageError(`--threshold: ${(e as Error).message}, or none`) }
+  }
+  const o: MixedOptions = {
+    features: features === '6' ? 6 : 3,
+    method: oneOf<MixedMethod>(a, 'method', ['xnes', 'grid']) ?? MIXED_CLI_DEFAULTS.method,
+    budget: positiveInt(a, 'budget') ?? MIXED_CLI_DEFAULTS.budget,
+    objective: oneOf<Objective>(a, 'objective', ['avgWait', 'avgBsld']) ?? MIXED_CLI_DEFAULTS.objective,
+    threshold, tau: positiveNumber(a, 'tau') ?? DEFAULT_TAU,
+    seed: seedText !== undefined ? Number(seedText) >>> 0 : MIXED_CLI_DEFAULTS.seed,
+  }
+  const resample = { method: oneOf<ResampleMethod>(a, 'resample', RESAMPLE_METHODS) ?? MIXED_CLI_DEFAULTS.resample, weeks: positiveInt(a, 'weeks') ?? MIXED_CLI_DEFAULTS.weeks, seed: o.seed }
+  const splitText = str(a, 'split') ?? 'midpoint'
+  const json = jsonTarget(a)
+
+  const w = await loadWorkload(io, path, importOptions(a))
+  if (w.jobs.count === 0) { io.err(`easytune: ${path}: no job is left after cleaning, nothing to tune.\n`); return 1 }
+  const split = parseSplit(splitText, w.unixStartTime, { first: w.jobs.submit[0], last: w.jobs.submit[w.jobs.count - 1] })
+  let p: Prepared
+  try { p = prepare(w.jobs, w.machineProcs, split, resample) } catch (e) { throw new UsageError((e as Error).message) }
+  io.err(`mixed: ${o.method === 'xnes' ? 'XNES' : 'grid'} over ${o.features} features, budget ${o.budget} evaluations, ${p.train.count} train and ${p.test.count} test weeks (${resample.method}); use --budget and --weeks to change\n`)
+
+  const progress = new Progress(io)
+  const t0 = performance.now()
+  let report: MixedReport
+  try {
+    report = runMixed(p, w.machineProcs, o, (phase, done, total) => {
+      const el = (performance.now() - t0) / 1000
+      const eta = phase === 'search' && done > 0 ? ` ETA ${formatDuration((el / done) * (total - done))}` : ''
+      progress.update(phase === 'search' ? 'searching' : 'evaluating', done / total, `${done}/${total}${eta}`)
+    })
+  } finally { progress.done() }
+  const seconds = (performance.now() - t0) / 1000
+  io.err(`searched and evaluated in ${seconds.toFixed(1)} s (${report.search.simulations} distinct weight vectors simulated on ${p.train.count} weeks)\n`)
+
+  const entry = (e: MixedEntry) => ({ label: e.label, weights: e.weights, candidate: e.candidate, threshold: e.threshold, train: e.train, test: e.test })
+  const result = {
+    schemaVersion: MIXED_SCHEMA_VERSION,
+    log: { name: w.name, format: w.format, machineProcs: w.machineProcs, jobs: w.jobs.count },
+    options: { ...o, split, splitAt: p.split.at, resample, sigma0: o.method === 'xnes' ? XNES_SIGMA0 : null, penaltyLambda: o.method === 'xnes' ? PENALTY_LAMBDA : null },
+    parts: { train: { ...p.split.trainStats, weeks: p.train.count, originalWeeks: p.train.originalWeeks }, test: { ...p.split.testStats, weeks: p.test.count, originalWeeks: p.test.originalWeeks } },
+    features: MIXED_FEATURES.map((f, i) => ({ ...f, searched: i < o.features })),
+    standardization: report.search.standardization,
+    search: { evaluations: report.search.evaluations, simulations: report.search.simulations, gridStep: report.search.gridStep, trainObjective: report.search.trainObjective, trace: report.search.trace },
+    best: entry(report.best), baseline: entry(report.baseline), vertices: report.vertices.map(entry),
+    seconds, citation: citation(w),
+  }
+  if (json) writeJson(io, json, result)
+  if (!json || json.file !== null) io.out(formatReport(w, p, o, report))
+  return 0
+}
+
+function formatReport(w: Workload, p: Prepared, o: MixedOptions, r: MixedReport): string {
+  const unit = o.objective === 'avgWait' ? 'average wait' : 'average bounded slowdown'
+  const val = (v: number) => (o.objective === 'avgWait' ? formatDuration(v) : num(v))
+  const gain = (s: PartSummary) => `${pct(s.gain)} [${pct(s.gainCi[0])}, ${pct(s.gainCi[1])}]`
+  const s = r.search
+  const lines = [
+    `Mixed policy on ${w.name}, ${int(w.machineProcs)} processors: ${o.method === 'xnes' ? 'XNES' : `grid (step ${num(s.gridStep ?? 0, 3)})`} over ${o.features} features,`,
+    `${s.evaluations} of ${o.budget} evaluations (${s.simulations} simulated), ${p.train.count} train / ${p.test.count} test weeks, threshold ${formatThreshold(o.threshold)}, objective ${unit}.`,
+    '',
+    `Best weights on train (‖w‖₁ = 1, features ${s.standardization ? 'standardised by train mean and std' : 'in raw units'}; higher score runs first):`,
+    table([['feature', 'weight', 'meaning'], ...MIXED_FEATURES.slice(0, o.features).map((f, i) => [f.name, s.weights[i].toFixed(3), f.meaning])], ['l', 'r', 'l']).trimEnd(),
+    ...(s.weights.some((v) => v === 1) ? [`This is a vertex of the polytope: the pure policy ${VERTEX_POLICIES[s.weights.indexOf(1)]}; no mix did better on train.`] : []),
+    '',
+    `Relative to EASY-FCFS on the same weeks (gain = share of the ${unit} removed, 90% bootstrap CI):`,
+    table([
+      ['policy', 'train', 'train gain', 'test', 'test gain'],
+      ...[r.best, r.baseline, ...r.vertices].map((e) => [e.label, val(e.train.mean), gain(e.train), val(e.test.mean), gain(e.test)]),
+    ], ['l', 'r', 'r', 'r', 'r']).trimEnd(),
+    '',
+    `Convergence (best train ${unit} after n evaluations): ${checkpoints(s.trace).map(([n, v]) => `${n}: ${val(v)}`).join(', ')}`,
+  ]
+  const cite = citation(w)
+  if (cite) lines.push('', `Data: ${cite}`)
+  return lines.join('\n') + '\n'
+}
+
+function checkpoints(trace: number[]): [number, number][] {
+  const ns = [...new Set([1, 10, 25, 50, 100, 200, 500, 1000, trace.length].filter((n) => n <= trace.length))].sort((x, y) => x - y)
+  return ns.map((n) => [n, trace[n - 1]])
+}
