@@ -36,16 +36,18 @@ export async function evaluate(req: EvaluateRequest, runCells: CellRunner, sha25
   const prepared = prepare(w.jobs, w.machineProcs, spec.split, spec.resample)
   const cells = campaignCells(spec)
   const setup: WorkloadSetup = { logPath: req.logPath, importOptions: req.importOptions, split: spec.split, resample: spec.resample, tau: spec.tau }
-  const results = await runCells(setup, cells)
+  const running = runCells(setup, cells)
+  // While the workers start and compute, this process does its own share: the calibration run.
+  const calibration = calibrate(w.jobs, simulate(w.jobs, w.machineProcs, { primary: 'FCFS', backfill: 'same', threshold: null }))
+  const results = await running
   const selection = summarize(spec, results, req.risk, spec.resample.seed)
-  const fcfs = simulate(w.jobs, w.machineProcs, { primary: 'FCFS', backfill: 'same', threshold: null })
   const result = buildResult({
     generator: GENERATOR, sha256, report: w.report, machineProcs: w.machineProcs, unixStartTime: w.unixStartTime,
     spec, selection, results,
     cellKeyOf: (c, part) => cellKey({ part, candidate: c.baseline ? BASELINE : c.candidate, threshold: c.baseline ? null : c.threshold }),
     split: { at: prepared.split.at, train: prepared.split.trainStats, test: prepared.split.testStats },
     weeks: { trainOriginal: prepared.train.originalWeeks, testOriginal: prepared.test.originalWeeks, train: prepared.train.count, test: prepared.test.count },
-    calibration: calibrate(w.jobs, fcfs), cells: cells.length,
+    calibration, cells: cells.length,
   })
   return { result, workload: w }
 }

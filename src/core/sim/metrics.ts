@@ -30,17 +30,19 @@ export interface UserWait {
   avgWait: number
 }
 
-export function computeMetrics(jobs: SimJobs, machineProcs: number, start: Float64Array, tau = DEFAULT_TAU): Metrics {
+/** All metrics of one schedule. `percentiles: false` skips the wait percentiles (NaN), which need
+ * a sort: campaign cells only use the averages and maxima. */
+export function computeMetrics(jobs: SimJobs, machineProcs: number, start: Float64Array, tau = DEFAULT_TAU, percentiles = true): Metrics {
   const n = jobs.count
   if (n === 0) {
     return { jobs: 0, avgWait: 0, maxWait: 0, waitP50: 0, waitP90: 0, waitP99: 0, avgBsld: 0, maxBsld: 0, tau, utilization: 0, makespan: 0, sumWait: 0 }
   }
-  const waits = new Float64Array(n)
+  const waits = percentiles ? new Float64Array(n) : null
   let sumWait = 0, maxWait = 0, sumBsld = 0, maxBsld = 0, area = 0, lastEnd = -Infinity
   for (let j = 0; j < n; j++) {
     const w = start[j] - jobs.submit[j]
     const p = jobs.runtime[j]
-    waits[j] = w
+    if (waits) waits[j] = w
     sumWait += w
     if (w > maxWait) maxWait = w
     const b = Math.max((w + p) / Math.max(p, tau), 1)
@@ -50,11 +52,11 @@ export function computeMetrics(jobs: SimJobs, machineProcs: number, start: Float
     const end = start[j] + p
     if (end > lastEnd) lastEnd = end
   }
-  waits.sort()
+  waits?.sort()
   const makespan = lastEnd - jobs.submit[0]
   return {
     jobs: n, avgWait: sumWait / n, maxWait,
-    waitP50: percentile(waits, 0.5), waitP90: percentile(waits, 0.9), waitP99: percentile(waits, 0.99),
+    waitP50: waits ? percentile(waits, 0.5) : NaN, waitP90: waits ? percentile(waits, 0.9) : NaN, waitP99: waits ? percentile(waits, 0.99) : NaN,
     avgBsld: sumBsld / n, maxBsld, tau,
     utilization: makespan > 0 ? area / (machineProcs * makespan) : 0, makespan, sumWait,
   }

@@ -73,7 +73,7 @@ export function runCell(samples: WeekSamples, machineProcs: number, cell: CellSp
   const config: SimConfig = { primary: cell.candidate.primary, backfill: cell.candidate.backfill, threshold: cell.threshold }
   for (let k = 0; k < n; k++) {
     const week = samples.get(k)
-    const m = computeMetrics(week, machineProcs, simulate(week, machineProcs, config, { windowStart: 0 }), tau)
+    const m = computeMetrics(week, machineProcs, simulate(week, machineProcs, config, { windowStart: 0 }), tau, false)
     r.avgWait[k] = m.avgWait; r.maxWait[k] = m.maxWait; r.avgBsld[k] = m.avgBsld; r.maxBsld[k] = m.maxBsld; r.jobs[k] = m.jobs
     onSample?.(k)
   }
