@@ -1,4 +1,5 @@
 // Flag parsing shared by every command (CLI.md): `--flag value`, `--flag=value`, booleans, and
+import { parseThreshold } from '../core/util/duration'
 // `--json [file]` whose value is optional (absent or followed by another flag = stdout).
 
 export class UsageError extends Error {}
@@ -80,4 +81,23 @@ export function jsonTarget(a: ParsedArgs): { file: string | null } | undefined {
   const v = a.flags.get('json')
   if (v === undefined) return undefined
   return { file: v === true ? null : v }
+}
+
+/** A whole number ≥ 0 (seeds). */
+export function wholeNumber(a: ParsedArgs, name: string): number | undefined {
+  const v = str(a, name)
+  if (v === undefined) return undefined
+  if (!/^\d+$/.test(v) || !Number.isSafeInteger(Number(v))) throw new UsageError(`--${name} must be a whole number ≥ 0, got "${v}"`)
+  return Number(v)
+}
+
+/** A waiting-time threshold: `none` (null) or a duration; absent → `fallback`. */
+export function thresholdFlag(a: ParsedArgs, name: string, fallback: number | null): number | null {
+  const v = str(a, name)
+  if (v === undefined) return fallback
+  try {
+    return parseThreshold(v)
+  } catch (e) {
+    throw new UsageError(`--${name}: ${(e as Error).message}, or none`)
+  }
 }

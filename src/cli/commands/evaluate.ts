@@ -1,4 +1,4 @@
-import { bool, jsonTarget, oneOf, parseArgs, positiveInt, positiveNumber, str, UsageError, type ParsedArgs } from '../args'
+import { bool, jsonTarget, oneOf, parseArgs, positiveInt, positiveNumber, str, UsageError, wholeNumber, type ParsedArgs } from '../args'
 import { citation, IMPORT_FLAGS, IMPORT_HELP, importOptions, loadWorkload, logArg } from '../common'
 import { int, pct, Progress, table, writeJson, type Io } from '../output'
 import { parseSplit } from '../split-arg'
@@ -62,12 +62,10 @@ export async function evaluateCommand(argv: string[], io: Io): Promise<number> {
   const json = jsonTarget(a)
   const workers = positiveInt(a, 'workers')
   const ratio = positiveNumber(a, 'max-wait-ratio')
-  const seedText = str(a, 'seed') ?? '1'
-  if (!/^\d+$/.test(seedText)) throw new UsageError(`--seed must be a whole number, got "${seedText}"`)
   const partial = {
     candidates: candidates(a),
     thresholds: thresholds(a),
-    resample: { method: oneOf<ResampleMethod>(a, 'resample', RESAMPLE_METHODS) ?? 'user-weeks', weeks: positiveInt(a, 'weeks') ?? 250, seed: Number(seedText) },
+    resample: { method: oneOf<ResampleMethod>(a, 'resample', RESAMPLE_METHODS) ?? 'user-weeks', weeks: positiveInt(a, 'weeks') ?? 250, seed: wholeNumber(a, 'seed') ?? 1 },
     objective: oneOf<Objective>(a, 'objective', ['avgWait', 'avgBsld']) ?? 'avgWait',
     tau: positiveNumber(a, 'tau') ?? 10,
   }

@@ -1,6 +1,6 @@
 // `easytune mixed <log>`: search a mixed linear policy (RR-9212) on the train part of the log and
 // evaluate it on the test part against EASY-FCFS, beside the pure policies at the vertices.
-import { bool, jsonTarget, oneOf, parseArgs, positiveInt, positiveNumber, str, UsageError } from '../args'
+import { bool, jsonTarget, oneOf, parseArgs, positiveInt, positiveNumber, str, thresholdFlag, UsageError, wholeNumber } from '../args'
 import { citation, IMPORT_FLAGS, IMPORT_HELP, importOptions, loadWorkload, logArg } from '../common'
 import { int, num, pct, Progress, table, writeJson, type Io } from '../output'
 import { parseSplit } from '../split-arg'
@@ -11,7 +11,7 @@ import { MIXED_DEFAULT_BUDGET, PENALTY_LAMBDA, runMixed, VERTEX_POLICIES, XNES_S
 import { prepare, type Prepared } from '../../core/tune/prepare'
 import { RESAMPLE_METHODS, type ResampleMethod } from '../../core/tune/resample'
 import type { PartSummary } from '../../core/tune/select'
-import { formatDuration, formatThreshold, parseThreshold } from '../../core/util/duration'
+import { formatDuration, formatThreshold } from '../../core/util/duration'
 import type { Workload } from '../../core/workload/import'
 
 export const MIXED_SCHEMA_VERSION = 1
@@ -51,20 +51,15 @@ export async function mixedCommand(argv: string[], io: Io): Promise<number> {
   if (bool(a, 'help')) { io.out(mixedHelp); return 0 }
   const path = logArg(a, 'mixed')
   const features = oneOf(a, 'features', ['3', '6']) ?? String(MIXED_CLI_DEFAULTS.features)
-  const seedText = str(a, 'seed')
-  if (seedText !== undefined && !/^\d+$/.test(seedText)) throw new UsageError(`--seed must be a whole number, got "${seedText}"`)
-  let threshold: number | null = null
-  const t = str(a, 'threshold')
-  if (t !== undefined) {
-    try { threshold = parseThreshold(t) } catch (e) { throw new UsageError(`--threshold: ${(e as Error).message}, or none`) }
-  }
+  const seed = wholeNumber(a, 'seed')
+  const threshold = thresholdFlag(a, 'threshold', null)
   const o: MixedOptions = {
     features: features === '6' ? 6 : 3,
     method: oneOf<MixedMethod>(a, 'method', ['xnes', 'grid']) ?? MIXED_CLI_DEFAULTS.method,
     budget: positiveInt(a, 'budget') ?? MIXED_CLI_DEFAULTS.budget,
     objective: oneOf<Objective>(a, 'objective', ['avgWait', 'avgBsld']) ?? MIXED_CLI_DEFAULTS.objective,
     threshold, tau: positiveNumber(a, 'tau') ?? DEFAULT_TAU,
-    seed: seedText !== undefined ? Number(seedText) >>> 0 : MIXED_CLI_DEFAULTS.seed,
+    seed: seed !== undefined ? seed >>> 0 : MIXED_CLI_DEFAULTS.seed,
   }
   const resample = { method: oneOf<ResampleMethod>(a, 'resample', RESAMPLE_METHODS) ?? MIXED_CLI_DEFAULTS.resample, weeks: positiveInt(a, 'weeks') ?? MIXED_CLI_DEFAULTS.weeks, seed: o.seed }
   const splitText = str(a, 'split') ?? 'midpoint'

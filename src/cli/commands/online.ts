@@ -1,12 +1,12 @@
 // `easytune online`: emulates online policy selection (thesis ch. 6, ALGORITHMS.md §6.4 and §7)
 // on long resampled traces of the log and reports each strategy's waiting-time gain over EASY-FCFS.
-import { bool, jsonTarget, oneOf, parseArgs, positiveInt, str, UsageError, type ParsedArgs } from '../args'
+import { bool, jsonTarget, oneOf, parseArgs, positiveInt, str, thresholdFlag, UsageError, wholeNumber, type ParsedArgs } from '../args'
 import { citation, IMPORT_FLAGS, IMPORT_HELP, importOptions, loadWorkload, logArg } from '../common'
 import { int, pct, Progress, table, writeJson, type Io } from '../output'
 import { findPolicy } from '../../core/sim/policies'
 import { RESAMPLE_METHODS, WEEK, type ResampleMethod } from '../../core/tune/resample'
 import { DAY, DEFAULT_ONLINE, ONLINE_SCHEMA_VERSION, runOnline, STRATEGIES, type OnlineResult, type OnlineSpec, type RunSummary, type Strategy } from '../../core/tune/online'
-import { formatDuration, formatThreshold, parseDuration, parseThreshold } from '../../core/util/duration'
+import { formatDuration, formatThreshold, parseDuration } from '../../core/util/duration'
 import type { Workload } from '../../core/workload/import'
 
 /** Default number of traces: the thesis used 60; 10 keeps the default run on KTH under ~10 s. */
@@ -105,13 +105,8 @@ export function onlineSpec(a: ParsedArgs): OnlineSpec {
     try { period = parseDuration(p) } catch (e) { throw new UsageError(`--period must be day, week or a duration: ${(e as Error).message}`) }
     if (!(period >= 60)) throw new UsageError(`--period must be at least one minute, got "${p}"`)
   }
-  let threshold = DEFAULT_ONLINE.threshold
-  const t = str(a, 'threshold')
-  if (t !== undefined) {
-    try { threshold = parseThreshold(t) } catch (e) { throw new UsageError(`--threshold: ${(e as Error).message}, or none`) }
-  }
-  const seedText = str(a, 'seed')
-  if (seedText !== undefined && !/^\d+$/.test(seedText)) throw new UsageError(`--seed must be a whole number ≥ 0, got "${seedText}"`)
+  const threshold = thresholdFlag(a, 'threshold', DEFAULT_ONLINE.threshold)
+  const seed = wholeNumber(a, 'seed')
   const policies = (str(a, 'policies')?.split(',') ?? [...DEFAULT_ONLINE.policies]).map((x) => {
     const pol = findPolicy(x)
     if (!pol) throw new UsageError(`--policies: unknown policy "${x}" (see easytune policies)`)
@@ -123,7 +118,7 @@ export function onlineSpec(a: ParsedArgs): OnlineSpec {
     epsilon: number01(a, 'epsilon', DEFAULT_ONLINE.epsilon), lambda: number01(a, 'lambda', DEFAULT_ONLINE.lambda), noise: DEFAULT_ONLINE.noise,
     weeks: positiveInt(a, 'weeks') ?? DEFAULT_ONLINE.weeks, traces: positiveInt(a, 'traces') ?? DEFAULT_TRACES,
     method: oneOf<ResampleMethod>(a, 'resample', RESAMPLE_METHODS) ?? DEFAULT_ONLINE.method,
-    seed: seedText === undefined ? DEFAULT_ONLINE.seed : Number(seedText),
+    seed: seed ?? DEFAULT_ONLINE.seed,
   }
 }
 

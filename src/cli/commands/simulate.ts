@@ -1,12 +1,12 @@
 import { writeFileSync } from 'node:fs'
-import { bool, jsonTarget, parseArgs, positiveNumber, str, UsageError } from '../args'
+import { bool, jsonTarget, parseArgs, positiveNumber, str, thresholdFlag, UsageError } from '../args'
 import { citation, IMPORT_FLAGS, IMPORT_HELP, importOptions, loadWorkload, logArg } from '../common'
 import { int, num, pct, table, writeJson, type Io } from '../output'
 import { simulate } from '../../core/sim/easy'
 import { computeMetrics, DEFAULT_TAU, perUserWait } from '../../core/sim/metrics'
 import { findPolicy, POLICIES } from '../../core/sim/policies'
 import type { SimConfig } from '../../core/sim/types'
-import { formatDuration, formatThreshold, parseThreshold } from '../../core/util/duration'
+import { formatDuration, formatThreshold } from '../../core/util/duration'
 import type { Workload } from '../../core/workload/import'
 
 export const SIMULATE_SCHEMA_VERSION = 1
@@ -77,11 +77,7 @@ function simConfig(a: ReturnType<typeof parseArgs>): SimConfig {
     if (!p) throw new UsageError(`--${flag}: unknown policy "${v}"; known: ${POLICIES.map((x) => x.id).join(', ')}${flag === 'backfill' ? ', same' : ''}`)
     return p.id
   }
-  let threshold: number | null = null
-  const t = str(a, 'threshold')
-  if (t !== undefined) {
-    try { threshold = parseThreshold(t) } catch (e) { throw new UsageError(`--threshold: ${(e as Error).message}, or none`) }
-  }
+  const threshold = thresholdFlag(a, 'threshold', null)
   return { primary: policy('primary', 'FCFS'), backfill: policy('backfill', 'same'), threshold }
 }
 

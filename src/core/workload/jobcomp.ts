@@ -3,11 +3,11 @@
 // (epoch seconds, often after a date stamp) and SLURM's own `JobId=… UserId=alice(1000) JobState=…
 // TimeLimit=60 StartTime=2026-11-22T11:55:39 … ProcCnt=… SubmitTime=…`. Keys are case-insensitive.
 
-import { BadLines, ExampleCounter, RawJobsBuilder, ruleCount } from './builder'
-import { LineSplitter, lineText } from './lines'
+import { ExampleCounter, ruleCount } from './builder'
 import { isSlurmStep, slurmJobId } from './sacct'
-import { TimeReader, makeSubmitsRelative, parseCount, parseKeyValues, parseSlurmDuration, plural } from './timeparse'
-import type { LogParser, ParsedLog, RuleCount } from './types'
+import { parseCount, parseKeyValues, parseSlurmDuration, plural } from './timeparse'
+import { TextLogParser } from './text-parser'
+import type { LogParser, RuleCount } from './types'
 
 /** Accepted keys (lower case) per attribute, preferred first. */
 const KEYS = {
@@ -47,40 +47,13 @@ function neverAllocated(pairs: ReadonlyMap<string, string>): boolean {
   return field(pairs, KEYS.nodeCount) === '0'
 }
 
-class JobcompParser implements LogParser {
+class JobcompParser extends TextLogParser {
   readonly format = 'jobcomp'
-  private readonly splitter = new LineSplitter((buf, start, end, lineNo) => this.onLine(lineText(buf, start, end), lineNo))
-  private readonly jobs = new RawJobsBuilder()
-  private readonly bad = new BadLines()
-  private readonly times = new TimeReader()
   private readonly steps = new ExampleCounter()
   private readonly neverStarted = new ExampleCounter()
   private requestedUnknown = 0
 
-  feed(chunk: Uint8Array): void {
-    this.splitter.feed(chunk)
-  }
-
-  end(): ParsedLog {
-    this.splitter.end()
-    const unixStartTime = makeSubmitsRelative(this.jobs)
-    return {
-      format: 'jobcomp',
-      jobs: this.jobs.finish(),
-      users: this.jobs.users,
-      header: {},
-      maxProcs: null,
-      maxNodes: null,
-      unixStartTime,
-      linesRead: this.splitter.linesRead,
-      badLines: this.bad.count,
-      badLineExamples: this.bad.examples,
-      parserDrops: this.drops(),
-      warnings: this.warnings(),
-    }
-  }
-
-  private onLine(line: string, lineNo: number): void {
+  protected onLine(line: string, lineNo: number): void {
     if (line.trim() === '') return
     const pairs = parseKeyValues(line)
     if (pairs.size === 0) return this.bad.add(lineNo, 'no key=value pairs: not a jobcomp line')
@@ -108,7 +81,7 @@ class JobcompParser implements LogParser {
     this.jobs.push(id, submit, start - submit, runtime, procs, procs, requested, user, -1, lineNo)
   }
 
-  private drops(): RuleCount[] {
+  protected drops(): RuleCount[] {
     const all = [
       ruleCount('slurm-steps', 'job steps (.batch, .extern, .0 …): parts of a job, not jobs', 'removed', this.steps),
       ruleCount('slurm-never-started', 'jobs that never started (no start time, or no node was ever allocated)', 'removed', this.neverStarted),
@@ -116,7 +89,7 @@ class JobcompParser implements LogParser {
     return all.filter((r) => r.count > 0)
   }
 
-  private warnings(): string[] {
+  protected warnings(): string[] {
     const w: string[] = []
     const n = this.jobs.count
     if (n > 0 && this.requestedUnknown === n) {

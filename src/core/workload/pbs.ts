@@ -2,10 +2,10 @@
 // end) records describe a finished job; the other record types (Q queued, S started, R rerun,
 // D deleted, A aborted, L licence …) are counted and skipped.
 
-import { BadLines, ExampleCounter, RawJobsBuilder, ruleCount } from './builder'
-import { LineSplitter, lineText } from './lines'
-import { TimeReader, isDigits, makeSubmitsRelative, parseCount, parseKeyValues, parsePbsDate, parsePbsDuration, plural } from './timeparse'
-import type { LogParser, ParsedLog, RuleCount } from './types'
+import { ExampleCounter, ruleCount } from './builder'
+import { isDigits, parseCount, parseKeyValues, parsePbsDate, parsePbsDuration, plural } from './timeparse'
+import { TextLogParser } from './text-parser'
+import type { LogParser, RuleCount } from './types'
 
 /** The numeric part of a PBS job id: `4215033.casper-pbs` → 4215033, `123[4].srv` → 123; NaN if none. */
 export function pbsJobId(jobId: string): number {
@@ -54,42 +54,15 @@ function procsOf(attrs: ReadonlyMap<string, string>): number {
   return parseCount(attrs.get('resource_list.nodect') ?? '')
 }
 
-class PbsParser implements LogParser {
+class PbsParser extends TextLogParser {
   readonly format = 'pbs'
-  private readonly splitter = new LineSplitter((buf, start, end, lineNo) => this.onLine(lineText(buf, start, end), lineNo))
-  private readonly jobs = new RawJobsBuilder()
-  private readonly bad = new BadLines()
-  private readonly times = new TimeReader()
   private readonly nonEnd = new ExampleCounter()
   private readonly nonEndTypes = new Map<string, number>()
   private readonly arrayParents = new ExampleCounter()
   private readonly neverStarted = new ExampleCounter()
   private requestedUnknown = 0
 
-  feed(chunk: Uint8Array): void {
-    this.splitter.feed(chunk)
-  }
-
-  end(): ParsedLog {
-    this.splitter.end()
-    const unixStartTime = makeSubmitsRelative(this.jobs)
-    return {
-      format: 'pbs',
-      jobs: this.jobs.finish(),
-      users: this.jobs.users,
-      header: {},
-      maxProcs: null,
-      maxNodes: null,
-      unixStartTime,
-      linesRead: this.splitter.linesRead,
-      badLines: this.bad.count,
-      badLineExamples: this.bad.examples,
-      parserDrops: this.drops(),
-      warnings: this.warnings(),
-    }
-  }
-
-  private onLine(line: string, lineNo: number): void {
+  protected onLine(line: string, lineNo: number): void {
     if (line.trim() === '') return
     const parts = line.split(';')
     if (parts.length < 4) return this.bad.add(lineNo, 'not a PBS accounting record (date;type;jobid;attributes)')
@@ -123,7 +96,7 @@ class PbsParser implements LogParser {
     this.jobs.push(id, submit, start - submit, runtime, procs, procs, requested, user, -1, lineNo)
   }
 
-  private drops(): RuleCount[] {
+  protected drops(): RuleCount[] {
     const types = [...this.nonEndTypes].map(([t, n]) => `${t} ${n}`).join(', ')
     const all = [
       ruleCount('pbs-non-end-records', `records other than E (job end) are not jobs: ${types}`, 'info', this.nonEnd),
@@ -133,7 +106,7 @@ class PbsParser implements LogParser {
     return all.filter((r) => r.count > 0)
   }
 
-  private warnings(): string[] {
+  protected warnings(): string[] {
     const w: string[] = []
     const n = this.jobs.count
     if (n > 0 && this.requestedUnknown === n) {

@@ -1,11 +1,11 @@
 // SLURM `sacct -P` output (pipe-separated) or a CSV export of it (comma-separated, simple
 // double-quoted fields), header line first, columns in any order (ALGORITHMS.md §1.1).
 
-import { BadLines, ExampleCounter, RawJobsBuilder, ruleCount } from './builder'
+import { ExampleCounter, ruleCount } from './builder'
 import { InputError } from './errors'
-import { LineSplitter, lineText } from './lines'
-import { TimeReader, isDigits, makeSubmitsRelative, parseCount, parseSlurmDuration, plural } from './timeparse'
-import type { LogParser, ParsedLog, RuleCount } from './types'
+import { isDigits, parseCount, parseSlurmDuration, plural } from './timeparse'
+import { TextLogParser } from './text-parser'
+import type { LogParser, RuleCount } from './types'
 
 /** True for a SLURM job-step id (`123.batch`, `123.extern`, `123_4.0`): a step is not a job. */
 export function isSlurmStep(jobId: string): boolean {
@@ -135,12 +135,8 @@ function durationCell(fields: readonly string[], index: number): number {
   return Number.isNaN(v) ? -1 : v
 }
 
-class SacctParser implements LogParser {
+class SacctParser extends TextLogParser {
   readonly format = 'sacct'
-  private readonly splitter = new LineSplitter((buf, start, end, lineNo) => this.onLine(lineText(buf, start, end), lineNo))
-  private readonly jobs = new RawJobsBuilder()
-  private readonly bad = new BadLines()
-  private readonly times = new TimeReader()
   private readonly steps = new ExampleCounter()
   private readonly neverStarted = new ExampleCounter()
   private readonly unfinished = new ExampleCounter()
@@ -150,31 +146,15 @@ class SacctParser implements LogParser {
   private waitFromResv = 0
   private layout: Layout | null = null
 
-  feed(chunk: Uint8Array): void {
-    this.splitter.feed(chunk)
-  }
-
-  end(): ParsedLog {
-    this.splitter.end()
+  protected override checkComplete(): void {
     if (this.layout === null) throw new InputError('the file is empty: expected a sacct -P header line (JobID|Submit|…)', null)
-    const unixStartTime = makeSubmitsRelative(this.jobs)
-    return {
-      format: 'sacct',
-      jobs: this.jobs.finish(),
-      users: this.jobs.users,
-      header: { Columns: this.layout.names.join(', ') },
-      maxProcs: null,
-      maxNodes: null,
-      unixStartTime,
-      linesRead: this.splitter.linesRead,
-      badLines: this.bad.count,
-      badLineExamples: this.bad.examples,
-      parserDrops: this.drops(this.layout),
-      warnings: this.warnings(this.layout),
-    }
   }
 
-  private onLine(raw: string, lineNo: number): void {
+  protected override header(): Record<string, string> {
+    return { Columns: this.layout!.names.join(', ') }
+  }
+
+  protected onLine(raw: string, lineNo: number): void {
     const line = lineNo === 1 && raw.startsWith('\uFEFF') ? raw.slice(1) : raw
     if (line.trim() === '') return
     if (this.layout === null) {
@@ -252,7 +232,8 @@ class SacctParser implements LogParser {
     return NaN
   }
 
-  private drops(layout: Layout): RuleCount[] {
+  protected drops(): RuleCount[] {
+    const layout = this.layout!
     const neverStartedText = layout.col.start >= 0
       ? 'jobs that never started (no Start time: cancelled or still pending)'
       : 'jobs that never started (the file has no Start column: cancelled with zero run time)'
@@ -264,7 +245,8 @@ class SacctParser implements LogParser {
     return all.filter((r) => r.count > 0)
   }
 
-  private warnings(layout: Layout): string[] {
+  protected warnings(): string[] {
+    const layout = this.layout!
     const col = layout.col
     const w: string[] = []
     if (col.timelimit < 0 && col.timelimitRaw < 0) {

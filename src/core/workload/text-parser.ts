@@ -1,0 +1,48 @@
+// The common frame of the line-oriented text formats (sacct, jobcomp, PBS): decode each line,
+// collect jobs and unreadable lines, and make submit times relative to the earliest one.
+import { BadLines, RawJobsBuilder } from './builder'
+import { LineSplitter, lineText } from './lines'
+import { TimeReader, makeSubmitsRelative } from './timeparse'
+import type { LogFormat, LogParser, ParsedLog, RuleCount } from './types'
+
+export abstract class TextLogParser implements LogParser {
+  abstract readonly format: LogFormat
+  protected readonly splitter = new LineSplitter((buf, start, end, lineNo) => this.onLine(lineText(buf, start, end), lineNo))
+  protected readonly jobs = new RawJobsBuilder()
+  protected readonly bad = new BadLines()
+  protected readonly times = new TimeReader()
+
+  feed(chunk: Uint8Array): void {
+    this.splitter.feed(chunk)
+  }
+
+  end(): ParsedLog {
+    this.splitter.end()
+    this.checkComplete()
+    const unixStartTime = makeSubmitsRelative(this.jobs)
+    return {
+      format: this.format,
+      jobs: this.jobs.finish(),
+      users: this.jobs.users,
+      header: this.header(),
+      maxProcs: null,
+      maxNodes: null,
+      unixStartTime,
+      linesRead: this.splitter.linesRead,
+      badLines: this.bad.count,
+      badLineExamples: this.bad.examples,
+      parserDrops: this.drops(),
+      warnings: this.warnings(),
+    }
+  }
+
+  protected abstract onLine(line: string, lineNo: number): void
+  /** Rows the parser set aside, by rule. */
+  protected abstract drops(): RuleCount[]
+  protected abstract warnings(): string[]
+  /** Throws an InputError when the input as a whole is unusable (e.g. no header). */
+  protected checkComplete(): void {}
+  protected header(): Record<string, string> {
+    return {}
+  }
+}
