@@ -7,46 +7,19 @@ import { createSacctParser, slurmJobId, splitCsvLine } from '../../src/core/work
 import {
   TimeReader, parseKeyValues, parsePbsDate, parsePbsDuration, parseSlurmDuration,
 } from '../../src/core/workload/timeparse'
-import type { LogParser, ParsedLog } from '../../src/core/workload/types'
+import type { ParsedLog } from '../../src/core/workload/types'
+import { dataFile } from '../support/data'
+import { randomBytes, rows, run } from '../support/parsing'
 
-const DATA = '/work/shared/data/slurm'
-
-/** Feeds `input` in chunks of `chunk` bytes (all at once by default) and ends the parser. */
-function run(parser: LogParser, input: string | Uint8Array, chunk = Infinity): ParsedLog {
-  const bytes = typeof input === 'string' ? new TextEncoder().encode(input) : input
-  for (let i = 0; i < bytes.length; i += chunk) parser.feed(bytes.subarray(i, i + chunk))
-  return parser.end()
-}
+const DATA = dataFile('slurm')
 
 function readData(path: string): Uint8Array {
   const bytes = readFileSync(path)
   return path.endsWith('.gz') ? gunzipSync(bytes) : bytes
 }
 
-/** One plain object per job, for readable assertions. */
-function rows(log: ParsedLog) {
-  const j = log.jobs
-  return Array.from({ length: j.count }, (_, i) => ({
-    id: j.id[i], submit: j.submit[i], wait: j.recordedWait[i], runtime: j.runtime[i],
-    alloc: j.allocProcs[i], req: j.reqProcs[i], requested: j.requested[i],
-    user: j.user[i] < 0 ? null : log.users[j.user[i]], status: j.status[i], line: j.line[i],
-  }))
-}
-
 function drop(log: ParsedLog, rule: string) {
   return log.parserDrops.find((d) => d.rule === rule)
-}
-
-/** Deterministic pseudo-random bytes (LCG). */
-function randomBytes(n: number, seed: number, printable: boolean): Uint8Array {
-  const out = new Uint8Array(n)
-  let s = seed >>> 0
-  for (let i = 0; i < n; i++) {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0
-    const r = s >>> 24
-    out[i] = printable ? (r % 16 === 0 ? 10 : 32 + (r % 95)) : r
-  }
-  return out
 }
 
 function lines(...ls: string[]): string {
