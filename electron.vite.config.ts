@@ -1,17 +1,39 @@
-// electron-vite builds the desktop app's bundles without needing the Electron binary.
-// Today it builds the engine worker, the entry Electron main will start with
-// utilityProcess.fork (the CLI starts the same entry as a Node child process, bundled by
-// scripts/build-cli.mjs). The main, preload and renderer entries join it with the desktop shell.
+// electron-vite builds the desktop app's three bundles (and the engine worker) without needing
+// the Electron binary: out/main (main process + engine-worker, the utilityProcess entry),
+// out/preload (CommonJS: sandboxed preloads cannot be ESM), out/renderer (the Vue app, also what
+// browser mode serves). TOOLCHAIN.md §1c lists the pitfalls this avoids.
 import { resolve } from 'node:path'
 import { defineConfig } from 'electron-vite'
+import vue from '@vitejs/plugin-vue'
 
 export default defineConfig({
   main: {
     build: {
       outDir: 'out/main',
       rolldownOptions: {
-        input: { 'engine-worker': resolve('src/engine/worker.ts') },
+        input: {
+          index: resolve('src/main/index.ts'),
+          'engine-worker': resolve('src/engine/worker.ts'),
+        },
       },
+    },
+  },
+  preload: {
+    build: {
+      outDir: 'out/preload',
+      rolldownOptions: {
+        input: { index: resolve('src/preload/index.ts') },
+        output: { format: 'cjs', entryFileNames: '[name].cjs' },
+      },
+    },
+  },
+  renderer: {
+    root: 'src/renderer',
+    resolve: { alias: { '@renderer': resolve('src/renderer/src') } },
+    plugins: [vue()],
+    build: {
+      outDir: 'out/renderer',
+      rolldownOptions: { input: { index: resolve('src/renderer/index.html') } },
     },
   },
 })

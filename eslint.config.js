@@ -30,4 +30,19 @@ export default tseslint.config(
       'no-restricted-globals': ['error', { name: 'process', message: 'src/core is pure: no process access.' }, { name: 'window', message: 'no DOM in src/core' }, { name: 'document', message: 'no DOM in src/core' }, { name: 'require', message: 'ESM only' }],
     },
   },
+  {
+    // The renderer runs sandboxed in a browser page: no Node, no Electron, no back end code. It
+    // may import src/shared (the typed API) and type-only definitions from src/core.
+    files: ['src/renderer/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: nodeBuiltins.map((name) => ({ name, message: 'the renderer has no Node: talk to the back end through the typed API' })),
+        patterns: [
+          { group: ['node:*'], message: 'the renderer has no Node: talk to the back end through the typed API' },
+          { group: ['electron', 'electron/*', 'electron-store'], message: 'the renderer has no Electron: use the preload API' },
+          { group: ['**/main/*', '**/preload/*', '**/server/*', '**/engine/*', '**/backend/*', '**/node/*', '**/cli/*'], message: 'the renderer may import only src/shared and src/renderer (and types from src/core)' },
+        ],
+      }],
+    },
+  },
 )

@@ -1,0 +1,169 @@
+// The one typed API between the renderer and the back end (ARCHITECTURE.md §1): declared once
+// here, implemented by Electron's preload over IPC and by browser mode over HTTP + WebSocket.
+// Every method's arguments are validated on the back end side (src/shared/validate.ts): the
+// renderer is never trusted. Plain data only (structured-clone and JSON safe, no typed arrays).
+import type { LogFormat } from '../core/workload/types'
+import type { ImportReport } from '../core/workload/import'
+import type { Objective } from '../core/tune/campaign'
+import type { ResampleMethod } from '../core/tune/resample'
+import type { SplitSpec } from '../core/tune/split'
+import type { EvaluationResult } from '../core/tune/result'
+
+export const API_VERSION = 1
+
+/** Where a log comes from. The renderer never sends a filesystem path it invented: files are
+ * chosen in a native dialog, dropped, or uploaded, and then referred to by an opaque handle. */
+export type LogSource =
+  | { kind: 'sample' }
+  /** Electron: main shows an open-file dialog. Browser mode: not available (use upload). */
+  | { kind: 'dialog' }
+  /** A handle issued by the back end for a dropped (Electron) or uploaded (browser) file. */
+  | { kind: 'handle'; handle: string }
+
+export interface ImportOptionsDto {
+  format?: LogFormat
+  procs?: number
+  overrun?: 'drop' | 'clamp' | 'keep'
+  requestedFallback?: 'drop' | 'runtime' | { seconds: number }
+}
+
+/** What the wizard's "Inspect" step shows about a cleaned log (units in each field's name). */
+export interface InspectData {
+  /** Per calendar week from the first submit: start (seconds on the log axis), submitted load
+   * (Σ q·p submitted that week / (m · 1 week)) and EASY-FCFS utilization (busy share). */
+  weeks: { start: number[]; submittedLoad: number[]; utilization: number[] }
+  /** Jobs by processors requested, power-of-two bins: [lo, hi) edges in processors. */
+  procsHistogram: { edges: number[]; counts: number[] }
+  /** Jobs by requested time, log bins: edges in seconds. */
+  requestedHistogram: { edges: number[]; counts: number[] }
+  /** Up to 2,000 sampled jobs: requested vs actual runtime, seconds. */
+  overEstimation: { requested: number[]; runtime: number[]; medianRatio: number }
+  /** The 10 users with the most processor-time. */
+  topUsers: { user: string; jobs: number; procSeconds: number }[]
+  /** Recorded waits (seconds), when the log has them: log bins. */
+  recordedWaits: { edges: number[]; counts: number[]; mean: number; median: number } | null
+}
+
+export interface WorkloadSummary {
+  id: string
+  name: string
+  sha256: string
+  report: ImportReport
+  inspect: InspectData
+  /** Epoch seconds of submit time 0, when known (to show dates). */
+  unixStartTime: number | null
+}
+
+/** Train/test split preview for the "Split" step. */
+export interface SplitPreview {
+  at: number
+  atIso: string | null
+  train: { jobs: number; seconds: number; load: number; originalWeeks: number }
+  test: { jobs: number; seconds: number; load: number; originalWeeks: number }
+}
+
+export interface CandidateDto {
+  primary: string
+  /** 'same' = the thresholded primary order. */
+  backfill: string
+}
+
+export interface CampaignRequest {
+  workloadId: string
+  split: SplitSpec
+  resample: { method: ResampleMethod; weeks: number; seed: number }
+  /** A preset, or an explicit list. */
+  candidates: { preset: 'ch5' | 'ch6' } | { list: CandidateDto[] }
+  /** Seconds; null = no threshold. */
+  thresholds: (number | null)[]
+  objective: Objective
+  tau: number
+  /** Longest wait on train at most this many times EASY-FCFS's; null = no limit. */
+  maxWaitRatio: number | null
+  /** Engine workers; null = default (cores − 1). */
+  workers: number | null
+}
+
+export interface CampaignEstimate {
+  cells: number
+  weekSimulations: number
+  /** Rough wall-clock estimate on this machine, seconds. */
+  seconds: number
+  workers: number
+}
+
+export type CampaignEvent =
+  | { campaignId: string; kind: 'progress'; cellsDone: number; cellsTotal: number; cachedCells: number; samplesDone: number; samplesTotal: number; etaSeconds: number | null; perWorker: { worker: number; pid: number | null; state: string; cell: string | null }[] }
+  /** A finished cell (for partial results): label and its weekly mean objective. */
+  | { campaignId: string; kind: 'cell'; label: string; part: 'train' | 'test'; meanObjective: number }
+  | { campaignId: string; kind: 'warning'; message: string }
+  | { campaignId: string; kind: 'done'; result: EvaluationResult }
+  | { campaignId: string; kind: 'error'; message: string }
+  | { campaignId: string; kind: 'cancelled' }
+
+export type ExportTarget = 'slurm' | 'pbs'
+export type Fidelity = 'native' | 'job_submit.lua' | 'site factor' | 'not exportable'
+
+export interface ExportFile {
+  name: string
+  content: string
+  /** What the file is, in one line. */
+  description: string
+}
+
+export interface ExportBundle {
+  target: ExportTarget
+  files: ExportFile[]
+  /** Each exported item with how faithfully the target can express it. */
+  items: { feature: string; fidelity: Fidelity; note: string }[]
+  /** Known gaps between the target and the simulated EASY. */
+  gaps: string[]
+}
+
+/** Everything needed to restore the wizard: saved as one project file. */
+export interface ProjectState {
+  version: 1
+  log: { name: string; sha256: string } | null
+  importOptions: ImportOptionsDto
+  split: SplitSpec
+  campaign: Omit<CampaignRequest, 'workloadId' | 'split'>
+  result: EvaluationResult | null
+  /** Wizard step the user was on (0-based). */
+  step: number
+}
+
+export interface Settings {
+  theme: 'system' | 'light' | 'dark'
+  /** null = default worker count. */
+  workers: number | null
+  recentProjects: string[]
+}
+
+export interface AppInfo {
+  version: string
+  mode: 'desktop' | 'browser'
+  versions: Record<string, string>
+  citations: string[]
+}
+
+/** The API the renderer sees. One function per operation; no generic send/invoke. */
+export interface EasyTuneApi {
+  getAppInfo(): Promise<AppInfo>
+  importLog(source: LogSource, options: ImportOptionsDto): Promise<WorkloadSummary>
+  getImportReport(workloadId: string): Promise<ImportReport>
+  previewSplit(workloadId: string, split: SplitSpec): Promise<SplitPreview>
+  estimateCampaign(request: CampaignRequest): Promise<CampaignEstimate>
+  startCampaign(request: CampaignRequest): Promise<{ campaignId: string }>
+  cancel(campaignId: string): Promise<void>
+  /** Subscribes to campaign events (progress, partial cells, done); returns an unsubscribe. */
+  onCampaignEvent(listener: (event: CampaignEvent) => void): () => void
+  exportConfig(result: EvaluationResult, target: ExportTarget, options: { slurmVersion?: string }): Promise<ExportBundle>
+  /** Saves text the user asked for (an exported file, a report, a chart): a save dialog in the
+   * desktop app, a download in browser mode. Returns false when the user cancelled. */
+  saveText(suggestedName: string, content: string, mime: string): Promise<boolean>
+  generateReport(result: EvaluationResult): Promise<string>
+  saveProject(state: ProjectState): Promise<boolean>
+  openProject(): Promise<ProjectState | null>
+  getSettings(): Promise<Settings>
+  setSettings(settings: Partial<Settings>): Promise<Settings>
+}
