@@ -149,6 +149,10 @@ export interface AppInfo {
 /** The API the renderer sees. One function per operation; no generic send/invoke. */
 export interface EasyTuneApi {
   getAppInfo(): Promise<AppInfo>
+  /** A file the user dropped on the window or picked with a file input: the desktop app takes
+   * its path (preload, webUtils) and browser mode uploads it (streamed, size-limited). Either
+   * way the renderer gets an opaque handle back, never a path. */
+  addLogFile(file: File, onProgress?: (sentBytes: number, totalBytes: number) => void): Promise<{ handle: string; name: string }>
   importLog(source: LogSource, options: ImportOptionsDto): Promise<WorkloadSummary>
   getImportReport(workloadId: string): Promise<ImportReport>
   previewSplit(workloadId: string, split: SplitSpec): Promise<SplitPreview>
@@ -162,8 +166,16 @@ export interface EasyTuneApi {
    * desktop app, a download in browser mode. Returns false when the user cancelled. */
   saveText(suggestedName: string, content: string, mime: string): Promise<boolean>
   generateReport(result: EvaluationResult): Promise<string>
-  saveProject(state: ProjectState): Promise<boolean>
-  openProject(): Promise<ProjectState | null>
+  /** Desktop: save to the project's file (asks where the first time, or with `saveAs`); browser:
+   * a download. Returns false when the user cancelled. */
+  saveProject(state: ProjectState, options?: { saveAs?: boolean }): Promise<boolean>
+  /** Desktop: an open dialog (or `file` from a drop); browser: `file` from a file input. */
+  openProject(file?: File): Promise<ProjectState | null>
+  /** Keeps the state safe against a crash (written atomically, debounced by the caller). */
+  autosave(state: ProjectState): Promise<void>
+  /** The state autosaved last, restored when the app starts; null when there is none. A project
+   * whose log file moved comes back with `log` set and `logMissing: true`: ask for it again. */
+  restoreLastProject(): Promise<{ state: ProjectState; workload: WorkloadSummary | null; logMissing: boolean } | null>
   getSettings(): Promise<Settings>
   setSettings(settings: Partial<Settings>): Promise<Settings>
 }
