@@ -1,10 +1,12 @@
 // The `easytune` command line (CLI.md): exit 0 ok, 1 the command failed, 2 bad usage or input.
 import { UsageError } from './args'
 import { evaluateCommand } from './commands/evaluate'
+import { exportCommand } from './commands/export'
 import { importCommand } from './commands/import'
 import { mixedCommand } from './commands/mixed'
 import { onlineCommand } from './commands/online'
 import { policiesCommand } from './commands/policies'
+import { reportCommand } from './commands/report'
 import { simulateCommand } from './commands/simulate'
 import { processIo, type Io } from './output'
 import { FileInputError } from '../node/read-log'
@@ -24,6 +26,8 @@ Commands:
   online <log>      emulate choosing the queue order online, period by period (thesis ch. 6)
   mixed <log>       search a mixed linear queue order (RR-9212) on train; evaluate it on test
   policies          list the queue-ordering policies and their formulas
+  export <result>   write the recommended order as Slurm or PBS configuration, with its fidelity
+  report <result>   write the offline HTML (and PDF) report of an evaluate --json result
 
 Logs: SWF (.swf, .swf.gz), SLURM sacct -P / CSV exports and jobcomp files, PBS/Torque accounting.
 Every command takes --help, and --json [file] for machine-readable output.
@@ -41,6 +45,8 @@ const COMMANDS: Record<string, Command> = {
   evaluate: evaluateCommand,
   online: onlineCommand,
   policies: policiesCommand,
+  export: exportCommand,
+  report: reportCommand,
 }
 
 export async function main(argv: string[], io: Io = processIo): Promise<number> {

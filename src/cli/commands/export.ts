@@ -1,0 +1,91 @@
+// `easytune export <result.json> --target slurm|pbs --out <dir>`: turns the recommendation of an
+// evaluation into the batch system's configuration, with each item's fidelity and the known gaps.
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { bool, jsonTarget, oneOf, parseArgs, str, UsageError } from '../args'
+import { table, writeJson, type Io } from '../output'
+import { checkSlurmVersion, DEFAULT_SLURM_VERSION, EXPORT_TARGETS, ExportInputError, exportConfig } from '../../core/export/index'
+import type { EvaluationResult } from '../../core/tune/result'
+import type { ExportBundle, ExportTarget } from '../../shared/api'
+
+export const EXPORT_SCHEMA_VERSION = 1
+
+export const exportHelp = `easytune export <result.json> --target slurm|pbs --out <dir> [options]
+
+Writes the configuration that puts the recommended queue order of an evaluation
+(easytune evaluate --json result.json) into your batch system, and says how faithfully each
+part can be expressed there: native, job_submit.lua, site factor, or not exportable.
+
+Options:
+  --target slurm|pbs       slurm: slurm.conf fragment, job_submit.lua and a site-factor script
+                           when the order needs them; pbs: job_sort_formula, strict_ordering,
+                           backfill_depth=1 (PBS Professional / OpenPBS)
+  --slurm-version V        the Slurm version the fragment is written for (default ${DEFAULT_SLURM_VERSION})
+  --out DIR                folder for the files (created if missing; files there are replaced)
+  --json [file]            print the bundle (files, fidelity, gaps) as JSON (to stdout, or to the file)
+
+Every target also gets easytune-recommendation.json, the recommendation for other tools.
+`
+
+export async function exportCommand(argv: string[], io: Io): Promise<number> {
+  const a = parseArgs(argv, { target: 'string', 'slurm-version': 'string', out: 'string', json: 'optional', help: 'boolean' })
+  if (bool(a, 'help')) { io.out(exportHelp); return 0 }
+  if (a.positionals.length !== 1) throw new UsageError('export needs one result file: easytune export <result.json> --target slurm|pbs --out <dir>')
+  const path = a.positionals[0]
+  const target = oneOf<ExportTarget>(a, 'target', EXPORT_TARGETS)
+  if (!target) throw new UsageError('--target is required: slurm or pbs')
+  const out = str(a, 'out')
+  if (!out) throw new UsageError('--out <dir> is required: the folder to write the files into')
+  const version = str(a, 'slurm-version')
+  if (version !== undefined) {
+    if (target !== 'slurm') throw new UsageError('--slurm-version only applies to --target slurm')
+    try { checkSlurmVersion(version) } catch (e) { throw new UsageError(`--slurm-version: ${(e as Error).message}`) }
+  }
+  const json = jsonTarget(a)
+
+  let result: unknown
+  try {
+    result = JSON.parse(readFileSync(path, 'utf8'))
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException
+    io.err(`easytune: ${path}: ${err.code ? err.message : `not a JSON file (${err.message})`}\n`)
+    return 2
+  }
+  let bundle: ExportBundle
+  try {
+    bundle = exportConfig(result as EvaluationResult, target, { slurmVersion: version })
+  } catch (e) {
+    if (!(e instanceof ExportInputError)) throw e
+    io.err(`easytune: ${path}: cannot export this result: ${e.message}\n`)
+    return 2
+  }
+  const order = bundle.items[0]
+  if (order.fidelity === 'not exportable') {
+    io.err(`easytune export: the recommended ${order.feature} cannot be expressed in ${target}: ${order.note}. No file written.\n`)
+    io.err(formatBundle(bundle, null))
+    return 1
+  }
+  mkdirSync(out, { recursive: true })
+  const written = bundle.files.map((f) => {
+    const file = join(out, f.name)
+    writeFileSync(file, f.content)
+    if (f.name.endsWith('.sh')) chmodSync(file, 0o755)
+    return { name: f.name, path: file, description: f.description }
+  })
+  if (json) writeJson(io, json, { schemaVersion: EXPORT_SCHEMA_VERSION, target, out, files: written, items: bundle.items, gaps: bundle.gaps })
+  if (!json || json.file !== null) io.out(formatBundle(bundle, out))
+  return 0
+}
+
+function formatBundle(b: ExportBundle, out: string | null): string {
+  const lines: string[] = []
+  if (out !== null) {
+    lines.push(`Wrote ${b.files.length} files to ${out}:`)
+    lines.push(table(b.files.map((f) => [`  ${f.name}`, f.description])).trimEnd(), '')
+  }
+  lines.push('What is exported, and how faithfully:')
+  lines.push(table([['  item', 'fidelity', 'note'], ...b.items.map((i) => [`  ${i.feature}`, i.fidelity, i.note])]).trimEnd(), '')
+  lines.push(`Known gaps between ${b.target === 'slurm' ? 'Slurm' : 'PBS'} and the simulated EASY:`)
+  for (const g of b.gaps) lines.push(`  - ${g}`)
+  return lines.join('\n') + '\n'
+}

@@ -1,0 +1,65 @@
+// Export of the recommended queue order to a batch system's configuration (SLURM.md Part 1):
+// the entry used by the CLI, the desktop app, browser mode and the report. Pure: no Node.
+// The result is untrusted input (validate.ts); generated files are built from typed values only.
+import type { ExportBundle, ExportTarget } from '../../shared/api'
+import { findPolicy } from '../sim/policies'
+import type { EvaluationResult } from '../tune/result'
+import { pbsFormula, exportPbs } from './pbs'
+import { describeMixed, isDynamic, mixedCoefficients } from './policy'
+import { checkSlurmVersion, DEFAULT_SLURM_VERSION, exportSlurm } from './slurm'
+import { ExportInputError, readExportInput, type ExportInput } from './validate'
+
+export { ExportInputError } from './validate'
+export { checkSlurmVersion, DEFAULT_SLURM_VERSION } from './slurm'
+
+export const RECOMMENDATION_FILE = 'easytune-recommendation.json'
+export const RECOMMENDATION_SCHEMA_VERSION = 1
+export const EXPORT_TARGETS: readonly ExportTarget[] = ['slurm', 'pbs']
+
+/** The configuration files for `target`, each exported item's fidelity and the known gaps.
+ * Throws ExportInputError (plain words) for a result it cannot read. */
+export function exportConfig(result: EvaluationResult, target: ExportTarget, options?: { slurmVersion?: string }): ExportBundle {
+  const x = readExportInput(result)
+  if (!EXPORT_TARGETS.includes(target)) throw new ExportInputError(`unknown export target; use ${EXPORT_TARGETS.join(' or ')}`)
+  const bundle = target === 'slurm'
+    ? exportSlurm(x, checkSlurmVersion(options?.slurmVersion ?? DEFAULT_SLURM_VERSION))
+    : exportPbs(x)
+  bundle.files.push({
+    name: RECOMMENDATION_FILE,
+    content: JSON.stringify(recommendationOf(x), null, 2) + '\n',
+    description: 'the recommendation as plain JSON, for other tools',
+  })
+  return bundle
+}
+
+/** The recommendation as plain JSON for other tools (policy, evaluation figures, per-target
+ * fidelity). Only validated values: no string of the result is copied. */
+export function recommendationJson(result: EvaluationResult): object {
+  return recommendationOf(readExportInput(result))
+}
+
+function recommendationOf(x: ExportInput): object {
+  const p = x.primary
+  const policy = p.kind === 'pure'
+    ? { kind: 'pure', id: p.id, name: findPolicy(p.id)?.name ?? p.id, formula: findPolicy(p.id)?.formula ?? null }
+    : { kind: 'mixed', weights: p.weights, scale: p.scale, coefficients: mixedCoefficients(p), formula: describeMixed(p) }
+  const slurm = exportSlurm(x, DEFAULT_SLURM_VERSION)
+  const pbs = exportPbs(x)
+  const f = pbsFormula(x)
+  return {
+    schemaVersion: RECOMMENDATION_SCHEMA_VERSION,
+    kind: 'easytune-recommendation',
+    policy: { primary: policy, backfill: x.backfill, threshold: x.threshold, dynamic: isDynamic(p), label: x.label },
+    keepBaseline: x.baseline,
+    evaluation: {
+      objective: x.objective,
+      trainGain: x.gains.train, testGain: x.gains.test, testGainCi90: x.gains.testCi,
+      longestWaitRatio: x.gains.maxWaitRatio, longestWaitSeconds: x.longestWait,
+    },
+    log: { sha256: x.sha256, machineProcs: x.machineProcs },
+    targets: {
+      slurm: { items: slurm.items, gaps: slurm.gaps, files: slurm.files.map((fl) => fl.name) },
+      pbs: { items: pbs.items, gaps: pbs.gaps, jobSortFormula: f.formula },
+    },
+  }
+}

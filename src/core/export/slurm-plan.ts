@@ -1,0 +1,89 @@
+// How the recommended policy maps onto Slurm (SLURM.md 3.1–3.2), decided once from typed values:
+// which mechanism carries the order (native weights, job_submit.lua, a periodic site factor), and
+// every number, chosen so that priorities stay inside Slurm's 32-bit range.
+import { linear, neg, v, type Expr } from './expr'
+import { FEATURE_EXPRS, isDynamic, mixedCoefficients, NOT_EXPORTABLE_REASON, policyExpr } from './policy'
+import type { ExportInput } from './validate'
+
+/** PriorityWeightPartition: every job's base priority (one partition factor of 1.0). */
+export const BASE = 1_100_000_000
+/** Site factors are kept in [0, SF_MAX]: job_submit.lua stores its value as a 32-bit unsigned
+ * number, so a negative one can collide with NO_VAL (−2 is read back as "unset", seen on 22.05). */
+export const SF_MAX = 2_147_483_645
+/** Scores centred on SF_OFFSET: log encoding ±ENC_SCALE·ln(1 + |x|), at most ±ENC_CAP. */
+export const SF_OFFSET = 1_000_000_000
+export const ENC_SCALE = 13_000_000
+export const ENC_CAP = 900_000_000
+/** Jobs past the threshold: PROMOTE + their wait (capped), above every encoded score. */
+export const PROMOTE = 2_000_000_000
+export const PROMOTE_CAP = 140_000_000
+/** The linear mixture's terms are scaled to stay within ±LINEAR_BUDGET. */
+export const LINEAR_BUDGET = 1_000_000_000
+/** Origin of LCFS's submit-time site factor (2026-01-01T00:00:00Z); lasts until about 2094. */
+export const EPOCH0 = 1_767_225_600
+/** bf_window (minutes) and the time limit assumed for jobs without one: 7 days. */
+export const BF_WINDOW_MIN = 10_080
+export const LIMIT_IF_UNSET_MIN = 10_080
+export const BF_MAX_JOB_TEST = 1000
+
+/** linear: round(scale·x) + offset, clamped to [0, max]; log: SF_OFFSET ± ENC_SCALE·ln(1 + |x|). */
+export type Encoding = { kind: 'linear'; scale: number; offset: number; max: number } | { kind: 'log' }
+
+export type SlurmPlan =
+  /** All priorities equal: Slurm orders by submit time, then job id. */
+  | { mode: 'fcfs' }
+  /** PriorityWeightTRES=CPU=±1 with NO_NORMAL_TRES. */
+  | { mode: 'tres'; perCpu: 1 | -1 }
+  /** A static per-job site factor from job_submit.lua (vars q, p, t). */
+  | { mode: 'lua'; expr: Expr; enc: Encoding }
+  /** A linear mixture: TRES (q) + Age (wait) + job_submit.lua (static p terms). */
+  | { mode: 'linear'; tresPerCpu: number; ageWeight: number; maxAgeMin: number; lua: Expr | null; enc: Encoding; coef: number[] }
+  /** A periodic script recomputes every pending job's site factor (vars q, p, w). */
+  | { mode: 'sitefactor'; expr: Expr; threshold: number | null }
+  | { mode: 'none'; reason: string }
+
+/** PriorityMaxAge (minutes): twice the longest simulated wait, between 1 day and 1 year. */
+export function maxAgeMinutes(longestWait: number | null): number {
+  if (longestWait === null) return 20_160
+  return Math.min(525_600, Math.max(1440, Math.ceil((2 * longestWait) / 60)))
+}
+
+export function slurmPlan(x: ExportInput): SlurmPlan {
+  const choice = x.primary
+  const expr = policyExpr(choice)
+  if (expr === null) return { mode: 'none', reason: NOT_EXPORTABLE_REASON[choice.kind === 'pure' ? choice.id : ''] ?? 'no formula' }
+  if (choice.kind === 'pure') {
+    const id = choice.id
+    if (id === 'FCFS') return { mode: 'fcfs' }
+    if (x.threshold !== null || isDynamic(choice)) return { mode: 'sitefactor', expr, threshold: x.threshold }
+    if (id === 'SQF' || id === 'LQF') return { mode: 'tres', perCpu: id === 'SQF' ? -1 : 1 }
+    const minutes: Encoding = { kind: 'linear', scale: 1 / 60, offset: SF_OFFSET, max: 2 * SF_OFFSET }
+    if (id === 'SPF') return { mode: 'lua', expr: neg(v('p')), enc: minutes }
+    if (id === 'LPF') return { mode: 'lua', expr: v('p'), enc: minutes }
+    if (id === 'LCFS') return { mode: 'lua', expr: v('t'), enc: { kind: 'linear', scale: 1, offset: 0, max: SF_MAX } }
+    return { mode: 'lua', expr, enc: { kind: 'log' } } // LRF, SRF, LAF, SAF: ratios and products
+  }
+  const c = mixedCoefficients(choice)
+  const onlyWait = c.every((ci, i) => (i === 2 ? ci >= 0 : ci === 0))
+  if (onlyWait) return { mode: 'fcfs' } // wait alone (or nothing: all ties) is FCFS
+  if (x.threshold !== null || c[3] !== 0 || c[2] < 0) return { mode: 'sitefactor', expr, threshold: x.threshold }
+  return linearPlan(c, x.machineProcs, maxAgeMinutes(x.longestWait))
+}
+
+/** SLURM.md 3.2 "Linear mixture": w → PriorityWeightAge, q → PriorityWeightTRES, p → lua. */
+function linearPlan(c: number[], procs: number, maxAgeMin: number): SlurmPlan {
+  const P = LIMIT_IF_UNSET_MIN * 60, Q = procs, A = maxAgeMin * 60
+  const range = Math.abs(c[0]) * Q + Math.abs(c[1]) * P + Math.abs(c[2]) * A + Math.abs(c[4]) * P + Math.abs(c[5]) * P * Q
+  const S = LINEAR_BUDGET / range
+  const staticPart = [1, 4, 5].map((i) => ({ c: c[i], e: FEATURE_EXPRS[i] }))
+  const hasLua = staticPart.some((t) => t.c !== 0)
+  return {
+    mode: 'linear', coef: c, maxAgeMin,
+    tresPerCpu: Math.round(-c[0] * S),
+    ageWeight: Math.round(c[2] * S * A),
+    lua: hasLua ? linear(staticPart) : null,
+    enc: { kind: 'linear', scale: S, offset: SF_OFFSET, max: SF_OFFSET + LINEAR_BUDGET },
+  }
+}
+
+export const needsLua = (p: SlurmPlan): boolean => p.mode === 'lua' || p.mode === 'sitefactor' || (p.mode === 'linear' && p.lua !== null)

@@ -1,0 +1,130 @@
+// The offline report in a real browser (Debian's Chromium through playwright-core): made by the
+// CLI from a real evaluation of the bundled log, opened from file:// with every network request
+// refused; every chart must paint, with no console error and no request leaving the file. The
+// PDF (headless Chromium) must be valid; its first page becomes a PNG when pdftoppm exists.
+// Artifacts: test-artifacts/report/. Without /usr/bin/chromium the suite is skipped, unless
+// EASYTUNE_REQUIRE_CHROMIUM=1 (CI), where it fails.
+import { execFileSync, spawnSync } from 'node:child_process'
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { chromium, type Browser, type Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { runCli } from '../support/cli'
+
+const CHROMIUM = '/usr/bin/chromium'
+const required = process.env.EASYTUNE_REQUIRE_CHROMIUM === '1'
+const present = existsSync(CHROMIUM)
+if (!present && !required) console.warn(`report e2e skipped: ${CHROMIUM} is missing (apt-get install chromium; CI sets EASYTUNE_REQUIRE_CHROMIUM=1 to make this a failure)`)
+
+const OUT = resolve('test-artifacts/report')
+const HTML = join(OUT, 'report.html')
+const PDF = join(OUT, 'report.pdf')
+const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync']
+
+describe.skipIf(!present && !required)('offline report in Chromium', () => {
+  let browser: Browser
+  const timings: Record<string, number> = {}
+  const timed = async <T>(name: string, f: () => Promise<T>): Promise<T> => {
+    const t0 = performance.now()
+    try { return await f() } finally { timings[name] = Math.round(performance.now() - t0) }
+  }
+
+  beforeAll(async () => {
+    if (!present) throw new Error(`EASYTUNE_REQUIRE_CHROMIUM=1 but ${CHROMIUM} is missing: install Debian's chromium`)
+    rmSync(OUT, { recursive: true, force: true })
+    mkdirSync(OUT, { recursive: true })
+    await timed('build', async () => { execFileSync(process.execPath, ['scripts/build-cli.mjs']) }) // the engine worker bundle
+    const json = join(OUT, 'result.json')
+    // A risk limit, so the report shows candidates outside it and the limit line.
+    const ev = await timed('evaluate', () => runCli(['evaluate', 'resources/KTH-SP2-1996-2.1-cln.swf.gz', '--weeks', '6', '--preset', 'ch5', '--max-wait-ratio', '1.5', '--no-cache', '--workers', '1', '--json', json]))
+    expect(ev.code, ev.stderr).toBe(0)
+    const rep = await timed('report+pdf', () => runCli(['report', json, '--out', HTML, '--pdf', PDF]))
+    expect(rep.code, rep.stderr).toBe(0)
+    expect(rep.stdout).toContain(`Report: ${HTML}`)
+    browser = await timed('launch', () => chromium.launch({ executablePath: CHROMIUM, args: ARGS }))
+  })
+
+  afterAll(async () => {
+    await browser?.close()
+    console.info(`report e2e timings (ms): ${JSON.stringify(timings)}`)
+  })
+
+  async function open(colorScheme: 'light' | 'dark'): Promise<{ page: Page; errors: string[]; external: string[] }> {
+    const context = await browser.newContext({ viewport: { width: 1100, height: 900 }, colorScheme })
+    const errors: string[] = [], external: string[] = []
+    await context.route('**/*', (route) => {
+      const url = route.request().url()
+      if (/^(file|data|blob|about):/.test(url)) return route.continue()
+      external.push(url)
+      return route.abort()
+    })
+    const page = await context.newPage()
+    page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') errors.push(`${m.type()}: ${m.text()}`) })
+    page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`))
+    page.on('request', (r) => { if (!/^(file|data|blob|about):/.test(r.url())) external.push(r.url()) })
+    await page.goto(pathToFileURL(HTML).href)
+    await page.waitForSelector('html[data-charts]', { timeout: 15_000 })
+    return { page, errors, external }
+  }
+
+  /** Non-transparent pixels per canvas, by chart id (types spelled out: no DOM lib here). */
+  type Canvas = { width: number; height: number; dataset: Record<string, string>; getContext(k: '2d'): { getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } } }
+  const painted = (page: Page) => page.$$eval('canvas[data-chart]', (list) => list.map((c) => {
+    const canvas = c as unknown as Canvas
+    const d = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height).data
+    let n = 0
+    for (let i = 3; i < d.length; i += 4) if (d[i] > 0) n++
+    return { id: canvas.dataset.chart, n, w: canvas.width, h: canvas.height }
+  }))
+
+  it('draws every chart, loads nothing from the network and logs no error (light)', async () => {
+    const { page, errors, external } = await timed('light', () => open('light'))
+    expect(await page.getAttribute('html', 'data-charts')).toBe('4')
+    const px = await painted(page)
+    expect(px.map((p) => p.id)).toEqual(['risk', 'trainVsTest', 'thresholds', 'weekly'])
+    for (const p of px) expect(p.n, `chart ${p.id} (${p.w}×${p.h}) is empty`).toBeGreaterThan(2000)
+    expect(errors).toEqual([])
+    expect(external).toEqual([])
+    // Every section the issue asks for, in the page as rendered.
+    const titles = await page.$$eval('h2', (h) => h.map((x) => x.textContent))
+    expect(titles).toEqual(['Recommendation', 'The log and its cleaning', 'Split, protocol and seed', 'Risk: the longest wait', 'Charts', 'All candidates', 'Exported configuration', 'Calibration against recorded waits', 'Citations'])
+    expect(await page.textContent('#citations')).toContain('Lars Malinowsky')
+    await page.screenshot({ path: join(OUT, 'report-top-light.png') })
+    await page.screenshot({ path: join(OUT, 'report-light.png'), fullPage: true })
+    await page.locator('#charts').screenshot({ path: join(OUT, 'charts-light.png') })
+    await page.context().close()
+  })
+
+  it('redraws the charts in the dark colour scheme', async () => {
+    const { page, errors, external } = await timed('dark', () => open('dark'))
+    const bg = await page.evaluate('getComputedStyle(document.documentElement).backgroundColor')
+    expect(bg).toBe('rgb(13, 17, 23)')
+    for (const p of await painted(page)) expect(p.n, `chart ${p.id}`).toBeGreaterThan(2000)
+    expect(errors).toEqual([])
+    expect(external).toEqual([])
+    await page.locator('#recommendation').screenshot({ path: join(OUT, 'recommendation-dark.png') })
+    await page.locator('#charts').screenshot({ path: join(OUT, 'charts-dark.png') })
+    await page.context().close()
+  })
+
+  it('printed a valid multi-page A4 PDF, first page as PNG', () => {
+    const pdf = readFileSync(PDF)
+    expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-')
+    const pages = pdf.toString('latin1').match(/\/Type\s*\/Page(?![s\w])/g) ?? []
+    expect(pages.length).toBeGreaterThan(1)
+    expect(pdf.toString('latin1')).toMatch(/\/MediaBox\s*\[\s*0 0 59[45](\.\d+)? 84[12](\.\d+)?\s*\]/)
+    const probe = spawnSync('pdftoppm', ['-v'], { encoding: 'utf8' })
+    if (probe.error) {
+      console.warn('pdftoppm not found (apt-get install poppler-utils): the PDF is valid, its PNG preview was skipped')
+      return
+    }
+    const t0 = performance.now()
+    const r = spawnSync('pdftoppm', ['-f', '1', '-l', '1', '-r', '80', '-png', '-singlefile', PDF, join(OUT, 'report-page1')], { encoding: 'utf8' })
+    timings.pdftoppm = Math.round(performance.now() - t0)
+    expect(r.status, r.stderr).toBe(0)
+    const png = readFileSync(join(OUT, 'report-page1.png'))
+    expect(png.subarray(1, 4).toString('latin1')).toBe('PNG')
+    expect(png.length).toBeGreaterThan(10_000)
+  })
+})

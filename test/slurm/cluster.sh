@@ -1,0 +1,132 @@
+#!/bin/bash
+# A single-host Slurm 22.05 test cluster on loopback, no systemd (adapted from SLURM.md Part 2,
+# cluster.sh). usage: cluster.sh start | stop | status
+# env: RUN_DIR (scratch folder, required), CTLD_PORT, NODE_PORTS (space separated, one per node),
+#      CPUS_PER_NODE (default 1). The test writes $RUN_DIR/etc/policy.conf (the exported fragment),
+#      $RUN_DIR/etc/test.conf (test-only overrides) and $RUN_DIR/etc/job_submit.lua before start.
+# Daemons run in the foreground (-D/-F) as background children; their PIDs are recorded in
+# $RUN_DIR/run/*.bgpid and stop() kills exactly those PIDs (never by name).
+set -u
+B=${RUN_DIR:?RUN_DIR is required}
+export SLURM_CONF=$B/etc/slurm.conf
+SOCK=$B/munge/run/munge.socket.2
+RUN=$B/run
+t0=$(date +%s.%N)
+ts() { awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{printf "[%6.2fs] ", b-a}'; echo "$*"; }
+
+alive() {  # alive PID : true if running and not a zombie
+    local st; st=$(ps -p "$1" -o stat= 2>/dev/null); [ -n "$st" ] && [ "${st#Z}" = "$st" ]
+}
+dead() { ! alive "$1"; }
+wait_for() {  # wait_for <tries> <sleep> <cmd...>
+    local n=$1 s=$2; shift 2
+    for ((i = 0; i < n; i++)); do "$@" >/dev/null 2>&1 && return 0; sleep "$s"; done
+    return 1
+}
+
+write_conf() {
+    local ports=(${NODE_PORTS:?NODE_PORTS is required}) cpus=${CPUS_PER_NODE:-1} i=1
+    printf 'AuthType=auth/munge\nCredType=cred/munge\nAuthInfo=socket=%s\n' "$SOCK" > $B/etc/auth.conf
+    cat > $B/etc/slurm.conf <<EOF
+# Loopback test cluster written by cluster.sh (Slurm 22.05, Debian 12). All paths under RUN_DIR.
+ClusterName=easytune
+SlurmctldHost=localhost(127.0.0.1)
+SlurmUser=root
+SlurmdUser=root
+SlurmctldPort=${CTLD_PORT:?CTLD_PORT is required}
+Include $B/etc/auth.conf
+StateSaveLocation=$B/state
+SlurmdSpoolDir=$B/spool/%n
+SlurmctldPidFile=$B/run/slurmctld.pid
+SlurmdPidFile=$B/run/slurmd.%n.pid
+SlurmctldLogFile=$B/log/slurmctld.log
+SlurmdLogFile=$B/log/slurmd.%n.log
+SlurmctldDebug=info
+SlurmdDebug=info
+MailProg=/bin/true
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+JobAcctGatherType=jobacct_gather/none
+MpiDefault=none
+ReturnToService=2
+SlurmdParameters=config_overrides
+AccountingStorageType=accounting_storage/none
+JobCompType=jobcomp/filetxt
+JobCompLoc=$B/log/jobcomp.txt
+MinJobAge=600
+SelectType=select/cons_tres
+SelectTypeParameters=CR_CPU
+# the exported fragment, verbatim; then the test's overrides (latest value wins)
+Include $B/etc/policy.conf
+Include $B/etc/test.conf
+EOF
+    for p in "${ports[@]}"; do
+        printf 'NodeName=n%02d NodeAddr=127.0.0.1 NodeHostname=localhost Port=%s CPUs=%s RealMemory=1000 State=UNKNOWN\n' \
+            "$i" "$p" "$cpus" >> $B/etc/slurm.conf
+        i=$((i + 1))
+    done
+    printf 'PartitionName=main Nodes=n[01-%02d] Default=YES MaxTime=INFINITE DefaultTime=10 State=UP\n' \
+        "${#ports[@]}" >> $B/etc/slurm.conf
+}
+
+start() {
+    mkdir -p $B/munge/etc $B/munge/run $B/munge/log $B/munge/lib $B/etc \
+             $B/state $B/spool $B/log $B/out $RUN
+    chmod 755 $B $B/munge $B/munge/run            # munged: socket dir must be o+x
+    chmod 700 $B/munge/etc $B/munge/log $B/munge/lib
+    rm -rf $B/state/* $B/spool/* $B/out/*          # fresh cluster, job ids from 1
+    : > $B/log/jobcomp.txt
+    for f in $B/log/slurm*.log; do [ -s "$f" ] && mv "$f" "$f.prev"; done
+    write_conf
+    [ -s $B/munge/etc/munge.key ] || mungekey --create --keyfile=$B/munge/etc/munge.key
+    munged -F --key-file=$B/munge/etc/munge.key --socket=$SOCK \
+           --pid-file=$B/munge/run/munged.pid --seed-file=$B/munge/lib/munged.seed \
+           > $B/log/munged.log 2>&1 &
+    echo $! > $RUN/munged.bgpid
+    wait_for 50 0.1 munge -S $SOCK -n || { ts "munged did not come up"; return 1; }
+    slurmctld -D -i > $B/log/slurmctld.stdout 2>&1 &
+    echo $! > $RUN/slurmctld.bgpid
+    wait_for 100 0.1 bash -c 'scontrol ping | grep -q "is UP"' || { ts "slurmctld not up"; tail -20 $B/log/slurmctld.log; return 1; }
+    for n in $(sinfo -h -N -o %N | sort -u); do
+        mkdir -p $B/spool/$n
+        slurmd -D -N "$n" > $B/log/slurmd.$n.stdout 2>&1 &
+        echo $! > $RUN/slurmd.$n.bgpid
+    done
+    wait_for 300 0.1 bash -c '[ -z "$(sinfo -h -N -o %T | grep -vx idle)" ]' || { ts "nodes not idle"; sinfo; return 1; }
+    ts "munged, slurmctld and $(ls $RUN/slurmd.*.bgpid | wc -l) slurmd up: $(sinfo -h -o '%P %a %D %T %C')"
+}
+
+stop() {
+    # 1. let running jobs go away (their slurmstepd would otherwise outlive slurmd)
+    if [ -f $RUN/slurmctld.bgpid ] && scontrol ping 2>/dev/null | grep -q 'is UP'; then
+        scancel --user=root 2>/dev/null
+        wait_for 50 0.2 bash -c '[ -z "$(squeue -h -o %i)" ]' || ts "jobs still in queue: $(squeue -h -o %i | tr '\n' ' ')"
+    fi
+    # 2. TERM the daemons we started, by recorded PID; KILL after 10 s
+    local pids=() f d pid
+    for f in $RUN/slurmd.*.bgpid $RUN/slurmctld.bgpid $RUN/munged.bgpid; do
+        [ -f "$f" ] || continue
+        d=$(basename "$f" .bgpid); pid=$(cat "$f"); rm -f "$f"
+        alive "$pid" || continue
+        kill -TERM "$pid"; pids+=("$pid")
+    done
+    for pid in "${pids[@]}"; do
+        wait_for 100 0.1 dead "$pid" || { ts "$pid ignored TERM, sending KILL"; kill -KILL "$pid"; }
+    done
+    ts "stopped ${#pids[@]} daemons by PID"
+}
+
+status() {
+    # read-only: Slurm/munge processes still alive (zombies only wait for PID 1 to reap them)
+    local left
+    left=$(ps -eo pid=,stat=,comm= | awk '$3 ~ /^(slurmctld|slurmd|slurmstepd|slurmscriptd|munged)$/ && $2 !~ /^Z/')
+    if [ -n "$left" ]; then echo "still running:"; echo "$left"; return 1; fi
+    echo "no live slurmctld/slurmd/slurmstepd/slurmscriptd/munged process"
+}
+
+case "${1:-}" in
+    start) start ;;
+    stop) stop ;;
+    status) status ;;
+    *) echo "usage: $0 start | stop | status"; exit 2 ;;
+esac
