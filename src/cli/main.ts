@@ -6,6 +6,7 @@ import { importCommand } from './commands/import'
 import { mixedCommand } from './commands/mixed'
 import { onlineCommand } from './commands/online'
 import { policiesCommand } from './commands/policies'
+import { serveCommand } from './commands/serve'
 import { reportCommand } from './commands/report'
 import { simulateCommand } from './commands/simulate'
 import { processIo, type Io } from './output'
@@ -26,6 +27,7 @@ Commands:
   online <log>      emulate choosing the queue order online, period by period (thesis ch. 6)
   mixed <log>       search a mixed linear queue order (RR-9212) on train; evaluate it on test
   policies          list the queue-ordering policies and their formulas
+  serve             the app in your web browser, on 127.0.0.1 with an access token (browser mode)
   export <result>   write the recommended order as Slurm or PBS configuration, with its fidelity
   report <result>   write the offline HTML (and PDF) report of an evaluate --json result
 
@@ -45,6 +47,7 @@ const COMMANDS: Record<string, Command> = {
   evaluate: evaluateCommand,
   online: onlineCommand,
   policies: policiesCommand,
+  serve: serveCommand,
   export: exportCommand,
   report: reportCommand,
 }

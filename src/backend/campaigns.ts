@@ -1,0 +1,160 @@
+// Campaigns of the desktop app and browser mode: the CLI's evaluation protocol (engine/evaluate)
+// run on the engine pool, with its events turned into CampaignEvents for a listener set:
+// progress (throttled), one 'cell' event per finished cell (seen by wrapping the worker handles,
+// so the engine needs no change), warnings (worker crashes, cache problems), then exactly one of
+// done / error / cancelled.
+import { randomBytes } from 'node:crypto'
+import { cellKey, presetCandidates, type Candidate, type CampaignSpec, type CellResult, type CellSpec } from '../core/tune/campaign'
+import type { ImportOptions, Workload } from '../core/workload/import'
+import { CellCache } from '../engine/cache'
+import { evaluate, EvaluationError } from '../engine/evaluate'
+import { EnginePool, cellLabel, forkNode, type ForkWorker } from '../engine/pool'
+import type { FromWorker } from '../engine/protocol'
+import { FileInputError } from '../node/read-log'
+import type { CampaignEvent, CampaignRequest } from '../shared/api'
+import { ApiInputError } from '../shared/validate'
+
+/** Progress events at most this often (the last one of a run is always sent). */
+const PROGRESS_EVERY_MS = 150
+
+export type CampaignListener = (e: CampaignEvent) => void
+
+export interface CampaignWorkload {
+  workload: Workload
+  path: string
+  sha256: string
+  importOptions: ImportOptions
+}
+
+export interface CampaignRunnerOptions {
+  /** Starts a worker (Electron: utilityProcess; browser mode: child process). */
+  fork?: ForkWorker
+  workerPath?: string
+  /** Where finished cells are kept; null = no cache. */
+  cacheDir: string | null
+  emit: CampaignListener
+}
+
+export function campaignSpec(req: CampaignRequest): CampaignSpec {
+  const candidates: Candidate[] = 'preset' in req.candidates
+    ? presetCandidates(req.candidates.preset)
+    : req.candidates.list.map((c) => ({ primary: c.primary, backfill: c.backfill }))
+  return { candidates, thresholds: req.thresholds, split: req.split, resample: req.resample, objective: req.objective, tau: req.tau }
+}
+
+export class CampaignRunner {
+  private readonly running = new Map<string, { abort: AbortController; done: Promise<void> }>()
+
+  constructor(private readonly opts: CampaignRunnerOptions) {}
+
+  get active(): number {
+    return this.running.size
+  }
+
+  /** Starts a campaign; its events follow. One campaign at a time (the machine's cores are shared). */
+  start(req: CampaignRequest, w: CampaignWorkload): string {
+    if (this.running.size > 0) throw new ApiInputError('a campaign is already running: wait for it or cancel it first')
+    const campaignId = `c${randomBytes(9).toString('base64url')}`
+    const abort = new AbortController()
+    const done = this.run(campaignId, req, w, abort.signal).finally(() => this.running.delete(campaignId))
+    this.running.set(campaignId, { abort, done })
+    return campaignId
+  }
+
+  /** Cancels a running campaign (finished cells stay in the cache); unknown ids are ignored. */
+  cancel(campaignId: string): void {
+    this.running.get(campaignId)?.abort.abort()
+  }
+
+  /** Cancels everything and waits until every worker has stopped. */
+  async close(): Promise<void> {
+    for (const r of this.running.values()) r.abort.abort()
+    await Promise.all([...this.running.values()].map((r) => r.done))
+  }
+
+  private async run(campaignId: string, req: CampaignRequest, w: CampaignWorkload, signal: AbortSignal): Promise<void> {
+    const emit = (e: DistributiveOmit<CampaignEvent, 'campaignId'>) => {
+      try { this.opts.emit({ campaignId, ...e } as CampaignEvent) } catch { /* a failing listener must not stop the run */ }
+    }
+    const spec = campaignSpec(req)
+    const objective = req.objective
+    // Every cell gets one 'cell' event: computed ones when their worker is done, cached ones
+    // when the pool returns (just before 'done').
+    const reported = new Set<string>()
+    const onCell = (cell: CellSpec, r: CellResult) => {
+      if (reported.has(cellKey(cell))) return
+      reported.add(cellKey(cell))
+      emit({ kind: 'cell', label: cellLabel(cell).replace(/ \((train|test)\)$/, ''), part: cell.part, meanObjective: mean(objective === 'avgWait' ? r.avgWait : r.avgBsld) })
+    }
+    const fork = this.cellWatcher(onCell)
+    let lastProgress = 0
+    let lastCells = -1
+    try {
+      // Give the caller (and its socket) a moment to subscribe before the first event.
+      await new Promise((r) => setImmediate(r))
+      const pool = new EnginePool({ workers: req.workers ?? undefined, workerPath: this.opts.workerPath, fork })
+      const cache = this.opts.cacheDir ? new CellCache(this.opts.cacheDir) : undefined
+      const { result } = await evaluate(
+        { logPath: w.path, importOptions: w.importOptions, spec, risk: { maxWaitRatio: req.maxWaitRatio } },
+        async (setup, cells) => {
+          const results = await pool.run(setup, cells, {
+            signal, cache, workloadHash: w.sha256,
+            onProgress: (p) => {
+              const now = Date.now()
+              const final = p.cellsDone === p.cellsTotal
+              if (!final && p.cellsDone === lastCells && now - lastProgress < PROGRESS_EVERY_MS) return
+              lastProgress = now
+              lastCells = p.cellsDone
+              emit({
+                kind: 'progress', cellsDone: p.cellsDone, cellsTotal: p.cellsTotal, cachedCells: p.cachedCells, samplesDone: p.samplesDone, samplesTotal: p.samplesTotal,
+                etaSeconds: p.etaSeconds, perWorker: p.perWorker.map((x) => ({ worker: x.worker, pid: x.pid ?? null, state: x.state, cell: x.cell })),
+              })
+            },
+            onWorkerCrash: (c) => emit({ kind: 'warning', message: c.message }),
+            onWarning: (m) => emit({ kind: 'warning', message: m }),
+          })
+          for (const c of cells) { const r = results.get(cellKey(c)); if (r) onCell(c, r) }
+          return results
+        },
+        w.sha256, w.workload)
+      emit({ kind: 'done', result })
+    } catch (e) {
+      if (signal.aborted) emit({ kind: 'cancelled' })
+      else emit({ kind: 'error', message: errorMessage(e) })
+    }
+  }
+
+  /** The fork function, wrapped to see which cell each worker is handed and when it is done. */
+  private cellWatcher(onCell: (cell: CellSpec, result: CellResult) => void): ForkWorker {
+    const base = this.opts.fork ?? ((p: string) => forkNode(p))
+    const sent = new Map<number, CellSpec>()
+    return (path) => {
+      const h = base(path)
+      return {
+        get pid() { return h.pid },
+        send: (m) => { if (m.type === 'cell') sent.set(m.id, m.cell); h.send(m) },
+        onMessage: (cb) => h.onMessage((m: FromWorker) => {
+          cb(m)
+          const cell = m.type === 'cell-done' ? sent.get(m.id) : undefined
+          if (cell && m.type === 'cell-done') { sent.delete(m.id); onCell(cell, m.result) }
+        }),
+        onExit: (cb) => h.onExit(cb),
+        kill: () => h.kill(),
+      }
+    }
+  }
+}
+
+function mean(values: Float64Array): number {
+  let sum = 0
+  for (const v of values) sum += v
+  return values.length ? sum / values.length : 0
+}
+
+type DistributiveOmit<T, K extends keyof T> = T extends unknown ? Omit<T, K> : never
+
+export function errorMessage(e: unknown): string {
+  if (e instanceof FileInputError) return `${e.file}${e.line !== null ? `:${e.line}` : ''}: ${e.message}`
+  if (e instanceof EvaluationError || e instanceof ApiInputError) return e.message
+  return e instanceof Error ? e.message : String(e)
+}

@@ -1,0 +1,91 @@
+// How long a campaign will take, before it starts (the wizard shows it next to the Run button).
+//
+// seconds ≈ Σ over cells (week samples × average jobs per week of the cell's part)
+//           × seconds per simulated job × POLICY_FACTOR / workers  +  worker set-up.
+//
+// Seconds per simulated job is MEASURED on this machine at import: the EASY-FCFS simulation of
+// the whole log that the Inspect step needs anyway is timed (twice, keeping the faster run, so
+// the JIT's warm-up does not count). A campaign simulates the same jobs week by week, under
+// every candidate order; POLICY_FACTOR covers what FCFS does not: dynamic orders (LEXP, SEXP are
+// ~1.5× FCFS), the per-week metrics and the start of each week from an empty machine. It was
+// calibrated on KTH-SP2: whole-log FCFS takes 9–15 ms for 28,476 jobs (0.3–0.5 µs a job) and the
+// 49-pair campaign (24,500 week simulations of ~590 jobs) takes ~6.5 s on one worker (0.45 µs a
+// job), docs/PERFORMANCE.md. For logs too small to time reliably (< 5,000 jobs) the KTH constant
+// is used instead of the measurement.
+import { campaignCells } from '../core/tune/campaign'
+import { WEEK } from '../core/tune/resample'
+import { splitWorkload, type Split } from '../core/tune/split'
+import type { JobTable } from '../core/workload/types'
+import { defaultWorkerCount } from '../engine/pool'
+import type { CampaignEstimate, CampaignRequest, SplitPreview } from '../shared/api'
+import { ApiInputError } from '../shared/validate'
+import { campaignSpec } from './campaigns'
+
+export const POLICY_FACTOR = 1.25
+/** Seconds per simulated job measured on KTH-SP2 (campaign rate on this project's machine kind). */
+export const KTH_SECONDS_PER_JOB = 0.45e-6
+const MIN_TIMED_JOBS = 5000
+/** Starting a worker and reading the log in it, beyond the measured read time. */
+const WORKER_START_SECONDS = 0.3
+
+/** Seconds per simulated job from a timed whole-log simulation. */
+export function secondsPerJob(jobs: number, simSeconds: number): number {
+  if (jobs < MIN_TIMED_JOBS || !(simSeconds > 0)) return KTH_SECONDS_PER_JOB
+  return Math.min(Math.max(simSeconds / jobs, KTH_SECONDS_PER_JOB / 4), KTH_SECONDS_PER_JOB * 20)
+}
+
+export function split(jobs: JobTable, machineProcs: number, spec: CampaignRequest['split']): Split {
+  try {
+    return splitWorkload(jobs, machineProcs, spec)
+  } catch (e) {
+    throw new ApiInputError((e as Error).message)
+  }
+}
+
+function fullWeeks(part: JobTable): number {
+  return part.count ? Math.floor((part.submit[part.count - 1] - part.submit[0]) / WEEK) : 0
+}
+
+export function previewSplit(jobs: JobTable, machineProcs: number, spec: CampaignRequest['split'], unixStartTime: number | null): SplitPreview {
+  const s = split(jobs, machineProcs, spec)
+  const part = (p: JobTable, st: Split['trainStats']) => ({ jobs: st.jobs, seconds: st.seconds, load: st.load, originalWeeks: fullWeeks(p) })
+  return {
+    at: s.at,
+    atIso: unixStartTime === null ? null : new Date((unixStartTime + s.at) * 1000).toISOString(),
+    train: part(s.train, s.trainStats),
+    test: part(s.test, s.testStats),
+  }
+}
+
+export interface CostInput {
+  jobs: JobTable
+  machineProcs: number
+  /** Measured seconds per simulated job (secondsPerJob). */
+  perJob: number
+  /** Seconds it took to read the log (each worker reads it again). */
+  readSeconds: number
+}
+
+export function estimateCampaign(c: CostInput, req: CampaignRequest): CampaignEstimate {
+  const s = split(c.jobs, c.machineProcs, req.split)
+  const parts = { train: s.train, test: s.test }
+  const perPart = {} as Record<'train' | 'test', { samples: number; jobsPerWeek: number }>
+  for (const name of ['train', 'test'] as const) {
+    const p = parts[name]
+    const W = fullWeeks(p)
+    if (W < 1) throw new ApiInputError(`the ${name} part spans less than one full week: move the split so that both parts have at least a week`)
+    const span = p.submit[p.count - 1] - p.submit[0]
+    perPart[name] = { samples: req.resample.method === 'none' ? W : req.resample.weeks, jobsPerWeek: (p.count * WEEK) / Math.max(span, WEEK) }
+  }
+  const cells = campaignCells(campaignSpec(req))
+  let weekSimulations = 0, jobSimulations = 0
+  for (const cell of cells) {
+    const p = perPart[cell.part]
+    weekSimulations += p.samples
+    jobSimulations += p.samples * p.jobsPerWeek
+  }
+  const workers = req.workers ?? defaultWorkerCount()
+  const parallel = Math.max(1, Math.min(workers, cells.length))
+  const seconds = (jobSimulations * c.perJob * POLICY_FACTOR) / parallel + c.readSeconds + WORKER_START_SECONDS
+  return { cells: cells.length, weekSimulations, seconds, workers }
+}

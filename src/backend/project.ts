@@ -1,0 +1,101 @@
+// Project files and the autosave: written atomically (a temp file in the same folder, fsync,
+// rename, then fsync of the folder), so a crash or a full disk never leaves a torn file where a
+// good one was. Reading validates everything (a project file is user input).
+import { randomBytes } from 'node:crypto'
+import { promises as fsp } from 'node:fs'
+import { basename, dirname, join } from 'node:path'
+import type { ProjectState } from '../shared/api'
+import { ApiInputError, MAX_TEXT_CHARS, parseProjectText, validatePath, validateProjectState } from '../shared/validate'
+
+/** Writes `text` to `path` atomically. */
+export async function writeFileAtomic(path: string, text: string | Uint8Array): Promise<void> {
+  const dir = dirname(path)
+  await fsp.mkdir(dir, { recursive: true })
+  const tmp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`)
+  const fh = await fsp.open(tmp, 'wx', 0o600)
+  try {
+    await fh.writeFile(text)
+    await fh.sync()
+  } catch (e) {
+    await fh.close()
+    await fsp.rm(tmp, { force: true })
+    throw e
+  }
+  await fh.close()
+  try {
+    await fsp.rename(tmp, path)
+  } catch (e) {
+    await fsp.rm(tmp, { force: true })
+    throw e
+  }
+  // The rename itself is durable once the folder is synced (not possible on every platform).
+  try {
+    const d = await fsp.open(dir, 'r')
+    try { await d.sync() } finally { await d.close() }
+  } catch { /* Windows cannot open a folder: the rename is still atomic */ }
+}
+
+export function projectText(state: ProjectState): string {
+  return JSON.stringify(validateProjectState(state), null, 1) + '\n'
+}
+
+/** Saves a project file (the state is validated first). */
+export async function saveProjectFile(path: string, state: ProjectState): Promise<void> {
+  await writeFileAtomic(validatePath(path, 'the project path'), projectText(state))
+}
+
+/** Reads and validates a project file; problems are ApiInputErrors that name the file. */
+export async function readProjectFile(path: string): Promise<ProjectState> {
+  validatePath(path, 'the project path')
+  let text: string
+  try {
+    const st = await fsp.stat(path)
+    if (!st.isFile()) throw new ApiInputError(`${path} is not a file`)
+    if (st.size > MAX_TEXT_CHARS) throw new ApiInputError(`${path} is too large for a project file (${st.size} bytes)`)
+    text = await fsp.readFile(path, 'utf8')
+  } catch (e) {
+    if (e instanceof ApiInputError) throw e
+    const code = (e as NodeJS.ErrnoException).code
+    throw new ApiInputError(`${path}: ${code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : (e as Error).message}`)
+  }
+  try {
+    return parseProjectText(text)
+  } catch (e) {
+    throw new ApiInputError(`${basename(path)}: ${(e as Error).message}`)
+  }
+}
+
+/** What the autosave file holds besides the state: where the log was read from. */
+export interface AutosaveRecord {
+  kind: 'easytune-autosave'
+  version: 1
+  savedAt: string
+  state: ProjectState
+  /** Absolute path of the log the state refers to, when the back end knows it. */
+  logPath: string | null
+}
+
+export const AUTOSAVE_FILE = 'autosave.json'
+
+export async function writeAutosave(stateDir: string, state: ProjectState, logPath: string | null): Promise<void> {
+  const rec: AutosaveRecord = { kind: 'easytune-autosave', version: 1, savedAt: new Date().toISOString(), state: validateProjectState(state), logPath }
+  await writeFileAtomic(join(stateDir, AUTOSAVE_FILE), JSON.stringify(rec))
+}
+
+/** The last autosave, or null when there is none or it cannot be used (it is then ignored). */
+export async function readAutosave(stateDir: string): Promise<AutosaveRecord | null> {
+  let raw: unknown
+  try {
+    raw = JSON.parse(await fsp.readFile(join(stateDir, AUTOSAVE_FILE), 'utf8'))
+  } catch {
+    return null
+  }
+  try {
+    const r = raw as Partial<AutosaveRecord>
+    if (r.kind !== 'easytune-autosave' || r.version !== 1) return null
+    const logPath = typeof r.logPath === 'string' ? validatePath(r.logPath) : null
+    return { kind: 'easytune-autosave', version: 1, savedAt: String(r.savedAt ?? ''), state: validateProjectState(r.state), logPath }
+  } catch {
+    return null
+  }
+}

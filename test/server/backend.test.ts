@@ -1,0 +1,202 @@
+// The transport-neutral back end (src/backend): import with inspection, split preview, estimate,
+// campaigns with their events (cells, warnings, done, cancel), project files and autosave.
+import { copyFileSync, existsSync, readdirSync, renameSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { Backend } from '../../src/backend/backend'
+import { readProjectFile, saveProjectFile } from '../../src/backend/project'
+import { forkNode } from '../../src/engine/pool'
+import { ApiInputError } from '../../src/shared/validate'
+import type { WorkloadSummary } from '../../src/shared/api'
+import { alive, buildWorker, KTH, removeWorker } from '../engine/support'
+import { collect, projectState, request, tempDir } from './support'
+
+const KTH_SHA = '3e152f201fd2e96808a735bced6ea6eb0bb07fdc447689cafb0750d87b264c0b'
+
+describe('Backend', () => {
+  let workerPath = ''
+  let tmp: ReturnType<typeof tempDir>
+  let backend: Backend
+  let sample: WorkloadSummary
+
+  beforeAll(async () => {
+    workerPath = await buildWorker()
+    tmp = tempDir()
+    backend = new Backend({ mode: 'browser', stateDir: join(tmp.dir, 'state'), cacheDir: join(tmp.dir, 'cache'), workerPath })
+    sample = await backend.importLog({ kind: 'sample' }, {})
+  })
+  afterAll(async () => {
+    await backend?.close()
+    removeWorker(workerPath)
+    tmp?.remove()
+  })
+
+  it('imports the bundled sample with its report and inspection data', () => {
+    expect(sample.sha256).toBe(KTH_SHA)
+    expect(sample.name).toBe('KTH-SP2-1996-2.1-cln.swf.gz')
+    expect(sample.id).toMatch(/^[A-Za-z0-9_-]{1,64}$/)
+    const n = sample.report.jobsKept
+    expect(n).toBeGreaterThan(20000)
+    const i = sample.inspect
+    expect(i.weeks.start.length).toBeGreaterThan(40)
+    expect(i.weeks.submittedLoad).toHaveLength(i.weeks.start.length)
+    expect(i.weeks.utilization).toHaveLength(i.weeks.start.length)
+    for (const u of i.weeks.utilization) expect(u).toBeGreaterThanOrEqual(0)
+    for (const u of i.weeks.utilization) expect(u).toBeLessThanOrEqual(1 + 1e-9)
+    expect(i.procsHistogram.counts.reduce((a, b) => a + b, 0)).toBe(n)
+    expect(i.procsHistogram.edges[0]).toBe(1)
+    expect(i.requestedHistogram.counts.reduce((a, b) => a + b, 0)).toBe(n)
+    expect(i.overEstimation.requested.length).toBe(2000)
+    expect(i.overEstimation.medianRatio).toBeGreaterThan(1)
+    expect(i.topUsers).toHaveLength(10)
+    expect(i.topUsers[0].procSeconds).toBeGreaterThanOrEqual(i.topUsers[9].procSeconds)
+    expect(i.recordedWaits).not.toBeNull()
+    expect(i.recordedWaits!.counts.reduce((a, b) => a + b, 0)).toBe(sample.report.recordedWaits)
+    expect(JSON.parse(JSON.stringify(sample))).toEqual(sample) // plain data, JSON safe
+    expect(backend.getImportReport(sample.id)).toEqual(sample.report)
+  })
+
+  it('previews a split and estimates a campaign', () => {
+    const p = backend.previewSplit(sample.id, { kind: 'midpoint' })
+    expect(p.train.jobs + p.test.jobs).toBe(sample.report.jobsKept)
+    expect(p.atIso).toMatch(/^199[67]-/)
+    expect(p.train.originalWeeks).toBeGreaterThan(20)
+    const e = backend.estimateCampaign(request(sample.id, { candidates: { preset: 'ch6' }, thresholds: [null, 72000], resample: { method: 'user-weeks', weeks: 250, seed: 1 }, workers: 2 }))
+    // 2 parts × (baseline + 11 candidates × 2 thresholds)
+    expect(e.cells).toBe(2 * (1 + 11 * 2))
+    expect(e.weekSimulations).toBe(e.cells * 250)
+    expect(e.workers).toBe(2)
+    expect(e.seconds).toBeGreaterThan(0.3)
+    expect(e.seconds).toBeLessThan(120)
+    expect(() => backend.previewSplit(sample.id, { kind: 'time', at: -1e9 })).toThrow(ApiInputError)
+    expect(() => backend.previewSplit('wNOPE', { kind: 'midpoint' })).toThrow(/no longer loaded/)
+  })
+
+  it('runs a tiny campaign: progress, one event per cell, then done; a re-run comes from the cache', async () => {
+    const { events, finished } = collect(backend)
+    const { campaignId } = backend.startCampaign(request(sample.id))
+    const last = await finished
+    expect(last.kind, JSON.stringify(last)).toBe('done')
+    expect(events.every((e) => e.campaignId === campaignId)).toBe(true)
+    const cells = events.filter((e) => e.kind === 'cell')
+    expect(cells).toHaveLength(6) // 2 parts × (baseline + 2 candidates)
+    expect(cells.map((c) => c.kind === 'cell' && c.label)).toContain('EASY-SPF Θ=none')
+    const progress = events.filter((e) => e.kind === 'progress')
+    expect(progress.length).toBeGreaterThan(0)
+    const final = progress[progress.length - 1]
+    expect(final.kind === 'progress' && final.cellsDone === final.cellsTotal).toBe(true)
+    if (last.kind === 'done') expect(last.result.candidates.length).toBe(3)
+    const again = collect(backend)
+    backend.startCampaign(request(sample.id))
+    const last2 = await again.finished
+    expect(last2.kind).toBe('done')
+    const p2 = again.events.filter((e) => e.kind === 'progress').pop()
+    expect(p2?.kind === 'progress' && p2.cachedCells).toBe(6)
+    expect(again.events.filter((e) => e.kind === 'cell')).toHaveLength(6)
+    const byLabel = (es: typeof events) => Object.fromEntries(es.filter((e) => e.kind === 'cell').map((e) => e.kind === 'cell' ? [`${e.label} ${e.part}`, e.meanObjective] : []))
+    expect(byLabel(again.events)).toEqual(byLabel(events)) // cached cells are reported too, with the same values
+  })
+
+  it('cancels a campaign: a cancelled event, and no worker is left', async () => {
+    const pids = new Set<number>()
+    let cancelled = false
+    const { finished } = collect(backend, (e) => {
+      if (e.kind !== 'progress') return
+      for (const w of e.perWorker) if (w.pid) pids.add(w.pid)
+      if (!cancelled && e.perWorker.some((w) => w.state === 'busy')) { cancelled = true; backend.cancel(e.campaignId) }
+    })
+    backend.startCampaign(request(sample.id, { candidates: { preset: 'ch6' }, thresholds: [null, 72000, 144000], resample: { method: 'user-weeks', weeks: 60, seed: 7 }, workers: 2 }))
+    expect(() => backend.startCampaign(request(sample.id))).toThrow(/already running/)
+    const last = await finished
+    expect(last.kind).toBe('cancelled')
+    expect(pids.size).toBeGreaterThan(0)
+    for (const pid of pids) expect(alive(pid)).toBe(false)
+  })
+
+  it('reports a worker crash as a warning and still finishes', async () => {
+    const crashy = new Backend({
+      mode: 'desktop', stateDir: join(tmp.dir, 'state2'), cacheDir: null, workerPath,
+      fork: (p) => forkNode(p, { env: { ...process.env, EASYTUNE_TEST_CRASH_AFTER: '1' } }),
+    })
+    try {
+      const w = await crashy.importLog({ kind: 'sample' }, {})
+      const { events, finished } = collect(crashy)
+      crashy.startCampaign(request(w.id, { workers: 1 }))
+      expect((await finished).kind).toBe('done')
+      const warnings = events.filter((e) => e.kind === 'warning')
+      expect(warnings.length).toBeGreaterThan(0)
+      expect(warnings[0].kind === 'warning' && warnings[0].message).toMatch(/stopped unexpectedly/)
+    } finally {
+      await crashy.close()
+    }
+  })
+
+  it('reports a campaign that cannot run as an error event or a plain refusal', async () => {
+    expect(() => backend.startCampaign(request(sample.id, { split: { kind: 'fraction', fraction: 0.001 } }))).toThrow(/less than one full week/)
+  })
+
+  it('saves and reads project files atomically, and refuses broken ones', async () => {
+    const dir = join(tmp.dir, 'projects')
+    const path = join(dir, 'p.easytune.json')
+    const state = projectState({ log: { name: sample.name, sha256: sample.sha256 } })
+    await saveProjectFile(path, state)
+    await saveProjectFile(path, { ...state, step: 3 })
+    expect(await readProjectFile(path)).toEqual({ ...state, step: 3 })
+    expect(readdirSync(dir)).toEqual(['p.easytune.json']) // no temp file left behind
+    writeFileSync(join(dir, 'bad.json'), '{"version":1,"__proto__":{"x":1}}')
+    await expect(readProjectFile(join(dir, 'bad.json'))).rejects.toThrow(ApiInputError)
+    writeFileSync(join(dir, 'junk.json'), 'not json')
+    await expect(readProjectFile(join(dir, 'junk.json'))).rejects.toThrow(/not JSON/)
+    await expect(readProjectFile(join(dir, 'missing.json'))).rejects.toThrow(/no such file/)
+  })
+
+  it('autosaves and restores, re-importing the log; a moved or changed log comes back as logMissing', async () => {
+    const stateDir = join(tmp.dir, 'state3')
+    const logDir = join(tmp.dir, 'logs')
+    const log = join(logDir, 'kth.swf.gz')
+    const b1 = new Backend({ mode: 'desktop', stateDir, cacheDir: null, workerPath })
+    try {
+      expect(await b1.restoreLastProject()).toBeNull()
+      const { mkdirSync } = await import('node:fs')
+      mkdirSync(logDir, { recursive: true })
+      copyFileSync(KTH, log)
+      const h = b1.addFile(log)
+      const w = await b1.importLog({ kind: 'handle', handle: h.handle }, {})
+      const state = projectState({ log: { name: w.name, sha256: w.sha256 }, step: 4 })
+      await b1.autosave(state)
+    } finally {
+      await b1.close()
+    }
+    const b2 = new Backend({ mode: 'desktop', stateDir, cacheDir: null, workerPath })
+    try {
+      const r = await b2.restoreLastProject()
+      expect(r?.logMissing).toBe(false)
+      expect(r?.state.step).toBe(4)
+      expect(r?.workload?.sha256).toBe(KTH_SHA)
+      expect(r?.workload?.name).toBe('kth.swf.gz')
+      renameSync(log, join(logDir, 'moved.swf.gz'))
+      const moved = await b2.restoreLastProject()
+      expect(moved).toMatchObject({ logMissing: true, workload: null })
+      expect(moved?.state.log?.sha256).toBe(KTH_SHA)
+      writeFileSync(log, 'not the same log\n')
+      expect(await b2.restoreLastProject()).toMatchObject({ logMissing: true, workload: null })
+    } finally {
+      await b2.close()
+    }
+  })
+
+  it('keeps settings, and deletes temporary files on close', async () => {
+    const b = new Backend({ mode: 'browser', stateDir: join(tmp.dir, 'state4'), cacheDir: null, workerPath })
+    expect(await b.getSettings()).toEqual({ theme: 'system', workers: null, recentProjects: [] })
+    expect(await b.setSettings({ theme: 'dark', workers: 2 })).toEqual({ theme: 'dark', workers: 2, recentProjects: [] })
+    expect((await b.getSettings()).theme).toBe('dark')
+    const f = join(tmp.dir, 'upload.tmp')
+    copyFileSync(KTH, f)
+    b.addFile(f, 'x.swf.gz', { temporary: true })
+    expect(b.getAppInfo()).toMatchObject({ mode: 'browser', version: '0.1.0' })
+    await expect(b.importLog({ kind: 'dialog' }, {})).rejects.toThrow(/upload/)
+    await expect(b.importLog({ kind: 'handle', handle: 'hUNKNOWN' }, {})).rejects.toThrow(/unknown or has expired/)
+    await b.close()
+    expect(existsSync(f)).toBe(false)
+  })
+})
