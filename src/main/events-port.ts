@@ -1,0 +1,56 @@
+// Campaign events reach the renderer over a MessagePort, not over one IPC message each.
+// When the page first subscribes (preload: 'easytune:onCampaignEvent'), main creates a
+// MessageChannelMain, transfers one end to that window (webContents.postMessage) and keeps the
+// other. Honest note: the engine pool runs in main (it schedules cells over the utility processes
+// and aggregates their progress), so main still posts each event on its end of the port. It is a
+// relay, but a cheap one: no IPC handler per event, one structured clone straight onto the port,
+// and the back end already throttles progress (src/backend/campaigns.ts).
+import { MessageChannelMain } from 'electron'
+import type { CampaignEvent } from '../shared/api'
+
+/** The parts of MessagePortMain used here. */
+export interface PortLike {
+  postMessage(message: unknown): void
+  close(): void
+  start(): void
+}
+export interface ChannelLike { port1: PortLike; port2: PortLike }
+/** The parts of WebContents used here. */
+export interface ContentsLike {
+  id: number
+  postMessage(channel: string, message: unknown, transfer: PortLike[]): void
+  once(event: 'destroyed', cb: () => void): unknown
+}
+
+export class EventPorts {
+  private readonly ports = new Map<number, PortLike>()
+
+  constructor(private readonly createChannel: () => ChannelLike = () => new MessageChannelMain() as unknown as ChannelLike) {}
+
+  /** Hands a fresh port to `contents` (replacing the one it had, e.g. after a reload). */
+  open(contents: ContentsLike): void {
+    const had = this.ports.get(contents.id)
+    had?.close()
+    const { port1, port2 } = this.createChannel()
+    port1.start()
+    if (!had) contents.once('destroyed', () => this.close(contents.id))
+    this.ports.set(contents.id, port1)
+    contents.postMessage('easytune:events-port', null, [port2])
+  }
+
+  close(id: number): void {
+    this.ports.get(id)?.close()
+    this.ports.delete(id)
+  }
+
+  get openPorts(): number { return this.ports.size }
+
+  /** Posts an event on every window's port. */
+  emit(event: CampaignEvent): void {
+    for (const port of this.ports.values()) {
+      try {
+        port.postMessage(event)
+      } catch { /* a port closed under us: the window is going away */ }
+    }
+  }
+}

@@ -1,0 +1,150 @@
+// Settings and the recent-projects list, in electron-store (userData/settings.json).
+// - A JSON schema validates the file on every read and write (ajv, through conf).
+// - `migrations` are keyed by the settings layout's own version (SETTINGS_VERSION, independent of
+//   the app version): conf records the last applied one in the file and runs the newer ones once.
+//   Version 0 is the unversioned layout of the first development builds:
+//   { theme: 'auto' | 'light' | 'dark', workerCount: number, recent: string[] }.
+// - A file that cannot be read or fails the schema is moved aside (settings.json.invalid-<time>)
+//   and the app starts on defaults: a broken settings file must never stop the app.
+// electron-store also registers a sync IPC channel for renderer-side stores; the app has none, so
+// it is removed (the sandboxed page cannot reach ipcRenderer anyway).
+import { existsSync, renameSync } from 'node:fs'
+import { join } from 'node:path'
+import { app, ipcMain } from 'electron'
+import Store, { type Options, type Schema } from 'electron-store'
+import type { Settings } from '../shared/api'
+
+export const SETTINGS_VERSION = '1.0.0'
+export const MAX_RECENT = 10
+const MAX_PATH = 4096
+
+/** What the store holds: the renderer's Settings plus main-only state. */
+export interface StoredSettings extends Settings {
+  /** False until the first window has been shown (then the wizard opens the sample). */
+  firstRunDone: boolean
+}
+
+export const DEFAULTS: StoredSettings = { theme: 'system', workers: null, recentProjects: [], firstRunDone: false }
+
+export const SCHEMA: Schema<StoredSettings> = {
+  theme: { type: 'string', enum: ['system', 'light', 'dark'], default: 'system' },
+  workers: { type: ['integer', 'null'], minimum: 1, maximum: 1024, default: null },
+  recentProjects: { type: 'array', items: { type: 'string', minLength: 1, maxLength: MAX_PATH }, maxItems: MAX_RECENT, default: [] },
+  firstRunDone: { type: 'boolean', default: false },
+}
+
+/** A store as the migrations see it (conf's get/set/delete/has). */
+interface MigratingStore {
+  get(key: string): unknown
+  set(key: string, value: unknown): void
+  delete(key: string): void
+  has(key: string): boolean
+}
+
+export const MIGRATIONS: Record<string, (store: MigratingStore) => void> = {
+  /** 0 → 1: renamed keys, 'auto' theme is now 'system', worker count 0 meant "default". */
+  '1.0.0': (store) => {
+    // A fresh install runs this too (conf starts from version 0.0.0), on the defaults only.
+    const fromOldFile = store.has('recent') || store.has('workerCount') || store.get('theme') === 'auto'
+    if (store.has('recent')) {
+      const old = store.get('recent')
+      const list = Array.isArray(old) ? old.filter((p): p is string => typeof p === 'string' && p.length > 0 && p.length <= MAX_PATH) : []
+      store.set('recentProjects', [...new Set(list)].slice(0, MAX_RECENT))
+      store.delete('recent')
+    }
+    if (store.has('workerCount')) {
+      const n = store.get('workerCount')
+      store.set('workers', typeof n === 'number' && Number.isInteger(n) && n >= 1 && n <= 1024 ? n : null)
+      store.delete('workerCount')
+    }
+    const theme = store.get('theme')
+    if (theme === 'auto' || (theme !== undefined && theme !== 'light' && theme !== 'dark' && theme !== 'system')) store.set('theme', 'system')
+    // A file from version 0 comes from a user who has already run the app.
+    if (fromOldFile) store.set('firstRunDone', true)
+  },
+}
+
+export interface SettingsOptions {
+  /** Folder of settings.json (default: Electron's userData). */
+  cwd?: string
+}
+
+export class AppSettings {
+  private readonly store: Store<StoredSettings>
+  /** Set when the settings file was unusable and has been moved aside. */
+  readonly recovered: string | null
+
+  constructor(opts: SettingsOptions = {}) {
+    let recovered: string | null = null
+    let store: Store<StoredSettings>
+    try {
+      store = open(opts)
+    } catch (e) {
+      const file = join(opts.cwd ?? defaultDir(), 'settings.json')
+      if (!existsSync(file)) throw e
+      recovered = `${file}.invalid-${Date.now()}`
+      renameSync(file, recovered)
+      console.warn(`EasyTune: the settings file was unusable (${(e as Error).message}); moved to ${recovered}, using defaults.`)
+      store = open(opts)
+    }
+    this.store = store
+    this.recovered = recovered
+    ipcMain?.removeAllListeners?.('electron-store-get-data')
+  }
+
+  get path(): string { return this.store.path }
+
+  get(): Settings {
+    return { theme: this.store.get('theme'), workers: this.store.get('workers'), recentProjects: [...this.store.get('recentProjects')] }
+  }
+
+  /** Applies a (validated) partial update; the schema still guards the file. */
+  set(patch: Partial<Settings>): Settings {
+    const next: Partial<StoredSettings> = {}
+    if (patch.theme !== undefined) next.theme = patch.theme
+    if (patch.workers !== undefined) next.workers = patch.workers
+    if (patch.recentProjects !== undefined) next.recentProjects = [...new Set(patch.recentProjects)].slice(0, MAX_RECENT)
+    // conf sets every key of the object and validates the whole store once, before writing.
+    this.store.set(next as StoredSettings)
+    return this.get()
+  }
+
+  /** Puts `path` first in the recent list (most recent first, no duplicates, at most MAX_RECENT). */
+  addRecent(path: string): string[] {
+    const list = [path, ...this.store.get('recentProjects').filter((p) => p !== path)].slice(0, MAX_RECENT)
+    this.store.set('recentProjects', list)
+    return list
+  }
+
+  removeRecent(path: string): string[] {
+    const list = this.store.get('recentProjects').filter((p) => p !== path)
+    this.store.set('recentProjects', list)
+    return list
+  }
+
+  isFirstRun(): boolean {
+    return !this.store.get('firstRunDone')
+  }
+
+  markFirstRunDone(): void {
+    this.store.set('firstRunDone', true)
+  }
+}
+
+function open(opts: SettingsOptions): Store<StoredSettings> {
+  const options = {
+    name: 'settings',
+    ...(opts.cwd ? { cwd: opts.cwd } : {}),
+    schema: SCHEMA,
+    defaults: DEFAULTS,
+    // electron-store's typings hide projectVersion (it defaults to the app's version), but it
+    // honours one that is given: the migrations follow the settings layout, not app releases.
+    projectVersion: SETTINGS_VERSION,
+    migrations: MIGRATIONS,
+  }
+  return new Store<StoredSettings>(options as unknown as Options<StoredSettings>)
+}
+
+function defaultDir(): string {
+  return app.getPath('userData')
+}
