@@ -152,7 +152,7 @@ export interface EasyTuneApi {
   /** A file the user dropped on the window or picked with a file input: the desktop app takes
    * its path (preload, webUtils) and browser mode uploads it (streamed, size-limited). Either
    * way the renderer gets an opaque handle back, never a path. */
-  addLogFile(file: File, onProgress?: (sentBytes: number, totalBytes: number) => void): Promise<{ handle: string; name: string }>
+  addLogFile(file: File, onProgress?: (sentBytes: number, totalBytes: number) => void, signal?: AbortSignal): Promise<{ handle: string; name: string }>
   importLog(source: LogSource, options: ImportOptionsDto): Promise<WorkloadSummary>
   getImportReport(workloadId: string): Promise<ImportReport>
   previewSplit(workloadId: string, split: SplitSpec): Promise<SplitPreview>

@@ -93,8 +93,10 @@ export function createBrowserApi(opts: BrowserApiOptions): EasyTuneApi {
 
   return {
     getAppInfo: () => call('getAppInfo', []),
-    addLogFile: (file, onProgress) => new Promise((resolve, reject) => {
+    addLogFile: (file, onProgress, signal) => new Promise((resolve, reject) => {
+      if (signal?.aborted) { reject(new Error('the upload was cancelled')); return }
       const xhr = new XMLHttpRequest()
+      signal?.addEventListener('abort', () => xhr.abort(), { once: true })
       xhr.open('POST', `/api/upload?name=${encodeURIComponent(file.name || 'log')}`)
       xhr.setRequestHeader(TOKEN_HEADER, need())
       xhr.setRequestHeader('content-type', 'application/octet-stream')

@@ -1,0 +1,79 @@
+// Numbers for people: thousands separators, units everywhere, durations as "20 h" / "2.31 d".
+import { formatDuration, formatThreshold } from '../../core/util/duration'
+
+const intFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 })
+
+export const duration = formatDuration
+export const threshold = formatThreshold
+
+/** 28000 → "28,000". */
+export function int(n: number): string {
+  return Number.isFinite(n) ? intFormat.format(Math.round(n)) : '–'
+}
+
+/** A plain number with up to `digits` decimals (trailing zeros kept off). */
+export function num(n: number, digits = 2): string {
+  if (!Number.isFinite(n)) return '–'
+  return new Intl.NumberFormat('en-US', { maximumFractionDigits: digits }).format(n)
+}
+
+/** 0.314 → "31%"; −0 is shown as 0%. */
+export function pct(x: number, digits = 0): string {
+  if (!Number.isFinite(x)) return '–'
+  const v = Number((x * 100).toFixed(digits))
+  const text = `${Math.abs(v).toFixed(digits)}%`
+  return v < 0 ? `−${text}` : text
+}
+
+/** A gain with its sign: "+31%" / "−4%". */
+export function signedPct(x: number, digits = 0): string {
+  if (!Number.isFinite(x)) return '–'
+  const v = Number((x * 100).toFixed(digits))
+  if (v === 0) return `${(0).toFixed(digits)}%`
+  return `${v > 0 ? '+' : '−'}${Math.abs(v).toFixed(digits)}%`
+}
+
+/** 1.234 → "1.23×". */
+export function times(x: number, digits = 2): string {
+  return Number.isFinite(x) ? `${x.toFixed(digits)}×` : '–'
+}
+
+/** Bytes with a decimal unit: "1.2 MB". */
+export function bytes(n: number): string {
+  if (!Number.isFinite(n) || n < 0) return '–'
+  const units = ['B', 'kB', 'MB', 'GB', 'TB']
+  let v = n, u = 0
+  while (v >= 1000 && u < units.length - 1) { v /= 1000; u++ }
+  return `${u === 0 ? v : v.toFixed(v >= 100 ? 0 : 1)} ${units[u]}`
+}
+
+/** A time on the log's submit axis as a calendar date (UTC), or "day N" when the log has no date. */
+export function logDate(unixStartTime: number | null, t: number): string {
+  if (unixStartTime === null) return `day ${int(Math.floor(t / 86400))}`
+  return new Date((unixStartTime + t) * 1000).toISOString().slice(0, 10)
+}
+
+/** Processor-seconds as processor-hours. */
+export function procHours(procSeconds: number): string {
+  return `${int(procSeconds / 3600)} proc·h`
+}
+
+/** Days, for spans: 14,379,014 s → "166 d". */
+export function days(seconds: number): string {
+  return `${int(seconds / 86400)} d`
+}
+
+/** Short durations for axis labels: 32 s → "32s", 130 s → "2m", 8,200 s → "2.3h", 3 d → "3d". */
+export function shortDuration(s: number): string {
+  if (!Number.isFinite(s)) return '–'
+  const r = (v: number) => (v >= 10 || Number.isInteger(Number(v.toFixed(1))) ? String(Math.round(v)) : v.toFixed(1))
+  if (s < 60) return `${r(s)}s`
+  if (s < 3600) return `${r(s / 60)}m`
+  if (s < 86400) return `${r(s / 3600)}h`
+  return `${r(s / 86400)}d`
+}
+
+/** "1 job" / "3 jobs". */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${int(n)} ${n === 1 ? one : many}`
+}

@@ -1,0 +1,169 @@
+// What to simulate (candidate orders, thresholds, objective, risk limit), the run-time estimate,
+// and the running campaign (progress, partial cells) as a reducer over the back end's events.
+import { defineStore } from 'pinia'
+import { computed, ref, shallowRef } from 'vue'
+import type { CampaignEstimate, CampaignEvent, CampaignRequest, CandidateDto } from '../../../shared/api'
+import type { SplitSpec } from '../../../core/tune/split'
+import { DEFAULT_THRESHOLDS, presetCandidates, type Objective } from '../../../core/tune/campaign'
+import { parseThreshold } from '../../../core/util/duration'
+import { errorMessage, useApi } from '../apiRef'
+import { initialRun, isActive, reduceRun, type RunState } from './campaignReducer'
+import type { ResampleSettings } from './split'
+import { useResultsStore } from './results'
+
+export type Preset = 'ch5' | 'ch6' | 'custom'
+
+/** The thresholds the research used: none, 20 h, 40 h, 200,000 s (ALGORITHMS.md §4.2). */
+export const STANDARD_THRESHOLDS: readonly (number | null)[] = DEFAULT_THRESHOLDS
+
+const sortThresholds = (a: number | null, b: number | null) => (a === null ? -1 : b === null ? 1 : a - b)
+
+/** A threshold as the custom field shows it, exactly (72000 → "20h", 200001 → "200001"). */
+export function thresholdText(t: number | null): string {
+  if (t === null) return 'none'
+  if (t % 3600 === 0) return `${t / 3600}h`
+  if (t % 60 === 0) return `${t / 60}m`
+  return String(t)
+}
+
+/** Parses "10h, 3d, 90000" into thresholds; throws with the first bad item. */
+export function parseThresholdList(text: string): (number | null)[] {
+  return text.split(/[,;\s]+/).filter((x) => x.trim() !== '').map((x) => {
+    const t = parseThreshold(x)
+    if (t !== null && !(t > 0)) throw new Error(`"${x}" is not a positive duration: write "none" for no threshold (0 would make every order FCFS)`)
+    return t
+  })
+}
+
+/** Every (primary, backfill) pair of the custom picker; "same" when both are the same order. */
+export function crossCandidates(primaries: string[], backfills: string[]): CandidateDto[] {
+  const out: CandidateDto[] = []
+  for (const p of primaries) for (const b of backfills) {
+    const backfill = b === 'same' || b === p ? 'same' : b
+    if (!out.some((c) => c.primary === p && c.backfill === backfill)) out.push({ primary: p, backfill })
+  }
+  return out
+}
+
+export const useCampaignStore = defineStore('campaign', () => {
+  const preset = ref<Preset>('ch5')
+  const customPrimaries = ref<string[]>(['FCFS', 'SPF', 'SQF', 'LEXP'])
+  const customBackfills = ref<string[]>(['same'])
+  const standardThresholds = ref<(number | null)[]>([...STANDARD_THRESHOLDS])
+  const customThresholds = ref('')
+  const objective = ref<Objective>('avgWait')
+  const tau = ref(10)
+  const capEnabled = ref(false)
+  const capValue = ref(1.5)
+  const workers = ref<number | null>(null)
+  const estimate = shallowRef<CampaignEstimate | null>(null)
+  const estimateError = ref<string | null>(null)
+  const run = shallowRef<RunState>(initialRun())
+  let pending: CampaignEvent[] = []
+  let unsubscribe: (() => void) | null = null
+  let asked = 0
+
+  const thresholdParse = computed<{ list: (number | null)[]; error: string | null }>(() => {
+    let custom: (number | null)[] = []
+    let error: string | null = null
+    try { custom = parseThresholdList(customThresholds.value) } catch (e) { error = errorMessage(e) }
+    const all = [...standardThresholds.value, ...custom]
+    const list = all.filter((t, i) => all.indexOf(t) === i).sort(sortThresholds)
+    return { list, error: error ?? (list.length === 0 ? 'choose at least one threshold ("none" is a choice)' : null) }
+  })
+  const thresholds = computed(() => thresholdParse.value.list)
+  const maxWaitRatio = computed(() => (capEnabled.value ? capValue.value : null))
+  const candidatesSpec = computed<CampaignRequest['candidates']>(() =>
+    preset.value === 'custom' ? { list: crossCandidates(customPrimaries.value, customBackfills.value) } : { preset: preset.value })
+  /** The candidate list the back end will run (presets expanded), as policy ids. */
+  const expandedCandidates = computed<CandidateDto[]>(() => {
+    const c = candidatesSpec.value
+    if ('list' in c) return c.list
+    return presetCandidates(c.preset).map((x) => ({ primary: String(x.primary), backfill: String(x.backfill) }))
+  })
+  const problems = computed(() => {
+    const out: string[] = []
+    if (thresholdParse.value.error) out.push(`Thresholds: ${thresholdParse.value.error}`)
+    if (preset.value === 'custom' && expandedCandidates.value.length === 0) out.push('Choose at least one primary order and one backfill order.')
+    if (capEnabled.value && !(capValue.value >= 1)) out.push('The limit on the longest wait must be at least 1× EASY-FCFS\'s.')
+    if (!(tau.value > 0)) out.push('τ must be a positive number of seconds.')
+    return out
+  })
+  const running = computed(() => isActive(run.value))
+
+  function request(workloadId: string, split: SplitSpec, resample: ResampleSettings): CampaignRequest {
+    return {
+      workloadId, split: { ...split }, resample: { ...resample }, candidates: candidatesSpec.value,
+      thresholds: [...thresholds.value], objective: objective.value, tau: tau.value, maxWaitRatio: maxWaitRatio.value, workers: workers.value,
+    }
+  }
+
+  async function refreshEstimate(req: CampaignRequest): Promise<void> {
+    const n = ++asked
+    try {
+      const e = await useApi().estimateCampaign(req)
+      if (n === asked) { estimate.value = e; estimateError.value = null }
+    } catch (e) {
+      if (n === asked) { estimate.value = null; estimateError.value = errorMessage(e) }
+    }
+  }
+
+  function handleEvent(e: CampaignEvent): void {
+    if (run.value.status === 'starting' && run.value.campaignId === null) { pending.push(e); return }
+    const next = reduceRun(run.value, e)
+    if (next === run.value) return
+    run.value = next
+    if (e.kind === 'done' && next.status === 'done') useResultsStore().setResult(e.result)
+  }
+
+  function listen(): void {
+    if (!unsubscribe) unsubscribe = useApi().onCampaignEvent(handleEvent)
+  }
+
+  async function start(req: CampaignRequest): Promise<boolean> {
+    listen()
+    pending = []
+    run.value = { ...initialRun(), status: 'starting' }
+    try {
+      const { campaignId } = await useApi().startCampaign(req)
+      run.value = { ...run.value, campaignId, status: 'running' }
+      const early = pending
+      pending = []
+      for (const e of early) handleEvent(e)
+      return true
+    } catch (e) {
+      run.value = { ...initialRun(), status: 'error', error: errorMessage(e) }
+      return false
+    }
+  }
+
+  async function cancel(): Promise<void> {
+    const id = run.value.campaignId
+    if (!id || !isActive(run.value)) return
+    try { await useApi().cancel(id) } catch (e) { run.value = { ...run.value, warnings: [...run.value.warnings, `Cancel: ${errorMessage(e)}`] } }
+    if (run.value.campaignId === id && isActive(run.value)) run.value = { ...run.value, status: 'cancelled' }
+  }
+
+  /** Restores the settings part of a project (the run itself is not kept). */
+  function restore(c: Omit<CampaignRequest, 'workloadId' | 'split' | 'resample'>): void {
+    if ('preset' in c.candidates) preset.value = c.candidates.preset
+    else {
+      preset.value = 'custom'
+      customPrimaries.value = [...new Set(c.candidates.list.map((x) => x.primary))]
+      customBackfills.value = [...new Set(c.candidates.list.map((x) => (x.backfill === x.primary ? 'same' : x.backfill)))]
+    }
+    standardThresholds.value = c.thresholds.filter((t) => STANDARD_THRESHOLDS.includes(t))
+    customThresholds.value = c.thresholds.filter((t) => !STANDARD_THRESHOLDS.includes(t)).map(thresholdText).join(', ')
+    objective.value = c.objective
+    tau.value = c.tau
+    capEnabled.value = c.maxWaitRatio !== null
+    if (c.maxWaitRatio !== null) capValue.value = c.maxWaitRatio
+    workers.value = c.workers
+  }
+
+  return {
+    preset, customPrimaries, customBackfills, standardThresholds, customThresholds, objective, tau, capEnabled, capValue, workers,
+    estimate, estimateError, run, thresholdParse, thresholds, maxWaitRatio, candidatesSpec, expandedCandidates, problems, running,
+    request, refreshEstimate, handleEvent, listen, start, cancel, restore,
+  }
+})

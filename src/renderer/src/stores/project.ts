@@ -1,0 +1,38 @@
+// The whole wizard as one ProjectState (the project file and the autosave) and back.
+import type { ProjectState, WorkloadSummary } from '../../../shared/api'
+import { useWorkloadStore } from './workload'
+import { useSplitStore, DEFAULT_RESAMPLE } from './split'
+import { useCampaignStore } from './campaign'
+import { useResultsStore } from './results'
+import { useWizardStore } from './wizard'
+
+export function toProject(): ProjectState {
+  const w = useWorkloadStore(), s = useSplitStore(), c = useCampaignStore(), r = useResultsStore(), z = useWizardStore()
+  const log = w.summary ? { name: w.summary.name, sha256: w.summary.sha256 } : w.expectedLog
+  return {
+    version: 1,
+    log: log ? { ...log } : null,
+    importOptions: JSON.parse(JSON.stringify(w.options)),
+    split: { ...s.spec },
+    campaign: {
+      resample: { ...s.resample }, candidates: JSON.parse(JSON.stringify(c.candidatesSpec)), thresholds: [...c.thresholds],
+      objective: c.objective, tau: c.tau, maxWaitRatio: c.maxWaitRatio, workers: c.workers,
+    },
+    result: r.result,
+    step: z.step,
+  }
+}
+
+/** Puts a project back into the stores. `workload` is the log the back end restored with it (null
+ * when it must be imported again: the Import step then asks for the project's log). */
+export function fromProject(p: ProjectState, workload: WorkloadSummary | null): void {
+  if (p.version !== 1) throw new Error(`this project file has version ${String(p.version)}; this EasyTune reads version 1`)
+  const w = useWorkloadStore(), s = useSplitStore(), c = useCampaignStore(), r = useResultsStore(), z = useWizardStore()
+  w.restore(workload, p.importOptions ?? {}, p.log)
+  s.spec = { ...p.split }
+  s.resample = { ...DEFAULT_RESAMPLE, ...p.campaign.resample }
+  s.preview = null
+  c.restore(p.campaign)
+  r.setResult(p.result)
+  z.restore(p.step)
+}

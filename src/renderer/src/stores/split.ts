@@ -1,0 +1,60 @@
+// The train/test split (where test starts) and the week resampling of each part, with the back
+// end's preview of both parts.
+import { defineStore } from 'pinia'
+import { ref, shallowRef } from 'vue'
+import type { SplitPreview } from '../../../shared/api'
+import type { SplitSpec } from '../../../core/tune/split'
+import type { ResampleMethod } from '../../../core/tune/resample'
+import { errorMessage, useApi } from '../apiRef'
+
+export interface ResampleSettings {
+  method: ResampleMethod
+  weeks: number
+  seed: number
+}
+
+/** The thesis' protocol: 250 resampled weeks per part, per-user week resampling, seed 1 (the CLI's defaults). */
+export const DEFAULT_RESAMPLE: ResampleSettings = { method: 'user-weeks', weeks: 250, seed: 1 }
+
+export const useSplitStore = defineStore('split', () => {
+  const spec = ref<SplitSpec>({ kind: 'midpoint' })
+  const resample = ref<ResampleSettings>({ ...DEFAULT_RESAMPLE })
+  const preview = shallowRef<SplitPreview | null>(null)
+  const previewError = ref<string | null>(null)
+  const loading = ref(false)
+  let asked = 0
+
+  function setAt(at: number): void {
+    spec.value = { kind: 'time', at: Math.round(at) }
+  }
+
+  function resetToMidpoint(): void {
+    spec.value = { kind: 'midpoint' }
+  }
+
+  /** A new log: back to the midpoint (a date on the old log means nothing on the new one). */
+  function resetForNewLog(): void {
+    spec.value = { kind: 'midpoint' }
+    preview.value = null
+    previewError.value = null
+  }
+
+  async function refreshPreview(workloadId: string): Promise<void> {
+    const n = ++asked
+    loading.value = true
+    try {
+      const p = await useApi().previewSplit(workloadId, spec.value)
+      if (n !== asked) return
+      preview.value = p
+      previewError.value = null
+    } catch (e) {
+      if (n !== asked) return
+      preview.value = null
+      previewError.value = errorMessage(e)
+    } finally {
+      if (n === asked) loading.value = false
+    }
+  }
+
+  return { spec, resample, preview, previewError, loading, setAt, resetToMidpoint, resetForNewLog, refreshPreview }
+})

@@ -1,0 +1,127 @@
+// The log: where it comes from, how it was imported (upload progress, cancel), the import report
+// and the inspect data. A new or re-imported log bumps `revision`, which downstream steps watch.
+import { defineStore } from 'pinia'
+import { computed, ref, shallowRef } from 'vue'
+import type { ImportOptionsDto, LogSource, WorkloadSummary } from '../../../shared/api'
+import { errorMessage, useApi } from '../apiRef'
+import { useSplitStore } from './split'
+
+/** The back end may name the file by its path ("/tmp/…/upload-…:1: …") or its name ("site.swf:1:");
+ * the UI already names the file, so keep only the line number. */
+export function importMessage(message: string, name = ''): string {
+  const own = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+  const m = own ? message.replace(new RegExp(`^${own}:(\\d+):\\s*`), 'line $1: ').replace(new RegExp(`^${own}:\\s+`), '') : message
+  return m
+    .replace(/(?:[A-Za-z]:)?[\\/][^\s:]*[\\/][^\s:]+:(\d+):\s*/g, 'line $1: ')
+    .replace(/(?:[A-Za-z]:)?[\\/][^\s:]*[\\/][^\s:]+:\s+/g, '')
+}
+
+export type ImportStatus = 'idle' | 'uploading' | 'importing' | 'ready' | 'error'
+
+export const useWorkloadStore = defineStore('workload', () => {
+  const status = ref<ImportStatus>('idle')
+  const fileName = ref<string | null>(null)
+  const progress = ref<{ sent: number; total: number } | null>(null)
+  const source = ref<LogSource | null>(null)
+  const options = ref<ImportOptionsDto>({})
+  const summary = shallowRef<WorkloadSummary | null>(null)
+  const error = ref<string | null>(null)
+  /** A project opened without its log: the log it needs (name and hash). */
+  const expectedLog = ref<{ name: string; sha256: string } | null>(null)
+  const revision = ref(0)
+  let generation = 0
+  let upload: AbortController | null = null
+
+  const ready = computed(() => summary.value !== null)
+  const busy = computed(() => status.value === 'uploading' || status.value === 'importing')
+  const machineProcs = computed(() => summary.value?.report.machine.procs ?? null)
+  /** The loaded log is not the one the opened project was made with. */
+  const mismatch = computed(() => expectedLog.value !== null && summary.value !== null && summary.value.sha256 !== expectedLog.value.sha256)
+
+  async function run(src: LogSource, opts: ImportOptionsDto, name: string, file?: File): Promise<void> {
+    const gen = ++generation
+    const api = useApi()
+    error.value = null
+    fileName.value = name
+    progress.value = null
+    try {
+      let s = src
+      if (file) {
+        status.value = 'uploading'
+        progress.value = { sent: 0, total: file.size }
+        // Cancel aborts the upload (browser mode); the desktop app only passes a path, nothing to abort.
+        upload = new AbortController()
+        const added = await api.addLogFile(file, (sent, total) => {
+          if (gen === generation) progress.value = { sent, total }
+        }, upload.signal)
+        if (gen !== generation) return
+        s = { kind: 'handle', handle: added.handle }
+        fileName.value = added.name
+      }
+      status.value = 'importing'
+      const result = await api.importLog(s, opts)
+      if (gen !== generation) return
+      // A different log: a split date on the old one means nothing here (same log: keep it).
+      const previous = summary.value?.sha256 ?? expectedLog.value?.sha256 ?? null
+      if (previous !== null && previous !== result.sha256) useSplitStore().resetForNewLog()
+      source.value = s
+      options.value = { ...opts }
+      summary.value = result
+      if (expectedLog.value?.sha256 === result.sha256) expectedLog.value = null
+      status.value = 'ready'
+      revision.value++
+    } catch (e) {
+      if (gen !== generation) return
+      status.value = 'error'
+      error.value = `Could not import ${name}: ${importMessage(errorMessage(e), name)}`
+    }
+  }
+
+  function importSample(): Promise<void> {
+    return run({ kind: 'sample' }, {}, 'the bundled sample (KTH-SP2)')
+  }
+
+  function importFile(file: File): Promise<void> {
+    return run({ kind: 'handle', handle: '' }, {}, file.name, file)
+  }
+
+  /** Desktop only: the back end shows its own open dialog. */
+  function importFromDialog(): Promise<void> {
+    return run({ kind: 'dialog' }, {}, 'the chosen file')
+  }
+
+  /** Re-imports the same log with changed options (e.g. a corrected machine size). */
+  function reimport(patch: Partial<ImportOptionsDto>): Promise<void> {
+    if (!source.value) return Promise.resolve()
+    const opts = { ...options.value, ...patch }
+    for (const k of Object.keys(opts) as (keyof ImportOptionsDto)[]) if (opts[k] === undefined) delete opts[k]
+    return run(source.value, opts, summary.value?.name ?? fileName.value ?? 'the log')
+  }
+
+  /** Stops waiting for the running import or upload; the previous log (if any) stays loaded. */
+  function cancel(): void {
+    generation++
+    upload?.abort()
+    upload = null
+    progress.value = null
+    status.value = summary.value ? 'ready' : 'idle'
+    error.value = null
+  }
+
+  /** From a restored project: the workload the back end kept, or the log it asks for again. */
+  function restore(s: WorkloadSummary | null, opts: ImportOptionsDto, log: { name: string; sha256: string } | null): void {
+    generation++
+    options.value = { ...opts }
+    expectedLog.value = s === null ? log : null
+    summary.value = s
+    source.value = null
+    status.value = s ? 'ready' : 'idle'
+    if (s) fileName.value = s.name
+  }
+
+  return {
+    status, fileName, progress, source, options, summary, error, expectedLog, revision,
+    ready, busy, machineProcs, mismatch,
+    importSample, importFile, importFromDialog, reimport, cancel, restore,
+  }
+})

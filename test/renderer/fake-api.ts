@@ -1,0 +1,125 @@
+// A fake back end for the renderer's DOM tests: every EasyTuneApi method is a vi.fn with a plain
+// in-memory answer, campaign events are pushed by the test (emit), and fixtures build a small
+// workload summary and evaluation result with the real shapes.
+import { vi } from 'vitest'
+import type { CampaignEvent, EasyTuneApi, ProjectState, Settings, WorkloadSummary } from '../../src/shared/api'
+import type { EvaluationResult } from '../../src/core/tune/result'
+import type { PartSummary } from '../../src/core/tune/select'
+
+export function part(gain: number, maxRatio = 1, mean = 1000): PartSummary {
+  return {
+    mean, baselineMean: mean / (1 - gain || 1), gain, gainCi: [gain - 0.05, gain + 0.05],
+    meanRatio: 1 - gain, p10Ratio: 1 - gain - 0.1, p90Ratio: 1 - gain + 0.1, ratioWeeks: 3, ratioOfSums: 1 - gain,
+    meanMaxWait: 40000 * maxRatio, meanMaxWaitRatio: maxRatio, maxMaxWait: 60000 * maxRatio, maxMaxWaitRatio: maxRatio,
+  }
+}
+
+export function makeWorkload(over: Partial<WorkloadSummary> = {}): WorkloadSummary {
+  return {
+    id: 'w1', name: 'KTH-SP2-1996-2.1-cln.swf.gz', sha256: 'a'.repeat(64), unixStartTime: 843480031,
+    report: {
+      schemaVersion: 1, name: 'KTH-SP2-1996-2.1-cln.swf.gz', format: 'swf', formatSource: 'detected', linesRead: 28500, jobsRead: 28476, jobsKept: 28000, jobsRemoved: 476,
+      machine: { procs: 100, source: 'header-maxprocs', note: '100 processors, from the log header (MaxProcs)' },
+      rules: [
+        { rule: 'C7-overrun', description: 'ran longer than requested: removed (C7)', effect: 'removed', count: 475, exampleLines: [137, 138] },
+        { rule: 'C3-too-big', description: 'more processors than the machine: removed (C3)', effect: 'removed', count: 0, exampleLines: [] },
+      ],
+      badLines: { count: 0, examples: [] },
+      warnings: ['requested time missing for 11,290 jobs: backfilling uses their runtime'],
+      span: { firstSubmit: 600000, lastSubmit: 600000 + 40 * 604800, seconds: 40 * 604800, unixStartTime: 843480031, startIso: '1996-09-30T10:38:01.000Z', endIso: '1997-08-29T08:34:09.000Z' },
+      users: 212, requestedMissing: 0, recordedWaits: 28000,
+      options: { overrun: 'drop', requestedFallback: 'drop', procs: null },
+      header: { Computer: 'IBM SP2', Installation: 'KTH', TimeZoneString: 'Europe/Stockholm' },
+    },
+    inspect: {
+      weeks: { start: Array.from({ length: 40 }, (_, i) => 600000 + i * 604800), submittedLoad: Array.from({ length: 40 }, (_, i) => 0.5 + (i % 5) / 10), utilization: Array.from({ length: 40 }, () => 0.6) },
+      procsHistogram: { edges: [1, 2, 4, 8], counts: [100, 50, 20] },
+      requestedHistogram: { edges: [1, 60, 3600, 86400], counts: [10, 20, 30] },
+      overEstimation: { requested: [3600, 7200], runtime: [600, 7000], medianRatio: 2.5 },
+      topUsers: [{ user: 'u1', jobs: 10, procSeconds: 7200 }, { user: 'u2', jobs: 30, procSeconds: 3600 }, { user: 'u3', jobs: 5, procSeconds: 36000 }],
+      recordedWaits: { edges: [1, 60, 3600], counts: [5, 6], mean: 15000, median: 300 },
+    },
+    ...over,
+  }
+}
+
+type Cand = EvaluationResult['candidates'][number]
+function cand(label: string, primary: string, threshold: number | null, train: PartSummary, test: PartSummary, baseline = false): Cand {
+  return { label, candidate: { primary, backfill: 'same' }, primary, backfill: 'same', threshold, baseline, admissible: true, train, test }
+}
+
+/** A small result: EASY-FCFS, SPF, SAF and LQF with a 40 h threshold, recommended SPF, best on test SAF. */
+export function makeResult(over: Partial<EvaluationResult> = {}): EvaluationResult {
+  const w = makeWorkload()
+  const candidates = [
+    cand('EASY-FCFS', 'FCFS', null, part(0), part(0), true),
+    cand('EASY-SPF Θ=40 h', 'SPF', 144000, part(0.4, 0.7), part(0.27, 0.7)),
+    cand('EASY-SAF Θ=40 h', 'SAF', 144000, part(0.31, 1.1), part(0.41, 1.14)),
+    cand('EASY-LQF Θ=40 h', 'LQF', 144000, part(-0.1, 2.5), part(-0.02, 2.57)),
+  ]
+  return {
+    schemaVersion: 1, kind: 'easytune-evaluation', generator: 'easytune 0.1.0',
+    log: { name: w.name, sha256: w.sha256, format: 'swf', machineProcs: 100, machineSource: 'header-maxprocs', jobsRead: 28476, jobsKept: 28000, unixStartTime: 843480031, importReport: w.report },
+    protocol: {
+      split: { spec: { kind: 'midpoint' }, at: 14981734, atIso: '1997-03-15T21:36:05.000Z', train: { jobs: 13480, start: 0, end: 1, seconds: 1, load: 0.7 }, test: { jobs: 14520, start: 1, end: 2, seconds: 1, load: 0.67 } },
+      resample: { method: 'user-weeks', weeks: 3, seed: 1, trainOriginalWeeks: 23, testOriginalWeeks: 23, trainSamples: 3, testSamples: 3 },
+      objective: 'avgWait', tau: 10, thresholds: [144000],
+      candidates: ['FCFS', 'LCFS', 'SPF', 'LPF', 'LQF', 'SQF', 'LEXP', 'SEXP', 'LRF', 'SRF', 'LAF', 'SAF'].map((p) => ({ primary: p, backfill: 'same' })),
+      risk: { maxWaitRatio: null }, cells: 24,
+    },
+    calibration: null, candidates, recommended: 1, bestOnTest: 2, bestOnTrain: 1, ranking: [1, 2, 0, 3],
+    recommendation: { label: 'EASY-SPF Θ=40 h', sentence: "EASY with SPF order and a 40 h threshold cut the average wait on the test months by 27% (90% CI 22% to 32%), with the longest wait 0.7× today's (11.7 h).", testDisagrees: false },
+    weekly: [{ label: 'EASY-FCFS', train: [1, 2, 3], test: [1, 2, 3] }, { label: 'EASY-SPF Θ=40 h', train: [1, 1, 2], test: [1, 1, 2] }],
+    ...over,
+  }
+}
+
+export interface FakeApi extends EasyTuneApi {
+  emit(e: CampaignEvent): void
+  listeners: Set<(e: CampaignEvent) => void>
+}
+
+export function fakeApi(over: Partial<EasyTuneApi> = {}): FakeApi {
+  const listeners = new Set<(e: CampaignEvent) => void>()
+  let settings: Settings = { theme: 'system', workers: null, recentProjects: [] }
+  const api: FakeApi = {
+    listeners,
+    emit: (e) => { for (const l of [...listeners]) l(e) },
+    getAppInfo: vi.fn(async () => ({ version: '0.1.0', mode: 'browser' as const, versions: {}, citations: ['KTH-SP2 log: courtesy of Lars Malinowsky, KTH.'] })),
+    addLogFile: vi.fn(async (file: File, onProgress?: (s: number, t: number) => void) => {
+      onProgress?.(file.size / 2, file.size)
+      onProgress?.(file.size, file.size)
+      return { handle: 'h1', name: file.name }
+    }),
+    importLog: vi.fn(async () => makeWorkload()),
+    getImportReport: vi.fn(async () => makeWorkload().report),
+    previewSplit: vi.fn(async (_id, split) => ({
+      at: split.kind === 'time' ? split.at : 600000 + 20 * 604800, atIso: null,
+      train: { jobs: 13480, seconds: 166 * 86400, load: 0.7, originalWeeks: 23 }, test: { jobs: 14520, seconds: 166 * 86400, load: 0.67, originalWeeks: 23 },
+    })),
+    estimateCampaign: vi.fn(async () => ({ cells: 24, weekSimulations: 72, seconds: 0.4, workers: 1 })),
+    startCampaign: vi.fn(async () => ({ campaignId: 'c1' })),
+    cancel: vi.fn(async () => {}),
+    onCampaignEvent: vi.fn((l: (e: CampaignEvent) => void) => { listeners.add(l); return () => listeners.delete(l) }),
+    exportConfig: vi.fn(async (_r, target) => ({
+      target, files: [{ name: 'slurm.conf.easytune', content: 'PriorityType=priority/multifactor\n', description: 'slurm.conf fragment' }],
+      items: [{ feature: 'queue order SPF', fidelity: 'site factor' as const, note: 'via easytune-site-factor.sh' }], gaps: ['One reservation per partition'],
+    })),
+    saveText: vi.fn(async () => true),
+    generateReport: vi.fn(async () => '<!doctype html><title>report</title>'),
+    saveProject: vi.fn(async () => true),
+    openProject: vi.fn(async () => null as ProjectState | null),
+    autosave: vi.fn(async () => {}),
+    restoreLastProject: vi.fn(async () => null),
+    getSettings: vi.fn(async () => settings),
+    setSettings: vi.fn(async (s: Partial<Settings>) => { settings = { ...settings, ...s }; return settings }),
+    ...over,
+  }
+  return api
+}
+
+/** Lets pending promises and Vue updates settle. */
+export async function settle(ms = 0): Promise<void> {
+  await new Promise((r) => setTimeout(r, ms))
+  await Promise.resolve()
+}

@@ -1,0 +1,290 @@
+// Each wizard step mounted with Pinia and a fake back end (charts stubbed: chart.js cannot paint in
+// happy-dom): what it shows, what it asks the back end, and where it goes next.
+import { beforeEach, describe, expect, it, vi } from 'vitest'
+import { flushPromises, mount, type VueWrapper } from '@vue/test-utils'
+import { createPinia, setActivePinia, type Pinia } from 'pinia'
+import type { Component } from 'vue'
+import { setApi } from '../../src/renderer/src/apiRef'
+import App from '../../src/renderer/src/App.vue'
+import ChartPanel from '../../src/renderer/src/components/ChartPanel.vue'
+import ImportStep from '../../src/renderer/src/steps/ImportStep.vue'
+import InspectStep from '../../src/renderer/src/steps/InspectStep.vue'
+import SplitStep from '../../src/renderer/src/steps/SplitStep.vue'
+import CandidatesStep from '../../src/renderer/src/steps/CandidatesStep.vue'
+import RunStep from '../../src/renderer/src/steps/RunStep.vue'
+import ResultsStep from '../../src/renderer/src/steps/ResultsStep.vue'
+import ExportStep from '../../src/renderer/src/steps/ExportStep.vue'
+import { useWorkloadStore } from '../../src/renderer/src/stores/workload'
+import { useSplitStore } from '../../src/renderer/src/stores/split'
+import { useCampaignStore } from '../../src/renderer/src/stores/campaign'
+import { useResultsStore } from '../../src/renderer/src/stores/results'
+import { useWizardStore } from '../../src/renderer/src/stores/wizard'
+import { useSettingsStore } from '../../src/renderer/src/stores/settings'
+import { fakeApi, makeResult, makeWorkload, settle, type FakeApi } from './fake-api'
+
+let api: FakeApi
+let pinia: Pinia
+beforeEach(() => {
+  pinia = createPinia()
+  setActivePinia(pinia)
+  api = fakeApi()
+  setApi(api)
+})
+
+const mountStep = (c: Component): VueWrapper => mount(c, { global: { plugins: [pinia], stubs: { ChartPanel: true } }, attachTo: document.body })
+const charts = (w: VueWrapper) => w.findAllComponents(ChartPanel)
+type Axis = { title: { text: string | string[] } }
+const axisTitles = (config: unknown) => {
+  const scales = (config as { options: { scales: Record<string, Axis> } }).options.scales
+  return Object.values(scales).map((s) => [s.title.text].flat().join(' '))
+}
+
+async function withLog(): Promise<void> {
+  await useWorkloadStore().importSample()
+}
+
+describe('Import step', () => {
+  it('opens the bundled sample and shows the import report with every rule that matched, warnings and provenance', async () => {
+    const w = mountStep(ImportStep)
+    await w.get('[data-testid="open-sample"]').trigger('click')
+    await flushPromises()
+    expect(api.importLog).toHaveBeenCalledWith({ kind: 'sample' }, {})
+    const text = w.text()
+    expect(text).toContain('Imported KTH-SP2-1996-2.1-cln.swf.gz: 28,000 jobs on 100 processors.')
+    expect(text).toContain('C7-overrun')
+    expect(text).toContain('137, 138')
+    // Only rules that matched get a row; the others are listed by name.
+    expect(w.findAll('tbody tr').map((r) => r.find('td').text())).toEqual(['C7-overrun'])
+    expect(text).toContain('No job matched: C3-too-big.')
+    expect(text).toContain('requested time missing for 11,290 jobs')
+    expect(text).toContain('Time zone')
+    w.unmount()
+  })
+
+  it('re-imports with a corrected machine size', async () => {
+    const w = mountStep(ImportStep)
+    await w.get('[data-testid="open-sample"]').trigger('click')
+    await flushPromises()
+    await w.get('#procs').setValue('128')
+    await w.get('form.inline-form').trigger('submit')
+    await flushPromises()
+    expect(api.importLog).toHaveBeenLastCalledWith({ kind: 'sample' }, { procs: 128 })
+    w.unmount()
+  })
+
+  it('shows upload progress with a cancel button, and a clear message for a broken file', async () => {
+    let fail: (e: Error) => void = () => {}
+    api.addLogFile = vi.fn((f: File, on?: (s: number, t: number) => void) => { on?.(500_000, 2_000_000); return new Promise<{ handle: string; name: string }>((_, rej) => { fail = rej }) })
+    const w = mountStep(ImportStep)
+    const input = w.get('.dropzone input[type="file"]')
+    Object.defineProperty(input.element, 'files', { value: [new File(['x'.repeat(10)], 'broken.swf')], configurable: true })
+    await input.trigger('change')
+    await flushPromises()
+    expect(w.get('[role="progressbar"]').attributes('aria-valuenow')).toBe('25')
+    expect(w.text()).toContain('Uploading broken.swf: 500 kB of 2.0 MB (25%)')
+    fail(new Error('no job could be read: the file is not SWF, sacct, jobcomp or PBS'))
+    await flushPromises()
+    expect(w.get('[role="alert"]').text()).toContain('Could not import broken.swf: no job could be read')
+    w.unmount()
+  })
+})
+
+describe('Inspect step', () => {
+  it('draws load, sizes, requested times, over-estimation and recorded waits with unit-labelled axes; users sort', async () => {
+    await withLog()
+    const w = mountStep(InspectStep)
+    const list = charts(w)
+    expect(list.map((c) => c.props('title'))).toEqual(['Weekly submitted load and utilization', 'Job sizes', 'Requested times', 'Requested against actual runtime', 'Waits recorded by the real scheduler'])
+    expect(axisTitles(list[0].props('config'))).toEqual(['Date (week starts, UTC)', 'Share of the machine (%)'])
+    expect(axisTitles(list[1].props('config'))).toEqual(['Processors requested per job', 'Jobs'])
+    expect(axisTitles(list[3].props('config'))).toEqual(['Requested time (log scale)', 'Actual runtime (log scale)'])
+    const users = () => w.findAll('tbody tr').map((r) => r.find('td').text())
+    expect(users()).toEqual(['u3', 'u1', 'u2']) // by work, largest first
+    await w.findAll('th button').find((b) => b.text().startsWith('Jobs'))!.trigger('click')
+    expect(users()).toEqual(['u2', 'u1', 'u3'])
+    expect(w.text()).toContain('2.5×')
+    w.unmount()
+  })
+})
+
+describe('Split step', () => {
+  it('moves the split with the keyboard, previews both parts and resets to the midpoint', async () => {
+    await withLog()
+    const w = mountStep(SplitStep)
+    await settle(300)
+    expect(api.previewSplit).toHaveBeenCalled()
+    expect(w.text()).toContain('13,480 jobs over 166 d, offered load 70%, 23 full weeks')
+    const slider = w.get('[role="slider"]')
+    const before = Number(slider.attributes('aria-valuenow'))
+    await slider.trigger('keydown', { key: 'PageUp' })
+    const s = useSplitStore()
+    expect(s.spec).toEqual({ kind: 'time', at: Math.round(before + 604800) })
+    await settle(300)
+    expect(api.previewSplit).toHaveBeenLastCalledWith('w1', s.spec)
+    await w.findAll('button').find((b) => b.text() === 'Reset to the midpoint')!.trigger('click')
+    expect(s.spec).toEqual({ kind: 'midpoint' })
+    await w.get('#weeks').setValue('5')
+    expect(s.resample.weeks).toBe(5)
+    w.unmount()
+  })
+})
+
+describe('Candidates step', () => {
+  it('estimates the run from the chosen preset and thresholds, refuses an empty threshold list, starts and goes to Run', async () => {
+    await withLog()
+    const wiz = useWizardStore()
+    wiz.goTo('candidates')
+    const w = mountStep(CandidatesStep)
+    await w.get('[data-testid="preset-ch6"]').setValue(true)
+    for (const t of ['null', '72000', '200000']) await w.get(`[data-testid="threshold-${t}"]`).setValue(false)
+    await settle(350)
+    const req = vi.mocked(api.estimateCampaign).mock.calls.at(-1)![0]
+    expect(req).toMatchObject({ workloadId: 'w1', candidates: { preset: 'ch6' }, thresholds: [144000], objective: 'avgWait', maxWaitRatio: null, split: { kind: 'midpoint' } })
+    expect(w.get('[data-testid="estimate"]').text()).toContain('24 simulation cells, 72 week-long simulations: about 0.4 s on 1 worker')
+
+    await w.get('[data-testid="threshold-144000"]').setValue(false)
+    expect(w.text()).toContain('choose at least one threshold')
+    expect(w.get('[data-testid="start-run"]').attributes('disabled')).toBeDefined()
+    await w.get('#custom-thresholds').setValue('30h')
+    await w.get('[data-testid="cap-enabled"]').setValue(true)
+    await w.get('[data-testid="start-run"]').trigger('click')
+    await flushPromises()
+    expect(api.startCampaign).toHaveBeenCalledWith(expect.objectContaining({ thresholds: [108000], maxWaitRatio: 1.5 }))
+    expect(wiz.current.id).toBe('run')
+    w.unmount()
+  })
+})
+
+describe('Run step', () => {
+  it('shows progress, workers and partial cells, cancels, and opens Results when done', async () => {
+    await withLog()
+    const c = useCampaignStore(), wiz = useWizardStore()
+    await c.start(c.request('w1', { kind: 'midpoint' }, { method: 'user-weeks', weeks: 3, seed: 1 }))
+    wiz.goTo('run')
+    const w = mountStep(RunStep)
+    api.emit({ campaignId: 'c1', kind: 'progress', cellsDone: 2, cellsTotal: 4, cachedCells: 1, samplesDone: 6, samplesTotal: 12, etaSeconds: 90, perWorker: [{ worker: 1, pid: 4242, state: 'busy', cell: 'EASY-SPF Θ=40 h (train)' }] })
+    api.emit({ campaignId: 'c1', kind: 'cell', label: 'EASY-FCFS Θ=none', part: 'train', meanObjective: 600 })
+    api.emit({ campaignId: 'c1', kind: 'cell', label: 'EASY-SPF Θ=40 h', part: 'train', meanObjective: 300 })
+    await flushPromises()
+    expect(w.text()).toContain('2 of 4 cells (1 from the cache), 6 of 12 week simulations (50%), about 90 s left')
+    expect(w.text()).toContain('4242')
+    expect(w.text()).toContain('EASY-SPF Θ=40 h5 min0.50×')
+    await w.get('[data-testid="cancel-run"]').trigger('click')
+    expect(api.cancel).toHaveBeenCalledWith('c1')
+    w.unmount()
+
+    await c.start(c.request('w1', { kind: 'midpoint' }, { method: 'user-weeks', weeks: 3, seed: 1 }))
+    wiz.goTo('run')
+    const w2 = mountStep(RunStep)
+    api.emit({ campaignId: 'c1', kind: 'done', result: makeResult() })
+    await flushPromises()
+    expect(wiz.current.id).toBe('results')
+    w2.unmount()
+  })
+})
+
+describe('Results step', () => {
+  it('says the recommendation, draws the four charts of the thesis, sorts the table and flags stale results', async () => {
+    await withLog()
+    const s = useSplitStore(), c = useCampaignStore()
+    s.resample = { method: 'user-weeks', weeks: 3, seed: 1 }
+    c.preset = 'ch6'
+    c.standardThresholds = [144000]
+    useResultsStore().setResult(makeResult())
+    const w = mountStep(ResultsStep)
+    expect(w.get('[data-testid="recommendation"]').text()).toBe(makeResult().recommendation.sentence)
+    const list = charts(w)
+    expect(list).toHaveLength(4)
+    for (const ch of list) {
+      const titles = axisTitles(ch.props('config'))
+      expect(titles).toHaveLength(2)
+      for (const t of titles) expect(t).toMatch(/\(|%|×/) // every axis names its unit
+    }
+    const order = () => w.findAll('table tbody tr').map((r) => r.findAll('td')[1].text())
+    expect(order()).toEqual(['EASY-SPF', 'EASY-SAF', 'EASY-FCFS', 'EASY-LQF']) // by train rank
+    await w.findAll('th button').find((b) => b.text().startsWith('Test gain'))!.trigger('click')
+    expect(order()).toEqual(['EASY-SAF', 'EASY-SPF', 'EASY-FCFS', 'EASY-LQF'])
+    expect(w.find('[data-testid="stale-banner"]').exists()).toBe(false)
+    s.setAt(20_000_000)
+    await flushPromises()
+    expect(w.get('[data-testid="stale-banner"]').text()).toContain('the split point moved')
+    // The charts follow the part toggle.
+    await w.findAll('input[type="radio"]').find((r) => (r.element as HTMLInputElement).value === 'train')!.setValue(true)
+    expect(axisTitles(charts(w)[0].props('config')).join(' ')).toContain('train')
+    w.unmount()
+  })
+})
+
+describe('Online and mixed results', () => {
+  it('shows an opened `easytune online --json` and `easytune mixed --json` next to the evaluation', async () => {
+    const r = useResultsStore()
+    r.setResult(makeResult())
+    const band = { mean: 0.2, p10: 0.1, p90: 0.3 }
+    r.loadJson(JSON.stringify({
+      schemaVersion: 1, log: { name: 'KTH', machineProcs: 100 }, config: { policies: ['FCFS', 'SPF'], period: 604800, threshold: 144000, traces: 1 }, traces: 1, periods: 4, periodEnds: [], citation: null,
+      runs: [{ id: 'full', label: 'Full feedback (Δ = 1 week)', kind: 'strategy', totalWait: [1], avgWait: 5400, relative: -0.2, gain: 0.2, gainBand: band, gainCurve: { mean: [], p10: [], p90: [] } }],
+    }))
+    const entry = (label: string, gain: number) => ({ label, weights: [1, 0, 0], candidate: { primary: 'SQF', backfill: 'same' }, threshold: null, train: { gain, maxMaxWaitRatio: 1.2 }, test: { gain, maxMaxWaitRatio: 1.3 } })
+    r.loadJson(JSON.stringify({ schemaVersion: 1, log: { name: 'KTH', machineProcs: 100, jobs: 28000 }, options: { method: 'xnes', objective: 'avgWait', budget: 10 }, features: [], best: entry('EASY-mixed(0.7, 0.3)', 0.33), baseline: entry('EASY-FCFS', 0), vertices: [entry('EASY-SQF', 0.25)] }))
+    const w = mountStep(ResultsStep)
+    const text = w.text()
+    expect(text).toContain('Online selection on KTH: 1 trace(s), 4 periods of 7 d, Θ = 40 h')
+    expect(text).toContain('Full feedback (Δ = 1 week)90 min+20.0%10% to 30%')
+    expect(text).toContain('EASY-mixed(0.7, 0.3)1, 0, 0+33.0%+33.0%1.3×')
+    w.unmount()
+  })
+})
+
+describe('Export step', () => {
+  it('exports for SLURM with the chosen version, shows fidelity and gaps, copies, saves and generates the report', async () => {
+    useResultsStore().setResult(makeResult())
+    const writeText = vi.fn(async () => {})
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true })
+    const w = mountStep(ExportStep)
+    await flushPromises()
+    expect(api.exportConfig).toHaveBeenCalledWith(expect.objectContaining({ kind: 'easytune-evaluation' }), 'slurm', { slurmVersion: '22.05' })
+    expect(w.get('[data-testid="export-file"]').text()).toContain('PriorityType=priority/multifactor')
+    expect(w.text()).toContain('site factor')
+    expect(w.text()).toContain('One reservation per partition')
+    await w.findAll('button').find((b) => b.text() === 'Copy')!.trigger('click')
+    await flushPromises()
+    expect(writeText).toHaveBeenCalledWith('PriorityType=priority/multifactor\n')
+    await w.findAll('button').find((b) => b.text() === 'Save…')!.trigger('click')
+    await flushPromises()
+    expect(api.saveText).toHaveBeenCalledWith('slurm.conf.easytune', 'PriorityType=priority/multifactor\n', 'text/plain')
+    await w.get('[data-testid="generate-report"]').trigger('click')
+    await flushPromises()
+    expect(api.generateReport).toHaveBeenCalled()
+    expect(api.saveText).toHaveBeenLastCalledWith('easytune-report.html', '<!doctype html><title>report</title>', 'text/html')
+    await w.findAll('input[type="radio"]').find((r) => (r.element as HTMLInputElement).value === 'pbs')!.setValue(true)
+    await flushPromises()
+    expect(api.exportConfig).toHaveBeenLastCalledWith(expect.anything(), 'pbs', {})
+    w.unmount()
+  })
+})
+
+describe('App frame', () => {
+  it('marks the current step with aria-current, disables steps that need a log, and toggles the theme', async () => {
+    await useSettingsStore().load()
+    const w = mountStep(App)
+    const nav = () => w.findAll('nav button')
+    expect(nav()[0].attributes('aria-current')).toBe('step')
+    expect(nav()[2].attributes('disabled')).toBeDefined()
+    await useWorkloadStore().importSample()
+    await flushPromises()
+    await nav()[2].trigger('click')
+    expect(nav()[2].attributes('aria-current')).toBe('step')
+    expect(nav()[0].attributes('aria-current')).toBeUndefined()
+    const toggle = w.get('.theme-toggle')
+    expect(toggle.text()).toContain('Theme: System')
+    await toggle.trigger('click')
+    await flushPromises()
+    expect(api.setSettings).toHaveBeenCalledWith({ theme: 'light' })
+    expect(document.documentElement.dataset.theme).toBe('light')
+    await toggle.trigger('click')
+    await flushPromises()
+    expect(document.documentElement.dataset.theme).toBe('dark')
+    w.unmount()
+    expect(makeWorkload().id).toBe('w1')
+  })
+})
