@@ -15,7 +15,7 @@ export default defineConfig({
     reporters: ['default', 'json'],
     outputFile: { json: 'test-artifacts/vitest-results.json' },
     projects: [
-      { extends: true, test: { name: 'node', environment: 'node', include: ['test/**/*.test.ts'], exclude: ['test/**/*.dom.test.ts'], server: { deps: { inline: ['electron-store'] } } } },
+      { extends: true, test: { name: 'node', environment: 'node', include: ['test/**/*.test.ts'], exclude: ['test/**/*.dom.test.ts'], globalSetup: ['test/global-setup.ts'], server: { deps: { inline: ['electron-store'] } } } },
       { extends: true, test: { name: 'dom', environment: 'happy-dom', include: ['test/**/*.dom.test.ts'] } },
     ],
   },

@@ -4,7 +4,7 @@
 // PDF (headless Chromium) must be valid; its first page becomes a PNG when pdftoppm exists.
 // Artifacts: test-artifacts/report/. Without /usr/bin/chromium the suite is skipped, unless
 // EASYTUNE_REQUIRE_CHROMIUM=1 (CI), where it fails.
-import { execFileSync, spawnSync } from 'node:child_process'
+import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -34,7 +34,6 @@ describe.skipIf(!present && !required)('offline report in Chromium', () => {
     if (!present) throw new Error(`EASYTUNE_REQUIRE_CHROMIUM=1 but ${CHROMIUM} is missing: install Debian's chromium`)
     rmSync(OUT, { recursive: true, force: true })
     mkdirSync(OUT, { recursive: true })
-    await timed('build', async () => { execFileSync(process.execPath, ['scripts/build-cli.mjs']) }) // the engine worker bundle
     const json = join(OUT, 'result.json')
     // A risk limit, so the report shows candidates outside it and the limit line.
     const ev = await timed('evaluate', () => runCli(['evaluate', 'resources/KTH-SP2-1996-2.1-cln.swf.gz', '--weeks', '6', '--preset', 'ch5', '--max-wait-ratio', '1.5', '--no-cache', '--workers', '1', '--json', json]))

@@ -1,14 +1,21 @@
-// electron-vite (the desktop app's build) bundles the engine worker without the Electron binary,
-// and that bundle speaks the engine protocol: the first thing it says is 'ready'.
+// electron-vite (the desktop app's build) bundles main, preload, renderer and the engine worker
+// without the Electron binary; the preload is CommonJS, main passes `node --check`, and the worker
+// bundle speaks the engine protocol: the first thing it says is 'ready'.
 import { execFileSync, fork } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 
 describe('electron-vite build', () => {
-  it('builds out/main/engine-worker.js, which starts and reports ready', async () => {
-    execFileSync(process.execPath, ['node_modules/electron-vite/bin/electron-vite.js', 'build'], { stdio: 'pipe' })
-    expect(existsSync('out/main/engine-worker.js')).toBe(true)
-    const child = fork('out/main/engine-worker.js', [], { serialization: 'advanced', stdio: ['ignore', 'ignore', 'pipe', 'ipc'] })
+  it('builds every bundle, and the engine worker starts and reports ready', async () => {
+    // A private output folder: other suites read out/ while this one runs.
+    const out = join(mkdtempSync(join(tmpdir(), 'easytune-evb-')), 'out')
+    execFileSync(process.execPath, ['node_modules/electron-vite/bin/electron-vite.js', 'build', '--outDir', out, '--logLevel', 'warn'], { stdio: 'pipe' })
+    for (const f of ['main/index.js', 'main/engine-worker.js', 'preload/index.cjs', 'renderer/index.html']) expect(existsSync(join(out, f)), f).toBe(true)
+    execFileSync(process.execPath, ['--check', join(out, 'main/index.js')])
+    expect(readFileSync(join(out, 'preload/index.cjs'), 'utf8')).toMatch(/require\(["']electron["']\)/)
+    const child = fork(join(out, 'main/engine-worker.js'), [], { serialization: 'advanced', stdio: ['ignore', 'ignore', 'pipe', 'ipc'] })
     const first = await new Promise<unknown>((resolve, reject) => {
       child.once('message', resolve)
       child.once('error', reject)

@@ -1,6 +1,5 @@
 // `easytune evaluate` end to end on the bundled log, small settings: the result document, the
 // risk limit, the cache and the worker count.
-import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -12,7 +11,6 @@ const SMALL = ['--weeks', '4', '--preset', 'ch6', '--thresholds', 'none,20h', '-
 let dir: string
 
 beforeAll(() => {
-  execFileSync(process.execPath, ['scripts/build-cli.mjs']) // the engine worker bundle
   dir = mkdtempSync(join(tmpdir(), 'easytune-eval-'))
 })
 
