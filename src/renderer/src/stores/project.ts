@@ -2,6 +2,7 @@
 import type { ProjectState, WorkloadSummary } from '../../../shared/api'
 import { useWorkloadStore } from './workload'
 import { useSplitStore, DEFAULT_RESAMPLE } from './split'
+import { DEFAULT_THRESHOLDS } from '../../../core/tune/campaign'
 import { useCampaignStore } from './campaign'
 import { useResultsStore } from './results'
 import { useWizardStore } from './wizard'
@@ -35,4 +36,20 @@ export function fromProject(p: ProjectState, workload: WorkloadSummary | null): 
   c.restore(p.campaign)
   r.setResult(p.result)
   z.restore(p.step)
+}
+
+/** A fresh project (File > New): no log, the thesis's defaults everywhere. */
+export function blankProject(): ProjectState {
+  return {
+    version: 1,
+    log: null,
+    importOptions: {},
+    split: { kind: 'midpoint' },
+    campaign: {
+      resample: { ...DEFAULT_RESAMPLE }, candidates: { preset: 'ch5' }, thresholds: [...DEFAULT_THRESHOLDS],
+      objective: 'avgWait', tau: 10, maxWaitRatio: null, workers: null,
+    },
+    result: null,
+    step: 0,
+  }
 }

@@ -1,0 +1,59 @@
+// The desktop app's File menu reaches the wizard as `easytune-menu` DOM events (the preload
+// re-dispatches main's commands): each command does what its menu item says.
+import { beforeEach, describe, expect, it } from 'vitest'
+import { mount } from '@vue/test-utils'
+import { createPinia, setActivePinia, type Pinia } from 'pinia'
+import { setApi } from '../../src/renderer/src/apiRef'
+import ProjectBar from '../../src/renderer/src/components/ProjectBar.vue'
+import { useWorkloadStore } from '../../src/renderer/src/stores/workload'
+import { useResultsStore } from '../../src/renderer/src/stores/results'
+import { useWizardStore } from '../../src/renderer/src/stores/wizard'
+import { fakeApi, makeResult, makeWorkload, settle, type FakeApi } from './fake-api'
+
+let api: FakeApi
+let pinia: Pinia
+beforeEach(() => {
+  pinia = createPinia()
+  setActivePinia(pinia)
+  api = fakeApi()
+  setApi(api)
+})
+
+const menu = async (command: string) => {
+  window.dispatchEvent(new CustomEvent('easytune-menu', { detail: command }))
+  await settle()
+}
+
+describe('File menu commands', () => {
+  it('save, save as, open and import call the API; export goes to the export step once there is a result', async () => {
+    const w = mount(ProjectBar, { global: { plugins: [pinia] }, attachTo: document.body })
+    await menu('save-project')
+    expect(api.saveProject).toHaveBeenCalledTimes(1)
+    expect((api.saveProject as unknown as { mock: { calls: unknown[][] } }).mock.calls[0][1]).toBeUndefined()
+    await menu('save-project-as')
+    expect((api.saveProject as unknown as { mock: { calls: unknown[][] } }).mock.calls[1][1]).toEqual({ saveAs: true })
+    await menu('import-log')
+    expect(api.importLog).toHaveBeenCalledWith({ kind: 'dialog' }, expect.anything())
+    await menu('export')
+    expect(w.text()).toMatch(/Run a campaign first/)
+    useResultsStore().setResult(makeResult())
+    await menu('export')
+    expect(useWizardStore().current.id).toBe('export')
+    w.unmount()
+  })
+
+  it('new project clears the log and the result and returns to the first step', async () => {
+    const w = mount(ProjectBar, { global: { plugins: [pinia] }, attachTo: document.body })
+    const workload = useWorkloadStore()
+    workload.restore(makeWorkload(), {}, null)
+    useResultsStore().setResult(makeResult())
+    useWizardStore().goTo('results')
+    await menu('new-project')
+    expect(workload.summary).toBeNull()
+    expect(useResultsStore().result).toBeNull()
+    expect(useWizardStore().step).toBe(0)
+    w.unmount()
+    await menu('save-project')
+    expect(api.saveProject).not.toHaveBeenCalled() // the listener goes away with the component
+  })
+})
