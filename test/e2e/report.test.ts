@@ -5,33 +5,27 @@
 // Artifacts: test-artifacts/report/. Without /usr/bin/chromium the suite is skipped, unless
 // EASYTUNE_REQUIRE_CHROMIUM=1 (CI), where it fails.
 import { spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
+import { mkdirSync, readFileSync, rmSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { chromium, type Browser, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { CHROMIUM, CHROMIUM_ARGS, requireChromium, skipWithoutChromium, stopwatch } from '../support/chromium'
 import { runCli } from '../support/cli'
 
-const CHROMIUM = '/usr/bin/chromium'
-const required = process.env.EASYTUNE_REQUIRE_CHROMIUM === '1'
-const present = existsSync(CHROMIUM)
-if (!present && !required) console.warn(`report e2e skipped: ${CHROMIUM} is missing (apt-get install chromium; CI sets EASYTUNE_REQUIRE_CHROMIUM=1 to make this a failure)`)
+const skip = skipWithoutChromium('report e2e')
 
 const OUT = resolve('test-artifacts/report')
 const HTML = join(OUT, 'report.html')
 const PDF = join(OUT, 'report.pdf')
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync']
+const ARGS = CHROMIUM_ARGS
 
-describe.skipIf(!present && !required)('offline report in Chromium', () => {
+describe.skipIf(skip)('offline report in Chromium', () => {
   let browser: Browser
-  const timings: Record<string, number> = {}
-  const timed = async <T>(name: string, f: () => Promise<T>): Promise<T> => {
-    const t0 = performance.now()
-    try { return await f() } finally { timings[name] = Math.round(performance.now() - t0) }
-  }
+  const { timings, timed } = stopwatch()
 
   beforeAll(async () => {
-    if (!present) throw new Error(`EASYTUNE_REQUIRE_CHROMIUM=1 but ${CHROMIUM} is missing: install Debian's chromium`)
+    requireChromium()
     rmSync(OUT, { recursive: true, force: true })
     mkdirSync(OUT, { recursive: true })
     const json = join(OUT, 'result.json')

@@ -7,24 +7,22 @@
 // calls, uploads a file, saves a download, and runs a tiny campaign whose progress events arrive
 // over the WebSocket. Screenshots: test-artifacts/serve/. Without /usr/bin/chromium the suite is
 // skipped, unless EASYTUNE_REQUIRE_CHROMIUM=1 (CI), where it fails.
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { chromium, type Browser, type Page } from 'playwright-core'
 import { build, type InlineConfig, type Rolldown } from 'vite'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { CHROMIUM, CHROMIUM_ARGS, requireChromium, skipWithoutChromium, stopwatch } from '../support/chromium'
 import { Backend } from '../../src/backend/backend'
 import { startServer, type RunningServer } from '../../src/server/server'
 import type { CampaignEvent, CampaignRequest, EasyTuneApi } from '../../src/shared/api'
 import { buildWorker, removeWorker } from '../engine/support'
 import { tempDir } from '../server/support'
 
-const CHROMIUM = '/usr/bin/chromium'
-const required = process.env.EASYTUNE_REQUIRE_CHROMIUM === '1'
-const present = existsSync(CHROMIUM)
-if (!present && !required) console.warn(`serve e2e skipped: ${CHROMIUM} is missing (apt-get install chromium; CI sets EASYTUNE_REQUIRE_CHROMIUM=1 to make this a failure)`)
+const skip = skipWithoutChromium('serve e2e')
 
 const OUT = resolve('test-artifacts/serve')
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync']
+const ARGS = CHROMIUM_ARGS
 
 /** Builds the renderer into `outDir` with electron.vite.config.ts's renderer section. */
 async function buildRenderer(outDir: string): Promise<void> {
@@ -55,7 +53,7 @@ function tinySwf(): string {
 
 type PageGlobals = { __api: EasyTuneApi }
 
-describe.skipIf(!present && !required)('browser mode in Chromium (easytune serve)', () => {
+describe.skipIf(skip)('browser mode in Chromium (easytune serve)', () => {
   let tmp: ReturnType<typeof tempDir>
   let workerPath = ''
   let backend: Backend
@@ -64,14 +62,10 @@ describe.skipIf(!present && !required)('browser mode in Chromium (easytune serve
   let page: Page
   let client = ''
   const problems: string[] = []
-  const timings: Record<string, number> = {}
-  const timed = async <T>(name: string, f: () => Promise<T>): Promise<T> => {
-    const t0 = performance.now()
-    try { return await f() } finally { timings[name] = Math.round(performance.now() - t0) }
-  }
+  const { timings, timed } = stopwatch()
 
   beforeAll(async () => {
-    if (!present) throw new Error(`EASYTUNE_REQUIRE_CHROMIUM=1 but ${CHROMIUM} is missing: install Debian's chromium`)
+    requireChromium()
     rmSync(OUT, { recursive: true, force: true })
     mkdirSync(OUT, { recursive: true })
     tmp = tempDir('easytune-serve-e2e-')

@@ -13,14 +13,12 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { CHROMIUM, CHROMIUM_ARGS, requireChromium, skipWithoutChromium } from '../support/chromium'
 
-const CHROMIUM = '/usr/bin/chromium'
-const required = process.env.EASYTUNE_REQUIRE_CHROMIUM === '1'
-const present = existsSync(CHROMIUM)
-if (!present && !required) console.warn(`wizard e2e skipped: ${CHROMIUM} is missing (apt-get install chromium; CI sets EASYTUNE_REQUIRE_CHROMIUM=1 to make this a failure)`)
+const skip = skipWithoutChromium('wizard e2e')
 
 const OUT = resolve('test-artifacts/wizard')
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync']
+const ARGS = CHROMIUM_ARGS
 const SIZES = { small: { width: 1280, height: 800 }, large: { width: 1920, height: 1080 } } as const
 
 /** Non-transparent pixels of each canvas on the page (DOM types spelled out: no DOM lib here). */
@@ -49,7 +47,7 @@ const OVERLAP = `[...document.querySelectorAll('.panel-head, .chart-head, .step-
 /** True when the page scrolls sideways (something is wider than the window). */
 const HSCROLL = 'document.documentElement.scrollWidth > window.innerWidth + 1'
 
-describe.skipIf(!present && !required)('the wizard in Chromium against easytune serve', () => {
+describe.skipIf(skip)('the wizard in Chromium against easytune serve', () => {
   let browser: Browser
   let server: ChildProcess | null = null
   let url = ''
@@ -57,7 +55,7 @@ describe.skipIf(!present && !required)('the wizard in Chromium against easytune 
   const serverLog: string[] = []
 
   beforeAll(async () => {
-    if (!present) throw new Error(`EASYTUNE_REQUIRE_CHROMIUM=1 but ${CHROMIUM} is missing: install Debian's chromium`)
+    requireChromium()
     rmSync(OUT, { recursive: true, force: true })
     mkdirSync(OUT, { recursive: true })
     work = mkdtempSync(join(tmpdir(), 'easytune-wizard-e2e-'))
