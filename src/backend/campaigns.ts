@@ -128,8 +128,8 @@ export class CampaignRunner {
   private cellWatcher(onCell: (cell: CellSpec, result: CellResult) => void): ForkWorker {
     const base = this.opts.fork ?? ((p: string) => forkNode(p))
     const sent = new Map<number, CellSpec>()
-    return (path) => {
-      const h = base(path)
+    return (path, info) => {
+      const h = base(path, info)
       return {
         get pid() { return h.pid },
         send: (m) => { if (m.type === 'cell') sent.set(m.id, m.cell); h.send(m) },

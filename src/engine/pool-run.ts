@@ -1,9 +1,10 @@
 // One campaign run of the engine pool (see pool.ts): worker slots, the cell queue, progress,
 // crash recovery, cancel and shutdown. Every way a run ends goes through finish(), which stops
 // every worker and waits for their exit and for pending cache writes before settling.
-import { configLabel, type CellResult, type CellSpec } from '../core/tune/campaign'
+import type { CellResult, CellSpec } from '../core/tune/campaign'
 import { FileInputError } from '../node/read-log'
 import type { CacheScope } from './cache'
+import { cellLabel } from './label'
 import type { FromWorker, WorkloadSetup } from './protocol'
 import type { RunOptions, WorkerHandle, WorkerState } from './pool'
 
@@ -12,14 +13,7 @@ export const MAX_CRASHES = 3
 /** Grace period for a worker to exit after 'exit' before it is killed. */
 const EXIT_GRACE_MS = 2000
 
-/** A readable cell name for progress and messages (never throws, even for an unknown policy). */
-export function cellLabel(cell: CellSpec): string {
-  try {
-    return `${configLabel(cell.candidate, cell.threshold)} (${cell.part})`
-  } catch {
-    return `${JSON.stringify(cell.candidate)} Θ=${cell.threshold ?? 'none'} (${cell.part})`
-  }
-}
+export { cellLabel }
 
 interface Job { id: number; key: string; cell: CellSpec; crashes: number }
 interface Slot {
@@ -39,7 +33,8 @@ export interface RunInput {
   scope: CacheScope | null
   opts: RunOptions
   workers: number
-  spawn: () => WorkerHandle
+  /** Starts a worker process for the pool's worker number `worker` (1..workers). */
+  spawn: (worker: number) => WorkerHandle
 }
 
 export class Run {
@@ -74,7 +69,7 @@ export class Run {
   }
 
   private startWorker(worker: number): void {
-    const handle = this.input.spawn()
+    const handle = this.input.spawn(worker)
     let exited!: () => void
     const slot: Slot = { worker, handle, pid: handle.pid, state: 'starting', job: null, samplesDone: 0, exited: new Promise((r) => { exited = r }) }
     this.slots.push(slot)
@@ -86,6 +81,8 @@ export class Run {
   private onMessage(slot: Slot, m: FromWorker): void {
     switch (m.type) {
       case 'ready':
+        // A utility process has no pid until it has spawned (Electron): it has by now.
+        slot.pid ??= slot.handle.pid
         slot.state = 'setup'
         slot.handle.send({ type: 'setup', setup: this.input.setup })
         break

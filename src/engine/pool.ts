@@ -34,7 +34,10 @@ export interface WorkerHandle {
   onExit(cb: (code: number | null, signal: string | null) => void): void
   kill(): void
 }
-export type ForkWorker = (workerPath: string) => WorkerHandle
+/** Starts one worker; `info.worker` is the pool's number for it (1..workers; a replacement after a
+ * crash gets the number of the worker it replaces). The desktop app uses it to name the worker's
+ * progress port (src/main/worker-ports.ts); other forks may ignore it. */
+export type ForkWorker = (workerPath: string, info?: { worker: number }) => WorkerHandle
 
 export type WorkerState = 'starting' | 'setup' | 'idle' | 'busy' | 'stopping'
 
@@ -151,7 +154,7 @@ export class EnginePool {
       }
     }
     opts.signal?.throwIfAborted()
-    const run = new Run({ setup, cells: unique, cached, scope, opts, workers: this.workers, spawn: () => this.fork(this.workerPath) })
+    const run = new Run({ setup, cells: unique, cached, scope, opts, workers: this.workers, spawn: (worker) => this.fork(this.workerPath, { worker }) })
     const results = await run.execute()
     return new Map([...unique.keys()].map((k) => [k, results.get(k)!]))
   }

@@ -1,6 +1,12 @@
 // Messages between the engine pool (CLI, Electron main, browser-mode server) and its workers
 // (Node child processes or Electron utility processes). Plain data only: they cross a process
 // boundary with structured clone (typed arrays included).
+//
+// Desktop app only: main may hand a utility-process worker a second channel, the progress port
+// ('progress-port', the port itself travels in the message's transfer list and arrives as
+// `event.ports[0]` on process.parentPort). The worker then posts its per-sample progress
+// (WorkerProgressMessage) straight to the window on that port and sends the pool only a coarse
+// 'progress' (see worker.ts). The CLI and browser mode never send it: nothing changes there.
 import type { CellResult, CellSpec } from '../core/tune/campaign'
 import type { ResampleSpec } from '../core/tune/resample'
 import type { SplitSpec } from '../core/tune/split'
@@ -20,6 +26,21 @@ export type ToWorker =
   | { type: 'setup'; setup: WorkloadSetup }
   | { type: 'cell'; id: number; cell: CellSpec }
   | { type: 'exit' }
+  /** Carries a transferred port (utilityProcess only); `worker` is the pool's worker number,
+   * echoed in every message posted on that port. A later one replaces the earlier port (a reload
+   * of the window hands fresh ports). */
+  | { type: 'progress-port'; worker: number }
+
+/** Posted by a worker on its progress port: one cell's progress, straight to the window. */
+export interface WorkerProgressMessage {
+  kind: 'worker-progress'
+  worker: number
+  pid: number
+  /** The cell's label, as the pool labels it (cellLabel): "EASY-SPF Θ=20 h (train)". */
+  cell: string
+  samplesDone: number
+  samples: number
+}
 
 export type FromWorker =
   /** First message of every worker; `transport` says which branch of the port adapter is in use. */

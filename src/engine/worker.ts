@@ -5,7 +5,8 @@
 //
 // Messages are handled strictly in order (a promise chain), so a 'cell' that arrives while the
 // setup is still reading the log waits for it. Every failure becomes an 'error' message: bad
-// input never crashes the process.
+// input never crashes the process. The one exception to the order is 'progress-port' (desktop
+// app: a port to the window for per-sample progress, progress.ts), taken at once.
 //
 // TEST ONLY: EASYTUNE_TEST_CRASH_AFTER=N makes this process exit(1) abruptly when it is handed a
 // cell after having finished N cells, to exercise the pool's crash recovery. Never set it otherwise.
@@ -15,12 +16,11 @@ import { prepare, type Prepared } from '../core/tune/prepare'
 import { runCell, type CellSpec } from '../core/tune/campaign'
 import type { ToWorker, WorkloadSetup } from './protocol'
 import { workerPort } from './port'
-
-/** Post progress every this many samples, or sooner when this much time has passed. */
-const PROGRESS_SAMPLES = 25
-const PROGRESS_MS = 500
+import { cellLabel } from './label'
+import { ProgressReporter } from './progress'
 
 const port = workerPort()
+const progress = new ProgressReporter((m) => port.post(m))
 const crashAfter = testCrashAfter()
 let cellsFinished = 0
 let state: { prepared: Prepared; machineProcs: number; tau: number } | null = null
@@ -30,7 +30,11 @@ let chain: Promise<void> = Promise.resolve()
 // (it sends 'exit' or kills them), so a worker must not die on its own SIGINT.
 process.on('SIGINT', () => {})
 port.onDisconnect(() => process.exit(0))
-port.onMessage((msg) => {
+port.onMessage((msg, ports) => {
+  if (msg.type === 'progress-port') {
+    if (ports[0]) progress.usePort(ports[0], msg.worker)
+    return
+  }
   chain = chain.then(() => handle(msg)).catch((e: unknown) => postError(null, e))
 })
 port.post({ type: 'ready', transport: port.transport })
@@ -60,18 +64,8 @@ function cell(id: number, spec: CellSpec): void {
   if (crashAfter !== null && cellsFinished >= crashAfter) process.exit(1)
   if (!state) { postError(id, new Error('engine worker: a cell arrived before a successful setup')); return }
   const samples = spec.part === 'train' ? state.prepared.train : state.prepared.test
-  const n = samples.count
-  let last = Date.now()
   try {
-    const result = runCell(samples, state.machineProcs, spec, state.tau, (k) => {
-      const done = k + 1
-      if (done === n) return
-      const now = Date.now()
-      if (done % PROGRESS_SAMPLES === 0 || now - last >= PROGRESS_MS) {
-        last = now
-        port.post({ type: 'progress', id, samplesDone: done, samples: n })
-      }
-    })
+    const result = runCell(samples, state.machineProcs, spec, state.tau, progress.forCell(id, cellLabel(spec), samples.count))
     cellsFinished++
     port.post({ type: 'cell-done', id, result })
   } catch (e) {

@@ -7,18 +7,22 @@
 //   kill      -> child.kill()
 // A worker that crashes (V8 fatal error, killed, out of memory) ends with 'exit' like any other;
 // the pool reports it to the user in words and restarts the cell on a fresh worker.
+// With `ports` (worker-ports.ts), every forked worker also gets a MessagePort to the window for its
+// per-sample progress, named by the pool's worker number.
 import { utilityProcess } from 'electron'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import type { FromWorker } from '../engine/protocol'
 import type { ForkWorker, WorkerHandle } from '../engine/pool'
+import type { PortLike } from './events-port'
+import type { WorkerPorts } from './worker-ports'
 
 export const ENGINE_SERVICE_NAME = 'EasyTune engine'
 
 /** The part of Electron's UtilityProcess the adapter uses (a fake in tests). */
 export interface UtilityChild {
   readonly pid: number | undefined
-  postMessage(message: unknown): void
+  postMessage(message: unknown, transfer?: PortLike[]): void
   on(event: 'message', cb: (message: unknown) => void): unknown
   on(event: 'error', cb: (type: string, location: string) => void): unknown
   once(event: 'exit', cb: (code: number) => void): unknown
@@ -61,6 +65,12 @@ export function wrapUtilityChild(child: UtilityChild): WorkerHandle {
 }
 
 /** The ForkWorker the Backend hands to the engine pool in the desktop app. */
-export function utilityFork(fork: UtilityFork = (p, a, o) => utilityProcess.fork(p, a, o)): ForkWorker {
-  return (workerPath) => wrapUtilityChild(fork(workerPath, [], { serviceName: ENGINE_SERVICE_NAME, stdio: 'inherit' }))
+export function utilityFork(fork: UtilityFork = (p, a, o) => utilityProcess.fork(p, a, o), ports?: Pick<WorkerPorts, 'add'>): ForkWorker {
+  let forks = 0
+  return (workerPath, info) => {
+    const child = fork(workerPath, [], { serviceName: ENGINE_SERVICE_NAME, stdio: 'inherit' })
+    forks++
+    ports?.add(child, info?.worker ?? forks)
+    return wrapUtilityChild(child)
+  }
 }

@@ -1,10 +1,12 @@
 // Campaign events reach the renderer over a MessagePort, not over one IPC message each.
 // When the page first subscribes (preload: 'easytune:onCampaignEvent'), main creates a
 // MessageChannelMain, transfers one end to that window (webContents.postMessage) and keeps the
-// other. Honest note: the engine pool runs in main (it schedules cells over the utility processes
-// and aggregates their progress), so main still posts each event on its end of the port. It is a
-// relay, but a cheap one: no IPC handler per event, one structured clone straight onto the port,
-// and the back end already throttles progress (src/backend/campaigns.ts).
+// other. What main posts on it is low-rate: the cell-level events (each finished 'cell', warnings,
+// then done / error / cancelled) and the pool's aggregate 'progress' (overall counts, ETA, which
+// worker runs which cell), which the back end throttles (src/backend/campaigns.ts). Main has to
+// post these: the pool that schedules the cells, caches them and aggregates their progress runs in
+// main. The high-rate stream, each worker's progress through its cell, does not pass through main:
+// every engine worker posts it to the window on a port of its own (worker-ports.ts).
 import { MessageChannelMain } from 'electron'
 import type { CampaignEvent } from '../shared/api'
 

@@ -1,6 +1,6 @@
 // Electron main: app lifecycle (one instance, one main window), the security rules on every web
 // contents, the app:// protocol, settings, the Backend with engine workers as utility processes,
-// the IPC handlers, the events MessagePort, the menus. See ARCHITECTURE.md §1 and §6.
+// the IPC handlers, the events MessagePort and the engine workers' progress ports, the menus. See ARCHITECTURE.md §1 and §6.
 //
 // __dirname is electron-vite's ESM shim (never redeclare it: TOOLCHAIN.md §1c). Built layout:
 // out/main/index.js, out/main/engine-worker.js, out/preload/index.cjs, out/renderer/.
@@ -14,6 +14,7 @@ import { installAppProtocol, registerAppScheme } from './app-protocol'
 import { electronDialogs, PROJECT_EXTENSION } from './dialogs'
 import { engineWorkerPath, utilityFork } from './engine-fork'
 import { EventPorts, type ContentsLike } from './events-port'
+import { WorkerPorts } from './worker-ports'
 import { registerIpc, unregisterIpc } from './ipc'
 import { menuTemplate, type MenuCommand } from './menu'
 import { renderPdf, ReportRegistry } from './pdf'
@@ -64,11 +65,14 @@ async function start(): Promise<void> {
   installAppProtocol(session.defaultSession, join(__dirname, '../renderer'))
   const settings = new AppSettings()
   const samplePath = app.isPackaged ? join(process.resourcesPath, 'sample', SAMPLE_FILE) : undefined
+  // Each engine worker posts its per-sample progress straight to the window on its own port
+  // (worker-ports.ts); main posts only the cell-level events and the pool's aggregate (events-port.ts).
+  const workerPorts = new WorkerPorts()
   const be = new Backend({
     mode: 'desktop',
     stateDir: join(userData, 'state'),
     cacheDir: join(userData, 'cells'),
-    fork: utilityFork(),
+    fork: utilityFork(undefined, workerPorts),
     workerPath: engineWorkerPath(),
     ...(samplePath ? { samplePath } : {}),
   })
@@ -100,7 +104,10 @@ async function start(): Promise<void> {
     project,
     settings,
     dialogs,
-    openEventsPort: (sender) => ports.open(sender as ContentsLike),
+    openEventsPort: (sender) => {
+      ports.open(sender as ContentsLike)
+      workerPorts.attach(sender as ContentsLike)
+    },
     reports: new ReportRegistry(),
     renderPdf,
     writeFile: writeFileAtomic,

@@ -30,7 +30,8 @@ export interface IpcDeps {
   project: Pick<DesktopProject, 'save' | 'open' | 'autosave'>
   settings: { get(): Settings; set(patch: Partial<Settings>): Settings }
   dialogs: Pick<Dialogs, 'openLog' | 'saveFile'>
-  /** Hands the calling window a MessagePort for campaign events (events-port.ts). */
+  /** Hands the calling window a MessagePort for campaign events (events-port.ts) and one per
+   * running engine worker for its per-sample progress (worker-ports.ts). */
   openEventsPort(sender: unknown): void
   reports: { remember(html: string): void; isKnown(html: string): boolean }
   renderPdf(html: string): Promise<Uint8Array>

@@ -8,6 +8,11 @@
 // - onCampaignEvent(listener): on the first subscription, asks main for a MessagePort
 //   ('easytune:onCampaignEvent'); main transfers one end of a MessageChannelMain to this frame and
 //   posts campaign events on it. This preload keeps the port and dispatches to the listeners.
+//   Each engine worker's per-sample progress comes on a port of its own, straight from the worker's
+//   utility process ('easytune:worker-port', src/main/worker-ports.ts): its messages become
+//   'worker-progress' events for the same listeners, stamped with the campaign id of the last
+//   event from main (the workers do not know it). 'easytune:worker-port-closed' closes the port
+//   of a worker that exited.
 // - Menu commands (File > Open, Save, Import log…, Export…) arrive on 'easytune:menu' and are
 //   re-dispatched to the page as a DOM event `easytune-menu` whose `detail` is the command name
 //   (a string); see src/main/menu.ts for the list.
@@ -24,23 +29,67 @@ interface EventsPort {
 const listeners = new Set<(event: CampaignEvent) => void>()
 let port: EventsPort | null = null
 let portRequested = false
+/** The engine workers' progress ports, by main's serial number for each. */
+const workerPorts = new Map<number, EventsPort>()
+let lastCampaignId: string | null = null
+
+function dispatch(event: CampaignEvent): void {
+  for (const l of [...listeners]) {
+    try {
+      l(event)
+    } catch (err) {
+      console.error('EasyTune: a campaign event listener threw', err)
+    }
+  }
+}
 
 ipcRenderer.on('easytune:events-port', (event) => {
   const p = event.ports[0] as unknown as EventsPort | undefined
   if (!p) return
   port?.close()
   port = p
+  lastCampaignId = null // a new channel from main: its next event names the campaign
   p.onmessage = (e) => {
-    for (const l of [...listeners]) {
-      try {
-        l(e.data as CampaignEvent)
-      } catch (err) {
-        console.error('EasyTune: a campaign event listener threw', err)
-      }
-    }
+    const id = (e.data as { campaignId?: unknown } | null)?.campaignId
+    if (typeof id === 'string') lastCampaignId = id
+    dispatch(e.data as CampaignEvent)
   }
   p.start()
 })
+
+ipcRenderer.on('easytune:worker-port', (event, info: unknown) => {
+  const p = event.ports[0] as unknown as EventsPort | undefined
+  const id = portId(info)
+  if (!p || id === null) return
+  workerPorts.get(id)?.close()
+  workerPorts.set(id, p)
+  p.onmessage = (e) => {
+    const ev = workerProgress(e.data)
+    if (ev) dispatch(ev)
+  }
+  p.start()
+})
+
+ipcRenderer.on('easytune:worker-port-closed', (_event, info: unknown) => {
+  const id = portId(info)
+  if (id === null) return
+  workerPorts.get(id)?.close()
+  workerPorts.delete(id)
+})
+
+function portId(info: unknown): number | null {
+  const id = (info as { port?: unknown } | null)?.port
+  return typeof id === 'number' ? id : null
+}
+
+/** A worker's WorkerProgressMessage (src/engine/protocol.ts) as a campaign event; null if malformed. */
+function workerProgress(data: unknown): CampaignEvent | null {
+  const m = data as { kind?: unknown; worker?: unknown; pid?: unknown; cell?: unknown; samplesDone?: unknown; samples?: unknown } | null
+  if (lastCampaignId === null || m?.kind !== 'worker-progress' || typeof m.cell !== 'string') return null
+  const { worker, pid, samplesDone, samples } = m
+  if (typeof worker !== 'number' || typeof pid !== 'number' || typeof samplesDone !== 'number' || typeof samples !== 'number') return null
+  return { campaignId: lastCampaignId, kind: 'worker-progress', worker, pid, cell: m.cell, samplesDone, samples }
+}
 
 ipcRenderer.on('easytune:menu', (_event, command: unknown) => {
   // globalThis is the page's window (seen from the preload's isolated world; same DOM).

@@ -100,6 +100,13 @@ export type CampaignEvent =
   | { campaignId: string; kind: 'done'; result: EvaluationResult }
   | { campaignId: string; kind: 'error'; message: string }
   | { campaignId: string; kind: 'cancelled' }
+  /** Desktop app only: one engine worker's progress through the cell it runs, posted by the worker
+   * straight to the window on its own MessagePort (main does not relay it; src/main/worker-ports.ts).
+   * Finer than the 'progress' event's perWorker rows, which it refines when `worker`, `pid` and
+   * `cell` match the row. The workers do not know the campaign: the preload stamps `campaignId`
+   * with the campaign of the last event main sent, and drops worker messages before any.
+   * Browser mode never sends it. */
+  | { campaignId: string; kind: 'worker-progress'; worker: number; pid: number; cell: string; samplesDone: number; samples: number }
 
 export type ExportTarget = 'slurm' | 'pbs'
 export type Fidelity = 'native' | 'job_submit.lua' | 'site factor' | 'not exportable'

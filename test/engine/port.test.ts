@@ -1,9 +1,12 @@
 // The worker entry speaks the same protocol through both branches of the port adapter: a plain
 // Node fork (process.send) and an Electron-like process.parentPort (simulated by a preload shim).
+// In the parentPort branch, a progress port handed over by main (the shim delivers a stand-in)
+// carries the per-sample progress, and the parent hears only of quarters of a cell.
 import { fork, type ChildProcess } from 'node:child_process'
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
 import { cellKey } from '../../src/core/tune/campaign'
-import type { FromWorker } from '../../src/engine/protocol'
+import { cellLabel } from '../../src/engine/label'
+import type { FromWorker, WorkerProgressMessage } from '../../src/engine/protocol'
 import { buildWorker, bytes, CELLS, inProcess, kthSetup, removeWorker, SHIM_URL } from './support'
 
 let workerPath = ''
@@ -17,8 +20,17 @@ function start(execArgv: string[]) {
   const child = fork(workerPath, [], { serialization: 'advanced', execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
   children.push(child)
   const inbox: FromWorker[] = []
+  /** What the worker posted on its progress port, and how many ports it closed (see the shim). */
+  const onPort: WorkerProgressMessage[] = []
+  const closed = { ports: 0 }
   let wake: (() => void) | null = null
-  child.on('message', (m) => { inbox.push(m as FromWorker); wake?.() })
+  child.on('message', (m) => {
+    const w = m as { __port?: WorkerProgressMessage; __portClosed?: boolean }
+    if (w.__port) onPort.push(w.__port)
+    else if (w.__portClosed) closed.ports++
+    else inbox.push(m as FromWorker)
+    wake?.()
+  })
   const next = async <T extends FromWorker['type']>(type: T): Promise<Extract<FromWorker, { type: T }>> => {
     for (;;) {
       const i = inbox.findIndex((m) => m.type === type || m.type === 'error')
@@ -30,7 +42,7 @@ function start(execArgv: string[]) {
       await new Promise<void>((r) => { wake = r })
     }
   }
-  return { child, next }
+  return { child, next, inbox, onPort, closed }
 }
 
 describe.each([
@@ -73,5 +85,53 @@ describe.each([
     const exited = new Promise<number | null>((r) => child.once('exit', r))
     child.disconnect()
     expect(await exited).toBe(0)
+  })
+})
+
+describe('worker with a progress port (utilityProcess branch)', () => {
+  /** Runs one 40-week cell and returns the parent's 'progress' messages and the port's. */
+  async function runCellOf40(withPort: boolean) {
+    const w = start(['--import', SHIM_URL])
+    await w.next('ready')
+    if (withPort) w.child.send({ type: 'progress-port', worker: 3 })
+    w.child.send({ type: 'setup', setup: kthSetup(40) })
+    expect(await w.next('setup-done')).toMatchObject({ trainWeeks: 40 })
+    w.child.send({ type: 'cell', id: 5, cell: CELLS[1] })
+    expect((await w.next('cell-done')).id).toBe(5)
+    const parent = w.inbox.filter((m) => m.type === 'progress')
+    expect(w.inbox.filter((m) => m.type !== 'progress')).toEqual([])
+    return { ...w, parent }
+  }
+
+  test('posts each cell\'s sample progress on the port and only quarters of it to the parent', async () => {
+    const { child, parent, onPort } = await runCellOf40(true)
+    expect(parent).toEqual([10, 20, 30].map((samplesDone) => ({ type: 'progress', id: 5, samplesDone, samples: 40 })))
+    expect(onPort.length).toBeGreaterThanOrEqual(2)
+    for (const m of onPort) expect(m).toEqual({ kind: 'worker-progress', worker: 3, pid: child.pid, cell: cellLabel(CELLS[1]!), samplesDone: m.samplesDone, samples: 40 })
+    const done = onPort.map((m) => m.samplesDone)
+    expect(done).toEqual([...done].sort((a, b) => a - b))
+    expect(done).toEqual(expect.arrayContaining([1, 25]))
+    expect(done.every((d) => d >= 1 && d < 40)).toBe(true)
+  })
+
+  test('without a port the parent gets the full stream, as in the CLI', async () => {
+    const { parent, onPort } = await runCellOf40(false)
+    expect(onPort).toEqual([])
+    expect(parent.map((m) => m.type === 'progress' && m.samplesDone)).toContain(25)
+    expect(parent.some((m) => m.type === 'progress' && m.samplesDone % 10 !== 0)).toBe(true)
+  })
+
+  test('a new port (the window reloaded) replaces and closes the old one', async () => {
+    const { child, next, onPort, closed } = start(['--import', SHIM_URL])
+    await next('ready')
+    child.send({ type: 'progress-port', worker: 1 })
+    child.send({ type: 'progress-port', worker: 1 })
+    child.send({ type: 'setup', setup: kthSetup() })
+    await next('setup-done')
+    expect(closed.ports).toBe(1)
+    child.send({ type: 'cell', id: 0, cell: CELLS[0] })
+    await next('cell-done')
+    expect(onPort.length).toBeGreaterThan(0)
+    expect(onPort[0]).toMatchObject({ worker: 1, samplesDone: 1, samples: 6 })
   })
 })

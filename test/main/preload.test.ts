@@ -83,6 +83,30 @@ describe('window.easytune', () => {
     expect(port.close).toHaveBeenCalled()
   })
 
+  it('turns a worker port\'s messages into worker-progress events, stamped with the current campaign', () => {
+    const got: unknown[] = []
+    api.onCampaignEvent((e) => got.push(e))
+    const events = { onmessage: null as null | ((e: { data: unknown }) => void), start: vi.fn(), close: vi.fn() }
+    onHandlers.get('easytune:events-port')!({ ports: [events] })
+    const wp = { onmessage: null as null | ((e: { data: unknown }) => void), start: vi.fn(), close: vi.fn() }
+    onHandlers.get('easytune:worker-port')!({ ports: [wp] }, { worker: 2, port: 7 })
+    expect(wp.start).toHaveBeenCalled()
+    const msg = { kind: 'worker-progress', worker: 2, pid: 4242, cell: 'EASY-SPF Θ=20 h (train)', samplesDone: 25, samples: 100 }
+    wp.onmessage!({ data: msg }) // no campaign seen yet (a fresh page): nothing to attribute it to
+    expect(got).toEqual([])
+    events.onmessage!({ data: { campaignId: 'c9', kind: 'warning', message: 'w' } })
+    wp.onmessage!({ data: msg })
+    wp.onmessage!({ data: { ...msg, samplesDone: '25' } })
+    wp.onmessage!({ data: { type: 'setup', setup: {} } })
+    expect(got).toEqual([{ campaignId: 'c9', kind: 'warning', message: 'w' }, { campaignId: 'c9', ...msg }])
+    expect(invoke).not.toHaveBeenCalled()
+    // The worker exited: main says so and the preload closes its end (an unknown port is ignored).
+    onHandlers.get('easytune:worker-port-closed')!({}, { port: 8 })
+    expect(wp.close).not.toHaveBeenCalled()
+    onHandlers.get('easytune:worker-port-closed')!({}, { port: 7 })
+    expect(wp.close).toHaveBeenCalled()
+  })
+
   it('re-dispatches menu commands as a DOM event on the page', () => {
     const dispatchEvent = vi.fn()
     vi.stubGlobal('dispatchEvent', dispatchEvent)

@@ -168,6 +168,11 @@ describe('Run step', () => {
     await flushPromises()
     expect(w.text()).toContain('2 of 4 cells (1 from the cache), 6 of 12 week simulations (50%), about 90 s left')
     expect(w.text()).toContain('4242')
+    expect(w.get('[data-testid="worker-weeks"]').text()).toBe('–')
+    // Desktop app: the worker's own stream (its port) refines its row.
+    api.emit({ campaignId: 'c1', kind: 'worker-progress', worker: 1, pid: 4242, cell: 'EASY-SPF Θ=40 h (train)', samplesDone: 10, samples: 40 })
+    await flushPromises()
+    expect(w.get('[data-testid="worker-weeks"]').text()).toBe('10 of 40 (25%)')
     expect(w.text()).toContain('EASY-SPF Θ=40 h5 min0.50×')
     await w.get('[data-testid="cancel-run"]').trigger('click')
     expect(api.cancel).toHaveBeenCalledWith('c1')

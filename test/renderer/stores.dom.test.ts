@@ -4,7 +4,7 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { createPinia, setActivePinia } from 'pinia'
 import { setApi } from '../../src/renderer/src/apiRef'
-import { fractionDone, initialRun, partialRanking, reduceRun, type RunState } from '../../src/renderer/src/stores/campaignReducer'
+import { fractionDone, initialRun, partialRanking, reduceRun, workerSamples, type RunState } from '../../src/renderer/src/stores/campaignReducer'
 import { crossCandidates, parseThresholdList, thresholdText, useCampaignStore } from '../../src/renderer/src/stores/campaign'
 import { describeResult, parseEvaluation, riskText, useResultsStore } from '../../src/renderer/src/stores/results'
 import { importMessage, useWorkloadStore } from '../../src/renderer/src/stores/workload'
@@ -51,6 +51,25 @@ describe('campaign events reducer', () => {
     expect(reduceRun(initialRun(), progress('c1', 1)).status).toBe('idle')
     expect(reduceRun(running, { campaignId: 'c1', kind: 'error', message: 'boom' })).toMatchObject({ status: 'error', error: 'boom' })
     expect(reduceRun(running, { campaignId: 'c1', kind: 'cancelled' }).status).toBe('cancelled')
+  })
+
+  it('keeps each worker\'s own progress and refines the matching worker row with it', () => {
+    const wp = (worker: number, pid: number, cell: string, samplesDone: number): CampaignEvent => ({ campaignId: 'c1', kind: 'worker-progress', worker, pid, cell, samplesDone, samples: 40 })
+    let s = reduceRun(running, progress('c1', 1))
+    s = reduceRun(s, wp(1, 42, 'x', 10))
+    s = reduceRun(s, wp(1, 42, 'x', 25))
+    s = reduceRun(s, wp(2, 43, 'y', 5))
+    expect(s.workers).toEqual({ 1: { pid: 42, cell: 'x', samplesDone: 25, samples: 40 }, 2: { pid: 43, cell: 'y', samplesDone: 5, samples: 40 } })
+    expect(s.progress?.cellsDone).toBe(1)
+    const row = s.progress!.perWorker[0]!
+    expect(workerSamples(s, row)).toEqual({ pid: 42, cell: 'x', samplesDone: 25, samples: 40 })
+    expect(workerSamples(s, { ...row, cell: 'z' })).toBeNull() // the row moved on to another cell
+    expect(workerSamples(s, { ...row, pid: 99 })).toBeNull() // a replaced worker with the same number
+    expect(workerSamples(s, { ...row, pid: null })).not.toBeNull()
+    expect(workerSamples(s, { ...row, worker: 3 })).toBeNull()
+    expect(reduceRun(s, { ...wp(1, 42, 'x', 30), campaignId: 'other' })).toBe(s)
+    const done = reduceRun(s, { campaignId: 'c1', kind: 'cancelled' })
+    expect(reduceRun(done, wp(1, 42, 'x', 30))).toBe(done)
   })
 
   it('partial results have no ratio until the baseline of that part is done', () => {

@@ -4,6 +4,15 @@ import type { CampaignEvent } from '../../../shared/api'
 import type { EvaluationResult } from '../../../core/tune/result'
 
 export type ProgressEvent = Extract<CampaignEvent, { kind: 'progress' }>
+export type WorkerRow = ProgressEvent['perWorker'][number]
+
+/** A worker's progress through its cell, from its own stream ('worker-progress', desktop app). */
+export interface WorkerSamples {
+  pid: number
+  cell: string
+  samplesDone: number
+  samples: number
+}
 
 export interface CellRow {
   label: string
@@ -17,6 +26,8 @@ export interface RunState {
   campaignId: string | null
   status: RunStatus
   progress: ProgressEvent | null
+  /** The latest 'worker-progress' of each worker, by worker number (empty in browser mode). */
+  workers: Record<number, WorkerSamples>
   /** Finished cells, in the order they finished (partial results). */
   cells: CellRow[]
   warnings: string[]
@@ -25,7 +36,7 @@ export interface RunState {
 }
 
 export function initialRun(): RunState {
-  return { campaignId: null, status: 'idle', progress: null, cells: [], warnings: [], error: null, result: null }
+  return { campaignId: null, status: 'idle', progress: null, workers: {}, cells: [], warnings: [], error: null, result: null }
 }
 
 export function isActive(s: RunState): boolean {
@@ -45,6 +56,10 @@ export function reduceRun(s: RunState, e: CampaignEvent): RunState {
       const cells = i < 0 ? [...s.cells, row] : s.cells.map((c, k) => (k === i ? row : c))
       return { ...s, status: 'running', cells }
     }
+    case 'worker-progress': {
+      const w: WorkerSamples = { pid: e.pid, cell: e.cell, samplesDone: e.samplesDone, samples: e.samples }
+      return { ...s, workers: { ...s.workers, [e.worker]: w } }
+    }
     case 'warning':
       return { ...s, warnings: [...s.warnings, e.message] }
     case 'done':
@@ -54,6 +69,15 @@ export function reduceRun(s: RunState, e: CampaignEvent): RunState {
     case 'cancelled':
       return { ...s, status: 'cancelled' }
   }
+}
+
+/** The finer progress of a worker row of the last 'progress' event: its worker's own latest
+ * report, when it is about the cell the row shows (and the same process, when the row knows its
+ * pid); null otherwise (browser mode, a cell just handed over, a replaced worker). */
+export function workerSamples(s: RunState, row: WorkerRow): WorkerSamples | null {
+  const w = s.workers[row.worker]
+  if (!w || row.cell === null || w.cell !== row.cell) return null
+  return row.pid === null || row.pid === w.pid ? w : null
 }
 
 /** Share of the campaign done, from 0 to 1 (samples are finer-grained than cells). */
