@@ -1,29 +1,13 @@
 // Where the back end finds and keeps things: the package root (for the bundled sample, the built
 // renderer and the engine worker), and the per-user state and cache folders of browser mode
 // (Electron main passes its own, under app.getPath('userData')).
-import { existsSync, readFileSync } from 'node:fs'
 import { homedir } from 'node:os'
-import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { join } from 'node:path'
+import { packageRoot } from '../node/package-root'
+
+export { packageRoot }
 
 export const SAMPLE_FILE = 'KTH-SP2-1996-2.1-cln.swf.gz'
-
-/** The folder of the package.json named "easytune" above `from` (default: this module, then the
- * working directory), or null. */
-export function packageRoot(from: string = import.meta.url): string | null {
-  const start = from.startsWith('file:') ? dirname(fileURLToPath(from)) : from
-  return walkUp(start) ?? walkUp(process.cwd())
-}
-
-function walkUp(dir: string): string | null {
-  for (let d = dir; ; d = dirname(d)) {
-    const pkg = join(d, 'package.json')
-    try {
-      if (existsSync(pkg) && (JSON.parse(readFileSync(pkg, 'utf8')) as { name?: string }).name === 'easytune') return d
-    } catch { /* unreadable package.json: keep walking */ }
-    if (dirname(d) === d) return null
-  }
-}
 
 function root(): string {
   const r = packageRoot()

@@ -9,10 +9,11 @@
 // The pool itself is runtime-neutral: `fork` defaults to child_process.fork, and Electron main
 // passes a utilityProcess-based one (see WorkerHandle).
 import { fork as forkChild } from 'node:child_process'
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { packageRoot } from '../node/package-root'
 import { cellKey, type CellResult, type CellSpec } from '../core/tune/campaign'
 import { FileInputError } from '../node/read-log'
 import { CellCache, hashFile, type CacheScope } from './cache'
@@ -109,18 +110,8 @@ export function forkNode(workerPath: string, opts: { env?: NodeJS.ProcessEnv; ex
  */
 export function defaultWorkerPath(from: string = import.meta.url): string {
   const start = from.startsWith('file:') ? dirname(fileURLToPath(from)) : from
-  const root = packageRoot(start) ?? packageRoot(process.cwd())
+  const root = packageRoot(start)
   return root ? join(root, 'out', 'engine', 'worker.js') : join(start, '..', 'engine', 'worker.js')
-}
-
-function packageRoot(dir: string): string | null {
-  for (let d = dir; ; d = dirname(d)) {
-    const pkg = join(d, 'package.json')
-    try {
-      if (existsSync(pkg) && (JSON.parse(readFileSync(pkg, 'utf8')) as { name?: string }).name === 'easytune') return d
-    } catch { /* unreadable package.json: keep walking */ }
-    if (dirname(d) === d) return null
-  }
 }
 
 export class EnginePool {
