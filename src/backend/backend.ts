@@ -13,12 +13,13 @@ import type { ImportOptions, Workload } from '../core/workload/import'
 import { hashFile } from '../engine/cache'
 import { GENERATOR } from '../engine/evaluate'
 import type { ForkWorker } from '../engine/pool'
-import { FileInputError, readLog, type ReadProgress } from '../node/read-log'
+import { FileInputError, readLog } from '../node/read-log'
 import { renderReportHtml } from '../node/report'
-import type { AppInfo, CampaignEstimate, CampaignRequest, ExportBundle, ExportTarget, ImportOptionsDto, LogSource, ProjectState, Settings, SplitPreview, WorkloadSummary } from '../shared/api'
+import type { AppInfo, CampaignEstimate, CampaignEvent, CampaignRequest, ExportBundle, ExportTarget, ImportOptionsDto, ImportTracking, LogSource, ProjectState, Settings, SplitPreview, WorkloadSummary } from '../shared/api'
 import { ApiInputError, validateSettings } from '../shared/validate'
 import { CampaignRunner, type CampaignListener } from './campaigns'
 import { estimateCampaign, previewSplit, secondsPerJob } from './estimate'
+import { ImportTracker, type TrackedImport } from './imports'
 import { bundledSamplePath } from './paths'
 import { readAutosave, readProjectFile, saveProjectFile, writeAutosave, writeFileAtomic } from './project'
 
@@ -66,6 +67,7 @@ export class Backend {
   private readonly workloads = new Map<string, StoredWorkload>()
   private readonly listeners = new Set<CampaignListener>()
   private readonly campaigns: CampaignRunner
+  private readonly imports = new ImportTracker((e) => this.emit(e))
   private closed = false
 
   constructor(private readonly opts: BackendOptions) {
@@ -73,8 +75,13 @@ export class Backend {
     this.stateDir = opts.stateDir
     this.campaigns = new CampaignRunner({
       fork: opts.fork, workerPath: opts.workerPath, cacheDir: opts.cacheDir,
-      emit: (e) => { for (const l of [...this.listeners]) { try { l(e) } catch { /* one listener's failure is not the others' */ } } },
+      emit: (e) => this.emit(e),
     })
+  }
+
+  /** Campaign events and tracked imports' progress, to every onCampaignEvent listener. */
+  private emit(e: CampaignEvent): void {
+    for (const l of [...this.listeners]) { try { l(e) } catch { /* one listener's failure is not the others' */ } }
   }
 
   get samplePath(): string {
@@ -99,20 +106,32 @@ export class Backend {
     return { handle, name }
   }
 
-  /** Imports the sample or a handed-over file. 'dialog' is the caller's job (Electron main). */
-  async importLog(source: LogSource, options: ImportOptionsDto, onProgress?: (p: ReadProgress) => void): Promise<WorkloadSummary> {
-    if (source.kind === 'sample') return this.importFromPath(this.samplePath, options, onProgress)
+  /** Imports the sample or a handed-over file. 'dialog' is the caller's job (Electron main).
+   * With `tracking`, the import emits 'import-progress' events under its id and cancel(importId)
+   * stops it (it then rejects with ImportCancelledError and keeps no workload). */
+  async importLog(source: LogSource, options: ImportOptionsDto, tracking?: ImportTracking): Promise<WorkloadSummary> {
+    if (source.kind === 'sample') return this.importFromPath(this.samplePath, options, tracking)
     if (source.kind === 'dialog') throw new ApiInputError(this.mode === 'browser' ? 'there is no file dialog in browser mode: upload the file instead' : 'the open dialog is shown by the app, not the back end')
     const f = this.files.get(source.handle)
     if (!f) throw new ApiInputError('this file handle is unknown or has expired: choose the file again')
-    return this.importFromPath(f.path, options, onProgress, f.name)
+    return this.importFromPath(f.path, options, tracking, f.name)
   }
 
   /** Reads, cleans and inspects a log; times its EASY-FCFS simulation for the campaign estimate. */
-  async importFromPath(path: string, options: ImportOptionsDto, onProgress?: (p: ReadProgress) => void, name = basename(path)): Promise<WorkloadSummary> {
-    const importOptions: ImportOptions = { ...options, name }
+  async importFromPath(path: string, options: ImportOptionsDto, tracking?: ImportTracking, name = basename(path)): Promise<WorkloadSummary> {
+    const tracked = tracking ? this.imports.start(tracking.importId) : null
+    try {
+      return await this.readAndInspect(path, { ...options, name }, tracked)
+    } finally {
+      tracked?.finish()
+    }
+  }
+
+  private async readAndInspect(path: string, importOptions: ImportOptions & { name: string }, tracked: TrackedImport | null): Promise<WorkloadSummary> {
+    const name = importOptions.name
     const t0 = performance.now()
-    const [read, hash] = await Promise.allSettled([readLog(path, importOptions, onProgress), hashFile(path)])
+    const [read, hash] = await Promise.allSettled([readLog(path, importOptions, tracked?.onProgress, tracked?.signal), hashFile(path, tracked?.signal)])
+    tracked?.check() // cancelled: that, not the AbortError either read rejected with
     // Messages name the file as the user knows it (an upload's temp path means nothing to them).
     if (read.status === 'rejected') throw read.reason instanceof FileInputError && read.reason.file === path ? new FileInputError(name, read.reason.line, read.reason.message) : read.reason
     if (hash.status === 'rejected') throw new FileInputError(name, null, `cannot read: ${(hash.reason as Error).message}`)
@@ -166,7 +185,9 @@ export class Backend {
     return { campaignId }
   }
 
+  /** Cancels a campaign or a tracked import (importLog's importId); unknown ids are ignored. */
   cancel(campaignId: string): void {
+    if (this.imports.cancel(campaignId)) return
     this.campaigns.cancel(campaignId)
   }
 
@@ -233,6 +254,7 @@ export class Backend {
   /** Stops every campaign (and its workers) and deletes temporary files. */
   async close(): Promise<void> {
     this.closed = true
+    this.imports.cancelAll()
     await this.campaigns.close()
     const temps = [...this.files.values()].filter((f) => f.temporary)
     this.files.clear()

@@ -111,9 +111,9 @@ export function decodeCell(buf: Buffer): CellResult | null {
 }
 
 /** sha256 (hex) of a file's bytes, streamed. */
-export async function hashFile(path: string): Promise<string> {
+export async function hashFile(path: string, signal?: AbortSignal): Promise<string> {
   const h = createHash('sha256')
-  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) h.update(chunk as Buffer)
+  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20, signal })) h.update(chunk as Buffer)
   return h.digest('hex')
 }
 

@@ -76,11 +76,14 @@ export function registerIpc(ipcMain: IpcMainLike, deps: IpcDeps): string[] {
     await checkDroppedFile(path)
     return deps.backend.addFile(path)
   })
-  on('importLog', async (_e, source, options: ImportOptionsDto) => {
-    if (source.kind !== 'dialog') return deps.backend.importLog(source, options)
+  // The optional tracking ({ importId }) is passed on as it came (absent stays absent): the import
+  // then posts 'import-progress' on the events port and `cancel(importId)` stops it, the dialog
+  // case included (once a file is chosen).
+  on('importLog', async (_e, source, options: ImportOptionsDto, ...tracking) => {
+    if (source.kind !== 'dialog') return deps.backend.importLog(source, options, ...tracking)
     const path = await deps.dialogs.openLog()
     if (!path) throw new ApiInputError('no file was chosen (the dialog was cancelled)')
-    return deps.backend.importFromPath(path, options)
+    return deps.backend.importFromPath(path, options, ...tracking)
   })
   on('getImportReport', (_e, id) => deps.backend.getImportReport(id))
   on('previewSplit', (_e, id, split) => deps.backend.previewSplit(id, split))

@@ -10,6 +10,8 @@ export interface ReadProgress {
   /** Compressed bytes read from disk so far, and the file size. */
   bytesRead: number
   totalBytes: number
+  /** Jobs parsed so far (0 until the format is known: the first 64 KiB decide it). */
+  jobsRead: number
 }
 
 /** An input problem tied to a file: the CLI prints `file:line: message`. */
@@ -20,6 +22,9 @@ export class FileInputError extends Error {
   }
 }
 
+/** Progress comes at most every 100 ms while reading, and once more when the log is read and
+ * cleaned (all bytes, the final job count). An abort of `signal` stops reading: readLog then
+ * rejects with the stream's AbortError (name 'AbortError'). */
 export async function readLog(path: string, opts: ImportOptions = {}, onProgress?: (p: ReadProgress) => void, signal?: AbortSignal): Promise<Workload> {
   let size: number
   try {
@@ -41,13 +46,15 @@ export async function readLog(path: string, opts: ImportOptions = {}, onProgress
     raw.on('data', (c) => {
       bytesRead += (c as Buffer).length
       const now = Date.now()
-      if (onProgress && now - lastReport > 100) { lastReport = now; onProgress({ bytesRead, totalBytes: size }) }
+      if (onProgress && now - lastReport > 100) { lastReport = now; onProgress({ bytesRead, totalBytes: size, jobsRead: importer.jobsRead }) }
     })
     const stream = gz ? raw.pipe(createGunzip()) : raw
     if (gz) raw.on('error', (e) => stream.destroy(e))
     for await (const chunk of stream) importer.feed(chunk as Uint8Array)
-    onProgress?.({ bytesRead: size, totalBytes: size })
-    return importer.end()
+    signal?.throwIfAborted()
+    const workload = importer.end()
+    onProgress?.({ bytesRead: size, totalBytes: size, jobsRead: importer.jobsRead })
+    return workload
   } catch (e) {
     throw toFileError(path, e, gz)
   }

@@ -7,7 +7,8 @@
 //   main, which answers with an opaque handle: the page never sees the path.
 // - onCampaignEvent(listener): on the first subscription, asks main for a MessagePort
 //   ('easytune:onCampaignEvent'); main transfers one end of a MessageChannelMain to this frame and
-//   posts campaign events on it. This preload keeps the port and dispatches to the listeners.
+//   posts campaign events on it (and tracked imports' 'import-progress'). This preload keeps the
+//   port and dispatches to the listeners.
 //   Each engine worker's per-sample progress comes on a port of its own, straight from the worker's
 //   utility process ('easytune:worker-port', src/main/worker-ports.ts): its messages become
 //   'worker-progress' events for the same listeners, stamped with the campaign id of the last
@@ -50,8 +51,9 @@ ipcRenderer.on('easytune:events-port', (event) => {
   port = p
   lastCampaignId = null // a new channel from main: its next event names the campaign
   p.onmessage = (e) => {
-    const id = (e.data as { campaignId?: unknown } | null)?.campaignId
-    if (typeof id === 'string') lastCampaignId = id
+    const data = e.data as { campaignId?: unknown; kind?: unknown } | null
+    // An import's progress names the import, not a campaign: it must not re-stamp worker progress.
+    if (typeof data?.campaignId === 'string' && data.kind !== 'import-progress') lastCampaignId = data.campaignId
     dispatch(e.data as CampaignEvent)
   }
   p.start()
@@ -119,7 +121,7 @@ const api: EasyTuneApi = {
     onProgress?.(file.size, file.size)
     return r
   },
-  importLog: (source, options) => call('easytune:importLog', source, options),
+  importLog: (source, options, tracking) => (tracking === undefined ? call('easytune:importLog', source, options) : call('easytune:importLog', source, options, tracking)),
   getImportReport: (workloadId) => call('easytune:getImportReport', workloadId),
   previewSplit: (workloadId, split) => call('easytune:previewSplit', workloadId, split),
   estimateCampaign: (request) => call('easytune:estimateCampaign', request),

@@ -97,7 +97,7 @@ function handlers(ctx: ApiContext): Handlers {
   return {
     getAppInfo: () => b.getAppInfo(),
     addLogFile: () => { throw new ApiInputError('in browser mode, log files are uploaded (POST /api/upload), not named by path') },
-    importLog: (source, options) => b.importLog(source, options),
+    importLog: (source, options, tracking) => b.importLog(source, options, tracking),
     getImportReport: (id) => b.getImportReport(id),
     previewSplit: (id, split) => b.previewSplit(id, split),
     estimateCampaign: (req) => b.estimateCampaign(req),

@@ -1,6 +1,7 @@
 // Browser mode (`easytune serve`): the built renderer and the EasyTuneApi over HTTP + WebSocket,
 // on the loopback interface only, behind a random token (auth.ts has the rules; api.ts the
-// protocol). Campaign events are broadcast as JSON text frames on GET /ws?token=….
+// protocol). Campaign events (and tracked imports' progress) are broadcast as JSON text frames on
+// GET /ws?token=….
 import { mkdtempSync, rmSync } from 'node:fs'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import { tmpdir } from 'node:os'
@@ -130,7 +131,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     const text = JSON.stringify(e)
     for (const ws of clients) {
       if (ws.readyState !== ws.OPEN) continue
-      if (e.kind === 'progress' && ws.bufferedAmount > WS_BACKLOG_BYTES) continue
+      if ((e.kind === 'progress' || e.kind === 'import-progress') && ws.bufferedAmount > WS_BACKLOG_BYTES) continue
       ws.send(text)
     }
   })

@@ -92,6 +92,16 @@ export interface CampaignEstimate {
   workers: number
 }
 
+/** Lets the caller follow and cancel one import: the renderer picks the id (an id like the
+ * others, e.g. crypto.randomUUID()), listens for its 'import-progress' events and may pass it to
+ * `cancel`. */
+export interface ImportTracking {
+  importId: string
+}
+
+/** The back end's event stream (onCampaignEvent). Despite the name it carries import progress too
+ * ('import-progress', whose `campaignId` is the import's id: the field keeps its name so existing
+ * listeners need no change; they ignore ids they did not start). */
 export type CampaignEvent =
   | { campaignId: string; kind: 'progress'; cellsDone: number; cellsTotal: number; cachedCells: number; samplesDone: number; samplesTotal: number; etaSeconds: number | null; perWorker: { worker: number; pid: number | null; state: string; cell: string | null }[] }
   /** A finished cell (for partial results): label and its weekly mean objective. */
@@ -107,6 +117,10 @@ export type CampaignEvent =
    * with the campaign of the last event main sent, and drops worker messages before any.
    * Browser mode never sends it. */
   | { campaignId: string; kind: 'worker-progress'; worker: number; pid: number; cell: string; samplesDone: number; samples: number }
+  /** A tracked import (ImportTracking) reading its log, at most ~5 per second plus a final one
+   * once the log is read and cleaned: bytes read from disk (compressed bytes for a .gz) of the
+   * file's size, and jobs parsed so far (0 until the format is detected, in the first 64 KiB). */
+  | { campaignId: string; kind: 'import-progress'; bytesRead: number; totalBytes: number; jobsRead: number }
 
 export type ExportTarget = 'slurm' | 'pbs'
 export type Fidelity = 'native' | 'job_submit.lua' | 'site factor' | 'not exportable'
@@ -160,13 +174,17 @@ export interface EasyTuneApi {
    * its path (preload, webUtils) and browser mode uploads it (streamed, size-limited). Either
    * way the renderer gets an opaque handle back, never a path. */
   addLogFile(file: File, onProgress?: (sentBytes: number, totalBytes: number) => void, signal?: AbortSignal): Promise<{ handle: string; name: string }>
-  importLog(source: LogSource, options: ImportOptionsDto): Promise<WorkloadSummary>
+  /** With `tracking`, the import reports 'import-progress' events under `tracking.importId`, and
+   * `cancel(importId)` stops it: importLog then rejects with "the import was cancelled". */
+  importLog(source: LogSource, options: ImportOptionsDto, tracking?: ImportTracking): Promise<WorkloadSummary>
   getImportReport(workloadId: string): Promise<ImportReport>
   previewSplit(workloadId: string, split: SplitSpec): Promise<SplitPreview>
   estimateCampaign(request: CampaignRequest): Promise<CampaignEstimate>
   startCampaign(request: CampaignRequest): Promise<{ campaignId: string }>
+  /** Cancels a running campaign, or a tracked import (by its importId); unknown ids are ignored. */
   cancel(campaignId: string): Promise<void>
-  /** Subscribes to campaign events (progress, partial cells, done); returns an unsubscribe. */
+  /** Subscribes to campaign events (progress, partial cells, done) and tracked imports' progress;
+   * returns an unsubscribe. */
   onCampaignEvent(listener: (event: CampaignEvent) => void): () => void
   exportConfig(result: EvaluationResult, target: ExportTarget, options: { slurmVersion?: string }): Promise<ExportBundle>
   /** Saves text the user asked for (an exported file, a report, a chart): a save dialog in the

@@ -9,7 +9,7 @@ import { RESAMPLE_METHODS } from '../core/tune/resample'
 import type { SplitSpec } from '../core/tune/split'
 import type { EvaluationResult } from '../core/tune/result'
 import { LOG_FORMATS } from '../core/workload/types'
-import type { CampaignRequest, CandidateDto, EasyTuneApi, ExportTarget, ImportOptionsDto, LogSource, ProjectState, Settings } from './api'
+import type { CampaignRequest, CandidateDto, EasyTuneApi, ExportTarget, ImportOptionsDto, ImportTracking, LogSource, ProjectState, Settings } from './api'
 import { args, describe, fail, list, MAX_TEXT_CHARS, MAX_WEEKS, MAX_WORKERS, num, oneOf, optional, plainData, record, text, validateFileName, validateId, validatePath } from './validate-basics'
 
 export { ApiInputError, FORBIDDEN_KEYS, ID_PATTERN, MAX_PATH_CHARS, MAX_TEXT_CHARS, MAX_WEEKS, MAX_WORKERS, plainData, validateFileName, validateId, validatePath } from './validate-basics'
@@ -38,6 +38,11 @@ export function validateLogSource(v: unknown): LogSource {
     return { kind }
   }
   fail(`the log source must be sample, dialog or handle, got ${describe(kind)}`)
+}
+
+/** importLog's optional third argument: the id the renderer follows (and may cancel) it by. */
+export function validateImportTracking(v: unknown): ImportTracking {
+  return { importId: validateId(record(v, 'the import tracking', ['importId']).importId, 'the import id') }
 }
 
 export function validateSplit(v: unknown): SplitSpec {
@@ -182,7 +187,7 @@ export type OpenProjectArg = { path: string } | { text: string }
 export interface ValidatedArgs {
   getAppInfo: []
   addLogFile: [path: string]
-  importLog: [LogSource, ImportOptionsDto]
+  importLog: [LogSource, ImportOptionsDto, ImportTracking?]
   getImportReport: [workloadId: string]
   previewSplit: [workloadId: string, SplitSpec]
   estimateCampaign: [CampaignRequest]
@@ -203,12 +208,17 @@ export type ApiMethod = keyof ValidatedArgs
 export const VALIDATORS: { [K in ApiMethod]: (a: unknown[]) => ValidatedArgs[K] } & { [K in keyof EasyTuneApi]?: (a: unknown[]) => unknown } = {
   getAppInfo: (a) => { args(a, 'getAppInfo', 0); return [] },
   addLogFile: (a) => [validatePath(args(a, 'addLogFile', 1)[0], 'the dropped file\'s path')],
-  importLog: (a) => { const [s, o] = args(a, 'importLog', 2, 1); return [validateLogSource(s), optional(o) ? {} : validateImportOptions(o)] },
+  importLog: (a) => {
+    const [s, o, t] = args(a, 'importLog', 3, 1)
+    const source = validateLogSource(s), options = optional(o) ? {} : validateImportOptions(o)
+    // No tracking: two arguments, not a trailing undefined (handlers pass them on as they are).
+    return optional(t) ? [source, options] : [source, options, validateImportTracking(t)]
+  },
   getImportReport: (a) => [validateId(args(a, 'getImportReport', 1)[0], 'the workload id')],
   previewSplit: (a) => { const [w, s] = args(a, 'previewSplit', 2); return [validateId(w, 'the workload id'), validateSplit(s)] },
   estimateCampaign: (a) => [validateCampaignRequest(args(a, 'estimateCampaign', 1)[0])],
   startCampaign: (a) => [validateCampaignRequest(args(a, 'startCampaign', 1)[0])],
-  cancel: (a) => [validateId(args(a, 'cancel', 1)[0], 'the campaign id')],
+  cancel: (a) => [validateId(args(a, 'cancel', 1)[0], 'the campaign or import id')],
   exportConfig: (a) => {
     const [r, t, o] = args(a, 'exportConfig', 3, 2)
     const opts = optional(o) ? {} : record(o, 'the export options', ['slurmVersion'])

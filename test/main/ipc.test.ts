@@ -134,6 +134,19 @@ describe('good calls reach the back end', () => {
     t.dialogs.openLog.mockResolvedValueOnce(null)
     await expect(t.ok('importLog', { kind: 'dialog' }, {})).rejects.toThrow(/no file was chosen/)
   })
+  it('passes importLog\'s tracking on (handle, sample and dialog imports), and cancel(importId)', async () => {
+    const tracking = { importId: '0b8f9c4e-1d2a-4c3b-9e8f-7a6b5c4d3e2f' }
+    await t.ok('importLog', { kind: 'handle', handle: 'h1' }, {}, tracking)
+    expect(t.backend.importLog).toHaveBeenCalledWith({ kind: 'handle', handle: 'h1' }, {}, tracking)
+    await t.ok('importLog', { kind: 'dialog' }, { procs: 8 }, tracking)
+    expect(t.backend.importFromPath).toHaveBeenCalledWith(logFile, { procs: 8 }, tracking)
+    await t.ok('importLog', { kind: 'sample' }, {}, null) // absent stays absent
+    expect(t.backend.importLog).toHaveBeenLastCalledWith({ kind: 'sample' }, {})
+    await expect(t.ok('importLog', { kind: 'sample' }, {}, { importId: '../../x' })).rejects.toThrow(/the import id is not a valid id/)
+    expect(t.backend.importLog).toHaveBeenCalledTimes(2)
+    await t.ok('cancel', tracking.importId)
+    expect(t.backend.cancel).toHaveBeenCalledWith(tracking.importId)
+  })
   it('turns a dropped file into a handle after checking it is a readable file', async () => {
     await expect(t.ok('addLogFile', logFile)).resolves.toEqual({ handle: 'h1', name: 'log.swf' })
     await expect(t.ok('addLogFile', dir)).rejects.toThrow(/is a folder/)

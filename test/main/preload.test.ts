@@ -55,6 +55,15 @@ describe('window.easytune', () => {
     expect(invoke.mock.calls).toEqual([['easytune:openProject', { path: '/p/x.easytune' }], ['easytune:openProject', undefined]])
   })
 
+  it('passes importLog\'s tracking as the third argument of its one invoke (none when absent)', async () => {
+    await api.importLog({ kind: 'sample' }, {}, { importId: 'imp-1' })
+    await api.importLog({ kind: 'dialog' }, { procs: 8 })
+    expect(invoke.mock.calls).toEqual([
+      ['easytune:importLog', { kind: 'sample' }, {}, { importId: 'imp-1' }],
+      ['easytune:importLog', { kind: 'dialog' }, { procs: 8 }],
+    ])
+  })
+
   it('keeps only the message of an error from main', async () => {
     invoke.mockRejectedValueOnce(new Error("Error invoking remote method 'easytune:previewSplit': ApiInputError: the split fraction must be between 0 and 1, got 2"))
     await expect(api.previewSplit('w1', { kind: 'fraction', fraction: 2 })).rejects.toThrow(/^the split fraction must be between 0 and 1, got 2$/)
@@ -99,6 +108,11 @@ describe('window.easytune', () => {
     wp.onmessage!({ data: { ...msg, samplesDone: '25' } })
     wp.onmessage!({ data: { type: 'setup', setup: {} } })
     expect(got).toEqual([{ campaignId: 'c9', kind: 'warning', message: 'w' }, { campaignId: 'c9', ...msg }])
+    // An import's progress is dispatched but names no campaign: worker progress keeps c9.
+    const imp = { campaignId: 'imp-1', kind: 'import-progress', bytesRead: 1, totalBytes: 2, jobsRead: 3 }
+    events.onmessage!({ data: imp })
+    wp.onmessage!({ data: msg })
+    expect(got.slice(2)).toEqual([imp, { campaignId: 'c9', ...msg }])
     expect(invoke).not.toHaveBeenCalled()
     // The worker exited: main says so and the preload closes its end (an unknown port is ignored).
     onHandlers.get('easytune:worker-port-closed')!({}, { port: 8 })

@@ -1,7 +1,7 @@
 // A fake back end for the renderer's DOM tests: every EasyTuneApi method is a vi.fn with a plain
 // in-memory answer, campaign events are pushed by the test (emit), and fixtures build a small
 // workload summary and evaluation result with the real shapes.
-import { vi } from 'vitest'
+import { expect, vi } from 'vitest'
 import type { CampaignEvent, EasyTuneApi, ProjectState, Settings, WorkloadSummary } from '../../src/shared/api'
 import type { EvaluationResult } from '../../src/core/tune/result'
 import type { PartSummary } from '../../src/core/tune/select'
@@ -73,6 +73,9 @@ export function makeResult(over: Partial<EvaluationResult> = {}): EvaluationResu
     ...over,
   }
 }
+
+/** importLog's third argument as the workload store sends it: a fresh import id. */
+export const tracked = { importId: expect.stringMatching(/^[A-Za-z0-9_-]{1,64}$/) }
 
 export interface FakeApi extends EasyTuneApi {
   emit(e: CampaignEvent): void

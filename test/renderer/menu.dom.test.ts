@@ -8,7 +8,7 @@ import ProjectBar from '../../src/renderer/src/components/ProjectBar.vue'
 import { useWorkloadStore } from '../../src/renderer/src/stores/workload'
 import { useResultsStore } from '../../src/renderer/src/stores/results'
 import { useWizardStore } from '../../src/renderer/src/stores/wizard'
-import { fakeApi, makeResult, makeWorkload, settle, type FakeApi } from './fake-api'
+import { fakeApi, tracked, makeResult, makeWorkload, settle, type FakeApi } from './fake-api'
 
 let api: FakeApi
 let pinia: Pinia
@@ -33,7 +33,7 @@ describe('File menu commands', () => {
     await menu('save-project-as')
     expect((api.saveProject as unknown as { mock: { calls: unknown[][] } }).mock.calls[1][1]).toEqual({ saveAs: true })
     await menu('import-log')
-    expect(api.importLog).toHaveBeenCalledWith({ kind: 'dialog' }, expect.anything())
+    expect(api.importLog).toHaveBeenCalledWith({ kind: 'dialog' }, expect.anything(), tracked)
     await menu('export')
     expect(w.text()).toMatch(/Run a campaign first/)
     useResultsStore().setResult(makeResult())

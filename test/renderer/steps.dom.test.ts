@@ -20,7 +20,7 @@ import { useCampaignStore } from '../../src/renderer/src/stores/campaign'
 import { useResultsStore } from '../../src/renderer/src/stores/results'
 import { useWizardStore } from '../../src/renderer/src/stores/wizard'
 import { useSettingsStore } from '../../src/renderer/src/stores/settings'
-import { fakeApi, makeResult, makeWorkload, settle, type FakeApi } from './fake-api'
+import { fakeApi, tracked, makeResult, makeWorkload, settle, type FakeApi } from './fake-api'
 
 let api: FakeApi
 let pinia: Pinia
@@ -48,7 +48,7 @@ describe('Import step', () => {
     const w = mountStep(ImportStep)
     await w.get('[data-testid="open-sample"]').trigger('click')
     await flushPromises()
-    expect(api.importLog).toHaveBeenCalledWith({ kind: 'sample' }, {})
+    expect(api.importLog).toHaveBeenCalledWith({ kind: 'sample' }, {}, tracked)
     const text = w.text()
     expect(text).toContain('Imported KTH-SP2-1996-2.1-cln.swf.gz: 28,000 jobs on 100 processors.')
     expect(text).toContain('C7-overrun')
@@ -68,7 +68,7 @@ describe('Import step', () => {
     await w.get('#procs').setValue('128')
     await w.get('form.inline-form').trigger('submit')
     await flushPromises()
-    expect(api.importLog).toHaveBeenLastCalledWith({ kind: 'sample' }, { procs: 128 })
+    expect(api.importLog).toHaveBeenLastCalledWith({ kind: 'sample' }, { procs: 128 }, tracked)
     w.unmount()
   })
 
@@ -81,7 +81,7 @@ describe('Import step', () => {
     await input.trigger('change')
     await flushPromises()
     expect(w.get('[role="progressbar"]').attributes('aria-valuenow')).toBe('25')
-    expect(w.text()).toContain('Uploading broken.swf: 500 kB of 2.0 MB (25%)')
+    expect(w.text()).toContain('Uploading broken.swf: 0.5 MB of 2.0 MB (25%)')
     fail(new Error('no job could be read: the file is not SWF, sacct, jobcomp or PBS'))
     await flushPromises()
     expect(w.get('[role="alert"]').text()).toContain('Could not import broken.swf: no job could be read')

@@ -13,7 +13,7 @@ import { useWizardStore } from '../../src/renderer/src/stores/wizard'
 import { fromProject, toProject } from '../../src/renderer/src/stores/project'
 import { boot, startAutosave } from '../../src/renderer/src/boot'
 import type { CampaignEvent } from '../../src/shared/api'
-import { fakeApi, makeResult, makeWorkload, settle, type FakeApi } from './fake-api'
+import { fakeApi, tracked, makeResult, makeWorkload, settle, type FakeApi } from './fake-api'
 
 let api: FakeApi
 beforeEach(() => {
@@ -245,10 +245,10 @@ describe('workload store', () => {
     })
     await w.importFile(new File(['0123456789'], 'site.swf'))
     expect(seen).toEqual([5, 10])
-    expect(api.importLog).toHaveBeenCalledWith({ kind: 'handle', handle: 'h9' }, {})
+    expect(api.importLog).toHaveBeenCalledWith({ kind: 'handle', handle: 'h9' }, {}, tracked)
     expect(w.status).toBe('ready')
     await w.reimport({ procs: 128 })
-    expect(api.importLog).toHaveBeenLastCalledWith({ kind: 'handle', handle: 'h9' }, { procs: 128 })
+    expect(api.importLog).toHaveBeenLastCalledWith({ kind: 'handle', handle: 'h9' }, { procs: 128 }, tracked)
   })
 
   it('cancel stops waiting: a late answer is ignored and the previous log stays', async () => {
@@ -337,7 +337,7 @@ describe('wizard and start-up', () => {
   it('sample=1 opens the bundled sample instead of restoring', async () => {
     await boot('?token=x&sample=1', 30)
     expect(api.restoreLastProject).not.toHaveBeenCalled()
-    expect(api.importLog).toHaveBeenCalledWith({ kind: 'sample' }, {})
+    expect(api.importLog).toHaveBeenCalledWith({ kind: 'sample' }, {}, tracked)
     expect(useWorkloadStore().ready).toBe(true)
   })
 })

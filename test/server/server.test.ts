@@ -211,4 +211,23 @@ describe('browser-mode server', () => {
     expect(events.every((e) => e.campaignId === started.value.campaignId)).toBe(true)
     ws!.close()
   })
+
+  it('streams a tracked import\'s progress on the event socket', async () => {
+    const { ws } = await wsOpen(`ws://127.0.0.1:${server.port}/ws?token=${TOKEN}`)
+    const events: CampaignEvent[] = []
+    ws!.on('message', (m) => events.push(JSON.parse(String(m)) as CampaignEvent))
+    const answer = JSON.parse((await api('importLog', [{ kind: 'sample' }, {}, { importId: 'imp-ws-1' }])).body)
+    expect(answer.ok).toBe(true)
+    const jobs = (answer.value as { report: { jobsRead: number } }).report.jobsRead
+    // The socket may deliver the last frame just after the HTTP answer.
+    for (let i = 0; i < 100 && !events.some((e) => e.kind === 'import-progress' && e.jobsRead === jobs); i++) await new Promise((r) => setTimeout(r, 20))
+    const mine = events.filter((e) => e.kind === 'import-progress')
+    expect(mine.length).toBeGreaterThan(0)
+    expect(mine.every((e) => e.campaignId === 'imp-ws-1')).toBe(true)
+    expect(mine[mine.length - 1]).toMatchObject({ kind: 'import-progress', jobsRead: jobs, bytesRead: readFileSync(KTH).length, totalBytes: readFileSync(KTH).length })
+    const bad = await api('importLog', [{ kind: 'sample' }, {}, { importId: '../x' }])
+    expect(bad.status).toBe(400)
+    expect(JSON.parse(bad.body).error).toMatch(/the import id is not a valid id/)
+    ws!.close()
+  })
 })

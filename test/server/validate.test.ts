@@ -49,6 +49,23 @@ describe('API argument validators', () => {
     expect(parseProjectText(JSON.stringify(projectState({ result: result as never })))).toMatchObject({ version: 1, step: 2 })
   })
 
+  it('take importLog\'s optional tracking: an import id like the other ids, nothing else', () => {
+    const id = '0b8f9c4e-1d2a-4c3b-9e8f-7a6b5c4d3e2f' // crypto.randomUUID()
+    expect(ok('importLog', [{ kind: 'sample' }, {}, { importId: id }])).toEqual([{ kind: 'sample' }, {}, { importId: id }])
+    expect(ok('importLog', [{ kind: 'sample' }, null, { importId: 'i_1' }])).toEqual([{ kind: 'sample' }, {}, { importId: 'i_1' }])
+    expect(ok('importLog', [{ kind: 'sample' }, {}, null])).toEqual([{ kind: 'sample' }, {}]) // no trailing undefined either
+    expect(ok('importLog', [{ kind: 'sample' }, {}, undefined])).toHaveLength(2)
+    rejects('importLog', [{ kind: 'sample' }, {}, { importId: 'a/b' }], /the import id is not a valid id/)
+    rejects('importLog', [{ kind: 'sample' }, {}, { importId: 'x'.repeat(65) }], /the import id is too long/)
+    rejects('importLog', [{ kind: 'sample' }, {}, { importId: 7 }], /the import id must be a text/)
+    rejects('importLog', [{ kind: 'sample' }, {}, {}], /the import id must be a text/)
+    rejects('importLog', [{ kind: 'sample' }, {}, { importId: 'i1', path: '/etc' }], /unknown field "path"/)
+    rejects('importLog', [{ kind: 'sample' }, {}, 'i1'], /the import tracking must be an object/)
+    rejects('importLog', [{ kind: 'sample' }, {}, JSON.parse('{"__proto__": {"x": 1}}')], /forbidden key/)
+    rejects('importLog', [{ kind: 'sample' }, {}, { importId: 'i1' }, 4], /takes 1 to 3 arguments/)
+    expect(ok('cancel', [id])).toEqual([id])
+  })
+
   it('reject wrong types, wrong argument counts and extra keys', () => {
     rejects('getAppInfo', ['x'], /takes 0 arguments/)
     rejects('getAppInfo', 'not a list', /must be a list/)

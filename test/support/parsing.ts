@@ -29,3 +29,11 @@ export function randomBytes(n: number, seed: number, printable: boolean): Uint8A
   }
   return out
 }
+
+/** A valid SWF log of `jobs` jobs (about 60 bytes a line: 150,000 jobs ≈ 9 MB), for tests that
+ * need a log large enough to be read in several chunks. */
+export function swfLog(jobs: number): string {
+  const lines = ['; MaxProcs: 64', '; UnixStartTime: 1000000']
+  for (let i = 1; i <= jobs; i++) lines.push(`${i} ${i * 30} 5 ${100 + (i % 500)} 4 -1 -1 4 ${700 + (i % 500)} -1 1 ${i % 40} 1 -1 -1 -1 -1 -1`)
+  return lines.join('\n') + '\n'
+}

@@ -76,6 +76,12 @@ export class Importer {
     }
   }
 
+  /** Jobs parsed so far, for progress reports: 0 until the format is known (the first 64 KiB are
+   * held back to detect it unless a format was given). */
+  get jobsRead(): number {
+    return this.parser?.jobsRead ?? 0
+  }
+
   feed(chunk: Uint8Array): void {
     if (this.bytesFed === 0 && chunk.length > 0) checkText(chunk)
     this.bytesFed += chunk.length

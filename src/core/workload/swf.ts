@@ -81,6 +81,7 @@ export function createSwfParser(): LogParser {
   const splitter = new LineSplitter(onLine)
   return {
     format: 'swf',
+    get jobsRead() { return jobs.count },
     feed: (chunk) => splitter.feed(chunk),
     end(): ParsedLog {
       splitter.end()

@@ -12,6 +12,11 @@ export abstract class TextLogParser implements LogParser {
   protected readonly bad = new BadLines()
   protected readonly times = new TimeReader()
 
+  /** Jobs parsed so far (progress reports). */
+  get jobsRead(): number {
+    return this.jobs.count
+  }
+
   feed(chunk: Uint8Array): void {
     this.splitter.feed(chunk)
   }

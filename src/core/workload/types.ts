@@ -91,6 +91,9 @@ export interface RuleCount {
 /** Every byte-chunk parser implements this: feed chunks in order, then end(). */
 export interface LogParser {
   readonly format: LogFormat
+  /** Jobs parsed so far (for progress reports while feeding; a line split across chunks counts
+   * once its end arrives). */
+  readonly jobsRead: number
   feed(chunk: Uint8Array): void
   end(): ParsedLog
 }

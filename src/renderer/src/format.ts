@@ -47,6 +47,11 @@ export function bytes(n: number): string {
   return `${u === 0 ? v : v.toFixed(v >= 100 ? 0 : 1)} ${units[u]}`
 }
 
+/** Bytes in megabytes with one decimal, for progress lines: 2_048_000 → "2.0 MB". */
+export function mb(n: number): string {
+  return Number.isFinite(n) && n >= 0 ? `${(n / 1e6).toFixed(1)} MB` : '–'
+}
+
 /** A time on the log's submit axis as a calendar date (UTC), or "day N" when the log has no date. */
 export function logDate(unixStartTime: number | null, t: number): string {
   if (unixStartTime === null) return `day ${int(Math.floor(t / 86400))}`

@@ -2,7 +2,8 @@
 // token comes from the page's URL (?token=…) and is kept in memory only (never in storage).
 //   calls      POST /api/<method>, JSON array of the arguments, header x-easytune-token
 //   uploads    POST /api/upload?name=…, the raw bytes (XMLHttpRequest, for upload progress)
-//   events     WebSocket /ws?token=…, one JSON CampaignEvent per message; reconnects
+//   events     WebSocket /ws?token=…, one JSON CampaignEvent per message (campaigns and tracked
+//              imports' progress); reconnects
 //   downloads  saveText/saveProject answer a download id; the page opens /download/<id>?token=…
 import type { CampaignEvent, EasyTuneApi } from '../../../shared/api'
 
@@ -108,7 +109,11 @@ export function createBrowserApi(opts: BrowserApiOptions): EasyTuneApi {
       xhr.onabort = () => reject(new Error('the upload was cancelled'))
       xhr.send(file)
     }),
-    importLog: (source, options) => call('importLog', [source, options]),
+    importLog: async (source, options, tracking) => {
+      // A tracked import's progress comes on the socket: have it open first when someone listens.
+      if (tracking && listeners.size > 0) await ensureSocket()
+      return call('importLog', [source, options, tracking])
+    },
     getImportReport: (id) => call('getImportReport', [id]),
     previewSplit: (id, split) => call('previewSplit', [id, split]),
     estimateCampaign: (request) => call('estimateCampaign', [request]),

@@ -68,6 +68,8 @@ export function reduceRun(s: RunState, e: CampaignEvent): RunState {
       return { ...s, status: 'error', error: e.message }
     case 'cancelled':
       return { ...s, status: 'cancelled' }
+    case 'import-progress':
+      return s // an import's, not a campaign's (the workload store follows it)
   }
 }
 

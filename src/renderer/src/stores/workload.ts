@@ -1,5 +1,8 @@
-// The log: where it comes from, how it was imported (upload progress, cancel), the import report
-// and the inspect data. A new or re-imported log bumps `revision`, which downstream steps watch.
+// The log: where it comes from, how it was imported (upload progress, the back end's reading
+// progress, cancel), the import report and the inspect data. A new or re-imported log bumps
+// `revision`, which downstream steps watch.
+// Every import is tracked: the store names it (importId), listens on the back end's event stream
+// for its 'import-progress' (bytes read, jobs parsed so far) and cancels it with api.cancel(importId).
 import { defineStore } from 'pinia'
 import { computed, ref, shallowRef } from 'vue'
 import type { ImportOptionsDto, LogSource, WorkloadSummary } from '../../../shared/api'
@@ -18,10 +21,26 @@ export function importMessage(message: string, name = ''): string {
 
 export type ImportStatus = 'idle' | 'uploading' | 'importing' | 'ready' | 'error'
 
+/** What the back end reported last about reading the log. */
+export interface ReadingProgress { bytesRead: number; totalBytes: number; jobsRead: number }
+
+/** A fresh import id (an id like the back end's: letters, digits, '-' and '_'). */
+export function newImportId(): string {
+  const c = globalThis.crypto
+  if (typeof c.randomUUID === 'function') return c.randomUUID()
+  const b = c.getRandomValues(new Uint8Array(16))
+  return `i${Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('')}`
+}
+
 export const useWorkloadStore = defineStore('workload', () => {
   const status = ref<ImportStatus>('idle')
   const fileName = ref<string | null>(null)
+  /** Upload progress (browser mode; the desktop app reports the file as sent at once). */
   const progress = ref<{ sent: number; total: number } | null>(null)
+  /** The back end reading the log (null until its first report). */
+  const reading = ref<ReadingProgress | null>(null)
+  /** A calm note about the last import (e.g. "Import cancelled."). */
+  const notice = ref<string | null>(null)
   const source = ref<LogSource | null>(null)
   const options = ref<ImportOptionsDto>({})
   const summary = shallowRef<WorkloadSummary | null>(null)
@@ -31,6 +50,8 @@ export const useWorkloadStore = defineStore('workload', () => {
   const revision = ref(0)
   let generation = 0
   let upload: AbortController | null = null
+  /** The running import's id (what Cancel passes to api.cancel). */
+  let importId: string | null = null
 
   const ready = computed(() => summary.value !== null)
   const busy = computed(() => status.value === 'uploading' || status.value === 'importing')
@@ -42,24 +63,37 @@ export const useWorkloadStore = defineStore('workload', () => {
     const gen = ++generation
     const api = useApi()
     error.value = null
+    notice.value = null
     fileName.value = name
     progress.value = null
+    reading.value = null
+    const id = newImportId()
+    importId = id
+    const off = api.onCampaignEvent((e) => {
+      if (e.kind === 'import-progress' && e.campaignId === id && gen === generation) reading.value = { bytesRead: e.bytesRead, totalBytes: e.totalBytes, jobsRead: e.jobsRead }
+    })
     try {
       let s = src
       if (file) {
         status.value = 'uploading'
         progress.value = { sent: 0, total: file.size }
         // Cancel aborts the upload (browser mode); the desktop app only passes a path, nothing to abort.
-        upload = new AbortController()
-        const added = await api.addLogFile(file, (sent, total) => {
-          if (gen === generation) progress.value = { sent, total }
-        }, upload.signal)
+        const ctl = new AbortController()
+        upload = ctl
+        let added: { handle: string; name: string }
+        try {
+          added = await api.addLogFile(file, (sent, total) => {
+            if (gen === generation) progress.value = { sent, total }
+          }, ctl.signal)
+        } finally {
+          if (upload === ctl) upload = null
+        }
         if (gen !== generation) return
         s = { kind: 'handle', handle: added.handle }
         fileName.value = added.name
       }
       status.value = 'importing'
-      const result = await api.importLog(s, opts)
+      const result = await api.importLog(s, opts, { importId: id })
       if (gen !== generation) return
       // A different log: a split date on the old one means nothing here (same log: keep it).
       const previous = summary.value?.sha256 ?? expectedLog.value?.sha256 ?? null
@@ -74,6 +108,10 @@ export const useWorkloadStore = defineStore('workload', () => {
       if (gen !== generation) return
       status.value = 'error'
       error.value = `Could not import ${name}: ${importMessage(errorMessage(e), name)}`
+    } finally {
+      off()
+      if (importId === id) importId = null
+      if (gen === generation) reading.value = null
     }
   }
 
@@ -98,19 +136,27 @@ export const useWorkloadStore = defineStore('workload', () => {
     return run(source.value, opts, summary.value?.name ?? fileName.value ?? 'the log')
   }
 
-  /** Stops waiting for the running import or upload; the previous log (if any) stays loaded. */
+  /** Cancels the running upload (aborted here) or import (the back end stops reading: api.cancel
+   * with its id); the previous log (if any) stays loaded. */
   function cancel(): void {
+    const wasBusy = busy.value
+    const running = status.value === 'importing' ? importId : null
     generation++
-    upload?.abort()
+    if (upload) upload.abort()
+    else if (running) useApi().cancel(running).catch(() => { /* it had just finished: nothing to stop */ })
     upload = null
+    importId = null
     progress.value = null
+    reading.value = null
     status.value = summary.value ? 'ready' : 'idle'
     error.value = null
+    if (wasBusy) notice.value = 'Import cancelled.'
   }
 
   /** From a restored project: the workload the back end kept, or the log it asks for again. */
   function restore(s: WorkloadSummary | null, opts: ImportOptionsDto, log: { name: string; sha256: string } | null): void {
     generation++
+    notice.value = null
     options.value = { ...opts }
     expectedLog.value = s === null ? log : null
     summary.value = s
@@ -120,7 +166,7 @@ export const useWorkloadStore = defineStore('workload', () => {
   }
 
   return {
-    status, fileName, progress, source, options, summary, error, expectedLog, revision,
+    status, fileName, progress, reading, notice, source, options, summary, error, expectedLog, revision,
     ready, busy, machineProcs, mismatch,
     importSample, importFile, importFromDialog, reimport, cancel, restore,
   }
