@@ -15,8 +15,9 @@ import { GENERATOR } from '../engine/evaluate'
 import type { ForkWorker } from '../engine/pool'
 import { FileInputError, readLog } from '../node/read-log'
 import { renderReportHtml } from '../node/report'
-import type { AppInfo, CampaignEstimate, CampaignEvent, CampaignRequest, ExportBundle, ExportTarget, ImportOptionsDto, ImportTracking, LogSource, ProjectState, Settings, SplitPreview, WorkloadSummary } from '../shared/api'
+import type { AnalysisRequest, AppInfo, CampaignEstimate, CampaignEvent, CampaignRequest, ExportBundle, ExportTarget, ImportOptionsDto, ImportTracking, LogSource, ProjectState, Settings, SplitPreview, WorkloadSummary } from '../shared/api'
 import { ApiInputError, validateSettings } from '../shared/validate'
+import { AnalysisRunner } from './analysis'
 import { CampaignRunner, type CampaignListener } from './campaigns'
 import { estimateCampaign, previewSplit, secondsPerJob } from './estimate'
 import { ImportTracker, type TrackedImport } from './imports'
@@ -67,6 +68,7 @@ export class Backend {
   private readonly workloads = new Map<string, StoredWorkload>()
   private readonly listeners = new Set<CampaignListener>()
   private readonly campaigns: CampaignRunner
+  private readonly analyses: AnalysisRunner
   private readonly imports = new ImportTracker((e) => this.emit(e))
   private closed = false
 
@@ -77,6 +79,7 @@ export class Backend {
       fork: opts.fork, workerPath: opts.workerPath, cacheDir: opts.cacheDir,
       emit: (e) => this.emit(e),
     })
+    this.analyses = new AnalysisRunner({ fork: opts.fork, workerPath: opts.workerPath, emit: (e) => this.emit(e) })
   }
 
   /** Campaign events and tracked imports' progress, to every onCampaignEvent listener. */
@@ -185,9 +188,19 @@ export class Backend {
     return { campaignId }
   }
 
-  /** Cancels a campaign or a tracked import (importLog's importId); unknown ids are ignored. */
+  /** Starts an online-selection emulation or a mixed-policy search (src/backend/analysis.ts) on one
+   * engine worker; its events go to every onCampaignEvent listener under the returned id. */
+  startAnalysis(req: AnalysisRequest): { campaignId: string } {
+    if (this.closed) throw new ApiInputError('EasyTune is shutting down')
+    const w = this.workload(req.workloadId)
+    if (req.kind === 'mixed') this.previewSplit(req.workloadId, req.split) // a bad split in plain words, before any worker starts
+    return { campaignId: this.analyses.start(req, { path: w.path, importOptions: w.importOptions }) }
+  }
+
+  /** Cancels a campaign, an analysis or a tracked import (importLog's importId); unknown ids are ignored. */
   cancel(campaignId: string): void {
     if (this.imports.cancel(campaignId)) return
+    if (this.analyses.cancel(campaignId)) return
     this.campaigns.cancel(campaignId)
   }
 
@@ -255,7 +268,7 @@ export class Backend {
   async close(): Promise<void> {
     this.closed = true
     this.imports.cancelAll()
-    await this.campaigns.close()
+    await Promise.all([this.campaigns.close(), this.analyses.close()])
     const temps = [...this.files.values()].filter((f) => f.temporary)
     this.files.clear()
     this.workloads.clear()

@@ -4,6 +4,7 @@ import type { ImportOptions } from '../core/workload/import'
 import type { OverrunPolicy, RequestedFallback } from '../core/workload/clean'
 import type { Workload } from '../core/workload/import'
 import { parseDuration } from '../core/util/duration'
+import { workloadCitation } from '../core/tune/reports'
 import { readLog } from '../node/read-log'
 import { oneOf, positiveInt, str, UsageError, type FlagKind, type ParsedArgs } from './args'
 import { Progress, type Io } from './output'
@@ -58,10 +59,4 @@ export async function loadWorkload(io: Io, path: string, opts: ImportOptions): P
 }
 
 /** The data citation to show with results on a PWA log. */
-export function citation(w: Workload): string | null {
-  const ack = w.report.header['Acknowledge']
-  if (w.format !== 'swf') return null
-  const parts = ['Parallel Workloads Archive: D. G. Feitelson, D. Tsafrir, D. Krakov, "Experience with using the Parallel Workloads Archive", JPDC 74(10):2967-2982, 2014']
-  if (ack) parts.unshift(`Log courtesy of ${ack}${w.report.header['Installation'] ? ` (${w.report.header['Installation']})` : ''}`)
-  return parts.join('. ') + '.'
-}
+export const citation = (w: Workload): string | null => workloadCitation(w)

@@ -8,6 +8,8 @@
 // (WorkerProgressMessage) straight to the window on that port and sends the pool only a coarse
 // 'progress' (see worker.ts). The CLI and browser mode never send it: nothing changes there.
 import type { CellResult, CellSpec } from '../core/tune/campaign'
+import type { MixedOptions } from '../core/tune/mixed'
+import type { OnlineSpec } from '../core/tune/online'
 import type { ResampleSpec } from '../core/tune/resample'
 import type { SplitSpec } from '../core/tune/split'
 import type { ImportOptions } from '../core/workload/import'
@@ -20,12 +22,25 @@ export interface WorkloadSetup {
   split: SplitSpec
   resample: ResampleSpec
   tau: number
+  /** false: only read the log, do not split and resample it (an online-selection analysis uses
+   * the whole cleaned log). Absent for campaigns, so their cache keys are unchanged. */
+  prepare?: false
 }
+
+/** The options of an analysis run by one worker after its 'setup' (src/backend/analysis.ts).
+ * Online: OnlineSpec of src/core/tune/online.ts (the whole log). Mixed: MixedOptions of
+ * src/core/tune/mixed.ts, on the setup's train/test week samples. */
+export type AnalysisOptions =
+  | { kind: 'online'; spec: OnlineSpec }
+  | { kind: 'mixed'; options: MixedOptions }
 
 export type ToWorker =
   | { type: 'setup'; setup: WorkloadSetup }
   | { type: 'cell'; id: number; cell: CellSpec }
   | { type: 'exit' }
+  /** Runs an online-selection emulation or a mixed-policy search on the workload of the last
+   * 'setup'; answered by 'analysis-progress' (throttled) then 'analysis-done' or 'error'. */
+  | { type: 'analysis'; id: number; analysis: AnalysisOptions }
   /** Carries a transferred port (utilityProcess only); `worker` is the pool's worker number,
    * echoed in every message posted on that port. A later one replaces the earlier port (a reload
    * of the window hands fresh ports). */
@@ -48,6 +63,10 @@ export type FromWorker =
   | { type: 'setup-done'; trainWeeks: number; testWeeks: number }
   | { type: 'progress'; id: number; samplesDone: number; samples: number }
   | { type: 'cell-done'; id: number; result: CellResult }
+  /** `fraction` of the analysis done, 0..1. */
+  | { type: 'analysis-progress'; id: number; fraction: number }
+  /** `result`: exactly the JSON document `easytune online|mixed --json` prints (src/core/tune/reports.ts). */
+  | { type: 'analysis-done'; id: number; kind: 'online' | 'mixed'; result: unknown }
   /** `input`: the user can fix it (bad file or option); `file`/`line` locate it when known.
    * `id` is the cell's id, or null for a setup or protocol error. */
   | { type: 'error'; id: number | null; message: string; input: boolean; file?: string; line?: number | null }

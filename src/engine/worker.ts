@@ -14,7 +14,11 @@ import { FileInputError, readLog } from '../node/read-log'
 import { InputError } from '../core/workload/errors'
 import { prepare, type Prepared } from '../core/tune/prepare'
 import { runCell, type CellSpec } from '../core/tune/campaign'
-import type { ToWorker, WorkloadSetup } from './protocol'
+import { runOnline } from '../core/tune/online'
+import { runMixed } from '../core/tune/mixed'
+import { mixedJson, onlineJson } from '../core/tune/reports'
+import type { Workload } from '../core/workload/import'
+import type { AnalysisOptions, ToWorker, WorkloadSetup } from './protocol'
 import { workerPort } from './port'
 import { cellLabel } from './label'
 import { ProgressReporter } from './progress'
@@ -23,7 +27,10 @@ const port = workerPort()
 const progress = new ProgressReporter((m) => port.post(m))
 const crashAfter = testCrashAfter()
 let cellsFinished = 0
-let state: { prepared: Prepared; machineProcs: number; tau: number } | null = null
+/** `prepared` is null after a setup with `prepare: false` (an online analysis). */
+let state: { workload: Workload; setup: WorkloadSetup; prepared: Prepared | null; machineProcs: number; tau: number } | null = null
+/** 'analysis-progress' at most this often (plus 0 at the start). */
+const ANALYSIS_PROGRESS_MS = 200
 let chain: Promise<void> = Promise.resolve()
 
 // Ctrl-C in a terminal reaches the whole process group: the parent decides when workers stop
@@ -43,6 +50,7 @@ async function handle(msg: ToWorker): Promise<void> {
   switch (msg.type) {
     case 'setup': return setup(msg.setup)
     case 'cell': return cell(msg.id, msg.cell)
+    case 'analysis': return analysis(msg.id, msg.analysis)
     case 'exit': return process.exit(0)
     default: postError(null, new Error(`engine worker: unknown message ${JSON.stringify(msg)}`))
   }
@@ -52,9 +60,9 @@ async function setup(s: WorkloadSetup): Promise<void> {
   state = null
   try {
     const w = await readLog(s.logPath, s.importOptions)
-    const prepared = prepare(w.jobs, w.machineProcs, s.split, s.resample)
-    state = { prepared, machineProcs: w.machineProcs, tau: s.tau }
-    port.post({ type: 'setup-done', trainWeeks: prepared.train.count, testWeeks: prepared.test.count })
+    const prepared = s.prepare === false ? null : prepare(w.jobs, w.machineProcs, s.split, s.resample)
+    state = { workload: w, setup: s, prepared, machineProcs: w.machineProcs, tau: s.tau }
+    port.post({ type: 'setup-done', trainWeeks: prepared?.train.count ?? 0, testWeeks: prepared?.test.count ?? 0 })
   } catch (e) {
     postError(null, e)
   }
@@ -62,12 +70,43 @@ async function setup(s: WorkloadSetup): Promise<void> {
 
 function cell(id: number, spec: CellSpec): void {
   if (crashAfter !== null && cellsFinished >= crashAfter) process.exit(1)
-  if (!state) { postError(id, new Error('engine worker: a cell arrived before a successful setup')); return }
+  if (!state?.prepared) { postError(id, new Error('engine worker: a cell arrived before a successful setup')); return }
   const samples = spec.part === 'train' ? state.prepared.train : state.prepared.test
   try {
     const result = runCell(samples, state.machineProcs, spec, state.tau, progress.forCell(id, cellLabel(spec), samples.count))
     cellsFinished++
     port.post({ type: 'cell-done', id, result })
+  } catch (e) {
+    postError(id, e)
+  }
+}
+
+/** One online emulation or mixed search; the result is the CLI's --json document (via JSON, so
+ * it is byte for byte what the CLI would print: no NaN or typed array survives). */
+function analysis(id: number, a: AnalysisOptions): void {
+  if (!state) { postError(id, new Error('engine worker: an analysis arrived before a successful setup')); return }
+  const { workload: w, setup: s } = state
+  let last = 0
+  const report = (fraction: number) => {
+    const now = Date.now()
+    if (now - last < ANALYSIS_PROGRESS_MS) return
+    last = now
+    port.post({ type: 'analysis-progress', id, fraction: Math.max(0, Math.min(1, fraction)) })
+  }
+  try {
+    report(0)
+    let doc: unknown
+    if (a.kind === 'online') {
+      doc = onlineJson(w, a.spec, runOnline(w.jobs, w.machineProcs, a.spec, (f) => report(f)))
+    } else {
+      const p = state.prepared
+      if (!p) throw new Error('engine worker: a mixed-policy search needs a setup that splits the log')
+      const t0 = performance.now()
+      // The search is the bulk of the work; evaluating the best, the baseline and the vertices the rest.
+      const r = runMixed(p, w.machineProcs, a.options, (phase, done, total) => report(phase === 'search' ? 0.9 * (done / total) : 0.9 + 0.1 * (done / total)))
+      doc = mixedJson(w, p, a.options, s.split, s.resample, r, (performance.now() - t0) / 1000)
+    }
+    port.post({ type: 'analysis-done', id, kind: a.kind, result: JSON.parse(JSON.stringify(doc)) as unknown })
   } catch (e) {
     postError(id, e)
   }

@@ -21,7 +21,7 @@ export const CHANNEL_PREFIX = 'easytune:'
 export const channelOf = (method: string) => `${CHANNEL_PREFIX}${method}`
 
 export type IpcBackend = Pick<Backend, 'addFile' | 'importLog' | 'importFromPath' | 'getImportReport' | 'previewSplit' | 'estimateCampaign'
-  | 'startCampaign' | 'cancel' | 'exportConfig' | 'generateReport' | 'restoreLastProject'>
+  | 'startCampaign' | 'startAnalysis' | 'cancel' | 'exportConfig' | 'generateReport' | 'restoreLastProject'>
 
 export type IpcMainLike = Pick<IpcMain, 'handle' | 'removeHandler'>
 
@@ -89,6 +89,7 @@ export function registerIpc(ipcMain: IpcMainLike, deps: IpcDeps): string[] {
   on('previewSplit', (_e, id, split) => deps.backend.previewSplit(id, split))
   on('estimateCampaign', (_e, req) => deps.backend.estimateCampaign(req))
   on('startCampaign', (_e, req) => deps.backend.startCampaign(req))
+  on('startAnalysis', (_e, req) => deps.backend.startAnalysis(req))
   on('cancel', (_e, id) => { deps.backend.cancel(id) })
   add('onCampaignEvent', (raw) => {
     if (raw.length !== 0) throw new ApiInputError(`onCampaignEvent takes no arguments, got ${raw.length}`)

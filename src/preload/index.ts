@@ -33,6 +33,8 @@ let portRequested = false
 /** The engine workers' progress ports, by main's serial number for each. */
 const workerPorts = new Map<number, EventsPort>()
 let lastCampaignId: string | null = null
+/** Ids of the analyses this page started (startAnalysis): not campaigns (see isOwnIdEvent). */
+const analysisIds = new Set<string>()
 
 function dispatch(event: CampaignEvent): void {
   for (const l of [...listeners]) {
@@ -52,8 +54,9 @@ ipcRenderer.on('easytune:events-port', (event) => {
   lastCampaignId = null // a new channel from main: its next event names the campaign
   p.onmessage = (e) => {
     const data = e.data as { campaignId?: unknown; kind?: unknown } | null
-    // An import's progress names the import, not a campaign: it must not re-stamp worker progress.
-    if (typeof data?.campaignId === 'string' && data.kind !== 'import-progress') lastCampaignId = data.campaignId
+    // An import's or an analysis's events name it, not a campaign: they must not re-stamp worker
+    // progress (an analysis's worker posts none: its progress comes from main as 'analysis-progress').
+    if (typeof data?.campaignId === 'string' && !isOwnIdEvent(data)) lastCampaignId = data.campaignId
     dispatch(e.data as CampaignEvent)
   }
   p.start()
@@ -78,6 +81,12 @@ ipcRenderer.on('easytune:worker-port-closed', (_event, info: unknown) => {
   workerPorts.get(id)?.close()
   workerPorts.delete(id)
 })
+
+/** Events whose id is not a campaign's: an import's, or an analysis's (its 'error' / 'cancelled'
+ * are known by the id startAnalysis returned). */
+function isOwnIdEvent(data: { campaignId?: unknown; kind?: unknown }): boolean {
+  return data.kind === 'import-progress' || data.kind === 'analysis-progress' || data.kind === 'analysis-done' || analysisIds.has(data.campaignId as string)
+}
 
 function portId(info: unknown): number | null {
   const id = (info as { port?: unknown } | null)?.port
@@ -126,6 +135,11 @@ const api: EasyTuneApi = {
   previewSplit: (workloadId, split) => call('easytune:previewSplit', workloadId, split),
   estimateCampaign: (request) => call('easytune:estimateCampaign', request),
   startCampaign: (request) => call('easytune:startCampaign', request),
+  startAnalysis: async (request) => {
+    const r = await call<{ campaignId: string }>('easytune:startAnalysis', request)
+    if (typeof r?.campaignId === 'string') analysisIds.add(r.campaignId)
+    return r
+  },
   cancel: (campaignId) => call('easytune:cancel', campaignId),
   onCampaignEvent: (listener) => {
     listeners.add(listener)

@@ -102,6 +102,7 @@ function handlers(ctx: ApiContext): Handlers {
     previewSplit: (id, split) => b.previewSplit(id, split),
     estimateCampaign: (req) => b.estimateCampaign(req),
     startCampaign: (req) => b.startCampaign(req),
+    startAnalysis: (req) => b.startAnalysis(req),
     cancel: (id) => { b.cancel(id); return null },
     exportConfig: (result, target, options) => b.exportConfig(result, target, options),
     saveText: (name, content, mime) => ({ download: ctx.downloads.add(name, content, mime) }),

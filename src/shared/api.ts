@@ -84,6 +84,32 @@ export interface CampaignRequest {
   workers: number | null
 }
 
+/** What the Results step can run beside the evaluation: the work of `easytune online` and
+ * `easytune mixed` (a small subset of their options; the rest are the CLI's defaults). */
+export interface OnlineAnalysisOptions {
+  strategies: ('full' | 'noisy' | 'egreedy' | 'random')[]
+  period: 'day' | 'week'
+  /** Length of each resampled trace, weeks (≤ 260). */
+  weeks: number
+  /** Independent traces (≤ 20). */
+  traces: number
+  seed: number
+}
+export interface MixedAnalysisOptions {
+  features: 3 | 6
+  method: 'xnes' | 'grid'
+  /** Weight vectors to try (≤ 1000). */
+  budget: number
+  /** Resampled weeks per part (≤ 500). */
+  weeks: number
+  objective: Objective
+  seed: number
+}
+export type AnalysisRequest =
+  | { workloadId: string; kind: 'online'; options: OnlineAnalysisOptions }
+  /** `split`: the wizard's train/test split (the search is on train, judged on test). */
+  | { workloadId: string; kind: 'mixed'; options: MixedAnalysisOptions; split: SplitSpec }
+
 export interface CampaignEstimate {
   cells: number
   weekSimulations: number
@@ -121,6 +147,11 @@ export type CampaignEvent =
    * once the log is read and cleaned: bytes read from disk (compressed bytes for a .gz) of the
    * file's size, and jobs parsed so far (0 until the format is detected, in the first 64 KiB). */
   | { campaignId: string; kind: 'import-progress'; bytesRead: number; totalBytes: number; jobsRead: number }
+  /** An analysis (startAnalysis; `campaignId` is its id): the share done, at most ~5 per second.
+   * It ends with 'analysis-done', 'error' or 'cancelled'. */
+  | { campaignId: string; kind: 'analysis-progress'; analysis: 'online' | 'mixed'; fraction: number }
+  /** `result`: exactly the JSON document of `easytune online|mixed --json` (read like an opened file). */
+  | { campaignId: string; kind: 'analysis-done'; analysis: 'online' | 'mixed'; result: unknown }
 
 export type ExportTarget = 'slurm' | 'pbs'
 export type Fidelity = 'native' | 'job_submit.lua' | 'site factor' | 'not exportable'
@@ -181,7 +212,11 @@ export interface EasyTuneApi {
   previewSplit(workloadId: string, split: SplitSpec): Promise<SplitPreview>
   estimateCampaign(request: CampaignRequest): Promise<CampaignEstimate>
   startCampaign(request: CampaignRequest): Promise<{ campaignId: string }>
-  /** Cancels a running campaign, or a tracked import (by its importId); unknown ids are ignored. */
+  /** Runs an online-selection emulation or a mixed-policy search on one engine worker; its events
+   * ('analysis-progress', then 'analysis-done' | 'error' | 'cancelled') come on onCampaignEvent
+   * under the returned id, and cancel(id) stops it. */
+  startAnalysis(request: AnalysisRequest): Promise<{ campaignId: string }>
+  /** Cancels a running campaign, an analysis, or a tracked import (by its importId); unknown ids are ignored. */
   cancel(campaignId: string): Promise<void>
   /** Subscribes to campaign events (progress, partial cells, done) and tracked imports' progress;
    * returns an unsubscribe. */

@@ -9,7 +9,7 @@ import { RESAMPLE_METHODS } from '../core/tune/resample'
 import type { SplitSpec } from '../core/tune/split'
 import type { EvaluationResult } from '../core/tune/result'
 import { LOG_FORMATS } from '../core/workload/types'
-import type { CampaignRequest, CandidateDto, EasyTuneApi, ExportTarget, ImportOptionsDto, ImportTracking, LogSource, ProjectState, Settings } from './api'
+import type { AnalysisRequest, CampaignRequest, CandidateDto, EasyTuneApi, ExportTarget, ImportOptionsDto, ImportTracking, LogSource, ProjectState, Settings } from './api'
 import { args, describe, fail, list, MAX_TEXT_CHARS, MAX_WEEKS, MAX_WORKERS, num, oneOf, optional, plainData, record, text, validateFileName, validateId, validatePath } from './validate-basics'
 
 export { ApiInputError, FORBIDDEN_KEYS, ID_PATTERN, MAX_PATH_CHARS, MAX_TEXT_CHARS, MAX_WEEKS, MAX_WORKERS, plainData, validateFileName, validateId, validatePath } from './validate-basics'
@@ -110,6 +110,44 @@ export function validateCampaignRequest(v: unknown): CampaignRequest {
   return { workloadId: validateId(o.workloadId, 'the workload id'), split: validateSplit(o.split), ...campaignSettings(o) }
 }
 
+/** Bounds of startAnalysis's options: a run the app starts should end within minutes. */
+export const ANALYSIS_LIMITS = { onlineWeeks: 260, traces: 20, mixedWeeks: 500, budget: 1000 } as const
+const STRATEGY_IDS = ['full', 'noisy', 'egreedy', 'random'] as const
+
+export function validateAnalysisRequest(v: unknown): AnalysisRequest {
+  const o = record(v, 'the analysis request', ['workloadId', 'kind', 'options', 'split'])
+  const workloadId = validateId(o.workloadId, 'the workload id')
+  const seed = (x: unknown) => num(x, 'the random seed', 0, 2 ** 32 - 1, true)
+  if (o.kind === 'online') {
+    if (o.split !== undefined) fail('an online-selection analysis has no split (it uses the whole log)')
+    const r = record(o.options, 'the online-selection options', ['strategies', 'period', 'weeks', 'traces', 'seed'])
+    const strategies = list(r.strategies, 'the strategies', STRATEGY_IDS.length, 1).map((x) => oneOf(x, 'a strategy', STRATEGY_IDS))
+    if (new Set(strategies).size !== strategies.length) fail('the strategies list a strategy twice')
+    return {
+      workloadId, kind: 'online',
+      options: {
+        strategies, period: oneOf(r.period, 'the period', ['day', 'week'] as const),
+        weeks: num(r.weeks, 'the trace length (weeks)', 1, ANALYSIS_LIMITS.onlineWeeks, true),
+        traces: num(r.traces, 'the number of traces', 1, ANALYSIS_LIMITS.traces, true), seed: seed(r.seed),
+      },
+    }
+  }
+  if (o.kind === 'mixed') {
+    const r = record(o.options, 'the mixed-policy options', ['features', 'method', 'budget', 'weeks', 'objective', 'seed'])
+    if (r.features !== 3 && r.features !== 6) fail(`the number of features must be 3 or 6, got ${describe(r.features)}`)
+    return {
+      workloadId, kind: 'mixed', split: validateSplit(o.split),
+      options: {
+        features: r.features, method: oneOf(r.method, 'the search method', ['xnes', 'grid'] as const),
+        budget: num(r.budget, 'the search budget', 1, ANALYSIS_LIMITS.budget, true),
+        weeks: num(r.weeks, 'the number of weeks', 1, ANALYSIS_LIMITS.mixedWeeks, true),
+        objective: oneOf(r.objective, 'the objective', ['avgWait', 'avgBsld'] as const), seed: seed(r.seed),
+      },
+    }
+  }
+  fail(`the analysis must be online or mixed, got ${describe(o.kind)}`)
+}
+
 /** Any plain object (its keys were checked by plainData). */
 const loose = (v: unknown, what: string) => record(v, what, typeof v === 'object' && v !== null ? Object.keys(v) : [])
 
@@ -192,6 +230,7 @@ export interface ValidatedArgs {
   previewSplit: [workloadId: string, SplitSpec]
   estimateCampaign: [CampaignRequest]
   startCampaign: [CampaignRequest]
+  startAnalysis: [AnalysisRequest]
   cancel: [campaignId: string]
   exportConfig: [EvaluationResult, ExportTarget, { slurmVersion?: string }]
   saveText: [suggestedName: string, content: string, mime: string]
@@ -218,6 +257,7 @@ export const VALIDATORS: { [K in ApiMethod]: (a: unknown[]) => ValidatedArgs[K] 
   previewSplit: (a) => { const [w, s] = args(a, 'previewSplit', 2); return [validateId(w, 'the workload id'), validateSplit(s)] },
   estimateCampaign: (a) => [validateCampaignRequest(args(a, 'estimateCampaign', 1)[0])],
   startCampaign: (a) => [validateCampaignRequest(args(a, 'startCampaign', 1)[0])],
+  startAnalysis: (a) => [validateAnalysisRequest(args(a, 'startAnalysis', 1)[0])],
   cancel: (a) => [validateId(args(a, 'cancel', 1)[0], 'the campaign or import id')],
   exportConfig: (a) => {
     const [r, t, o] = args(a, 'exportConfig', 3, 2)

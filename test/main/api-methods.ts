@@ -3,7 +3,7 @@
 import type { EasyTuneApi } from '../../src/shared/api'
 
 const ALL: Record<keyof EasyTuneApi, true> = {
-  getAppInfo: true, addLogFile: true, importLog: true, getImportReport: true, previewSplit: true, estimateCampaign: true, startCampaign: true,
+  getAppInfo: true, addLogFile: true, importLog: true, getImportReport: true, previewSplit: true, estimateCampaign: true, startCampaign: true, startAnalysis: true,
   cancel: true, onCampaignEvent: true, exportConfig: true, saveText: true, generateReport: true, saveProject: true, openProject: true,
   autosave: true, restoreLastProject: true, getSettings: true, setSettings: true,
 }

@@ -34,6 +34,7 @@ function setup() {
     previewSplit: vi.fn(() => ({ at: 5 })),
     estimateCampaign: vi.fn(),
     startCampaign: vi.fn(() => ({ campaignId: 'c1' })),
+    startAnalysis: vi.fn(() => ({ campaignId: 'a1' })),
     cancel: vi.fn(),
     exportConfig: vi.fn(),
     generateReport: vi.fn(() => '<html>report</html>'),
@@ -127,6 +128,11 @@ describe('good calls reach the back end', () => {
     await expect(t.ok('setSettings', { theme: 'dark' })).resolves.toMatchObject({ theme: 'dark' })
     await expect(t.ok('cancel', 'c1')).resolves.toBeUndefined()
     expect(t.backend.cancel).toHaveBeenCalledWith('c1')
+    const analysis = { workloadId: 'w1', kind: 'mixed', options: { features: 6, method: 'grid', budget: 50, weeks: 10, objective: 'avgBsld', seed: 3 }, split: { kind: 'midpoint' } }
+    await expect(t.ok('startAnalysis', analysis)).resolves.toEqual({ campaignId: 'a1' })
+    expect(t.backend.startAnalysis).toHaveBeenCalledWith(analysis)
+    await expect(t.ok('startAnalysis', { ...analysis, options: { ...analysis.options, budget: 5000 } })).rejects.toThrow(/between 1 and 1000/)
+    expect(t.backend.startAnalysis).toHaveBeenCalledTimes(1)
   })
   it('imports through the open dialog: the path stays in main', async () => {
     await expect(t.ok('importLog', { kind: 'dialog' }, { overrun: 'clamp' })).resolves.toEqual({ id: 'w2' })

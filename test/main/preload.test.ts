@@ -64,6 +64,13 @@ describe('window.easytune', () => {
     ])
   })
 
+  it('starts an analysis with one invoke on its own channel and returns main\'s id', async () => {
+    invoke.mockResolvedValueOnce({ campaignId: 'a1' })
+    const req = { workloadId: 'w1', kind: 'online' as const, options: { strategies: ['full' as const], period: 'week' as const, weeks: 26, traces: 3, seed: 1 } }
+    await expect(api.startAnalysis(req)).resolves.toEqual({ campaignId: 'a1' })
+    expect(invoke.mock.calls).toEqual([['easytune:startAnalysis', req]])
+  })
+
   it('keeps only the message of an error from main', async () => {
     invoke.mockRejectedValueOnce(new Error("Error invoking remote method 'easytune:previewSplit': ApiInputError: the split fraction must be between 0 and 1, got 2"))
     await expect(api.previewSplit('w1', { kind: 'fraction', fraction: 2 })).rejects.toThrow(/^the split fraction must be between 0 and 1, got 2$/)
@@ -113,6 +120,11 @@ describe('window.easytune', () => {
     events.onmessage!({ data: imp })
     wp.onmessage!({ data: msg })
     expect(got.slice(2)).toEqual([imp, { campaignId: 'c9', ...msg }])
+    // So are an analysis's events (its own id): worker progress keeps c9.
+    const ana = { campaignId: 'a5', kind: 'analysis-progress', analysis: 'online', fraction: 0.5 }
+    events.onmessage!({ data: ana })
+    wp.onmessage!({ data: msg })
+    expect(got.slice(4)).toEqual([ana, { campaignId: 'c9', ...msg }])
     expect(invoke).not.toHaveBeenCalled()
     // The worker exited: main says so and the preload closes its end (an unknown port is ignored).
     onHandlers.get('easytune:worker-port-closed')!({}, { port: 8 })

@@ -102,6 +102,7 @@ export function fakeApi(over: Partial<EasyTuneApi> = {}): FakeApi {
     })),
     estimateCampaign: vi.fn(async () => ({ cells: 24, weekSimulations: 72, seconds: 0.4, workers: 1 })),
     startCampaign: vi.fn(async () => ({ campaignId: 'c1' })),
+    startAnalysis: vi.fn(async () => ({ campaignId: 'a1' })),
     cancel: vi.fn(async () => {}),
     onCampaignEvent: vi.fn((l: (e: CampaignEvent) => void) => { listeners.add(l); return () => listeners.delete(l) }),
     exportConfig: vi.fn(async (_r, target) => ({

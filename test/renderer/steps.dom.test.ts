@@ -240,6 +240,60 @@ describe('Online and mixed results', () => {
   })
 })
 
+describe('Running online and mixed analyses from the Results step', () => {
+  const band = { mean: 0.2, p10: 0.1, p90: 0.3 }
+  const onlineDoc = {
+    schemaVersion: 1, log: { name: 'KTH', machineProcs: 100 }, config: { policies: ['FCFS'], period: 604800, threshold: 144000, traces: 3 }, traces: 3, periods: 26, periodEnds: [], citation: null,
+    runs: [{ id: 'egreedy', label: 'ε-greedy bandit feedback', kind: 'strategy', totalWait: [1], avgWait: 3600, relative: -0.15, gain: 0.15, gainBand: band, gainCurve: { mean: [], p10: [], p90: [] } }],
+  }
+
+  it('runs the online emulation with the shown options: progress, then the result in the table', async () => {
+    await withLog()
+    useResultsStore().setResult(makeResult())
+    const w = mountStep(ResultsStep)
+    await w.get('[data-testid="online-traces"]').setValue('5')
+    await w.get('[data-testid="online-period"]').setValue('day')
+    await w.get('[data-testid="run-online"]').trigger('click')
+    await flushPromises()
+    expect(api.startAnalysis).toHaveBeenCalledWith({ workloadId: 'w1', kind: 'online', options: { strategies: ['full', 'noisy', 'egreedy', 'random'], period: 'day', weeks: 26, traces: 5, seed: 1 } })
+    api.emit({ campaignId: 'other', kind: 'analysis-progress', analysis: 'online', fraction: 0.9 })
+    api.emit({ campaignId: 'a1', kind: 'analysis-progress', analysis: 'online', fraction: 0.42 })
+    await flushPromises()
+    expect(w.get('[role="progressbar"]').attributes('aria-valuenow')).toBe('42')
+    expect(w.text()).toContain('Online selection emulation: 42%')
+    expect(w.get('[data-testid="run-mixed"]').element.closest('fieldset')!.disabled).toBe(true)
+    api.emit({ campaignId: 'a1', kind: 'analysis-done', analysis: 'online', result: onlineDoc })
+    await flushPromises()
+    expect(w.find('[role="progressbar"]').exists()).toBe(false)
+    expect(w.text()).toContain('Online selection on KTH: 3 trace(s), 26 periods of 7 d')
+    expect(w.text()).toContain('ε-greedy bandit feedback60 min+15.0%')
+    expect(useResultsStore().extras.online).toEqual(onlineDoc)
+    w.unmount()
+  })
+
+  it('searches a mixed policy on the wizard\'s split, and Cancel calls api.cancel', async () => {
+    await withLog()
+    useSplitStore().setAt(600000 + 10 * 604800)
+    useResultsStore().setResult(makeResult())
+    const w = mountStep(ResultsStep)
+    await w.get('[data-testid="mixed-budget"]').setValue('100')
+    await w.get('[data-testid="run-mixed"]').trigger('click')
+    await flushPromises()
+    expect(api.startAnalysis).toHaveBeenCalledWith({
+      workloadId: 'w1', kind: 'mixed', options: { features: 3, method: 'xnes', budget: 100, weeks: 20, objective: 'avgWait', seed: 1 }, split: { kind: 'time', at: 600000 + 10 * 604800 },
+    })
+    await w.get('[data-testid="cancel-analysis"]').trigger('click')
+    await flushPromises()
+    expect(api.cancel).toHaveBeenCalledWith('a1')
+    api.emit({ campaignId: 'a1', kind: 'cancelled' })
+    await flushPromises()
+    expect(w.text()).toContain('Mixed policy search cancelled.')
+    expect(w.find('[data-testid="cancel-analysis"]').exists()).toBe(false)
+    expect(useResultsStore().extras.mixed).toBeNull()
+    w.unmount()
+  })
+})
+
 describe('Export step', () => {
   it('exports for SLURM with the chosen version, shows fidelity and gaps, copies, saves and generates the report', async () => {
     useResultsStore().setResult(makeResult())

@@ -212,6 +212,27 @@ describe('browser-mode server', () => {
     ws!.close()
   })
 
+  it('runs an online analysis through POST /api/startAnalysis and streams its events', async () => {
+    const { ws } = await wsOpen(`ws://127.0.0.1:${server.port}/ws?token=${TOKEN}`)
+    const events: CampaignEvent[] = []
+    const finished = new Promise<CampaignEvent>((resolve) => ws!.on('message', (m) => {
+      const e = JSON.parse(String(m)) as CampaignEvent
+      events.push(e)
+      if (e.kind === 'analysis-done' || e.kind === 'error' || e.kind === 'cancelled') resolve(e)
+    }))
+    const w = JSON.parse((await api('importLog', [{ kind: 'sample' }, {}])).body).value as { id: string }
+    const req = { workloadId: w.id, kind: 'online', options: { strategies: ['random'], period: 'week', weeks: 2, traces: 1, seed: 1 } }
+    const bad = await api('startAnalysis', [{ ...req, options: { ...req.options, traces: 99 } }])
+    expect(bad.status).toBe(400)
+    expect(JSON.parse(bad.body).error).toMatch(/traces must be between 1 and 20/)
+    const started = JSON.parse((await api('startAnalysis', [req])).body)
+    expect(started.ok).toBe(true)
+    const last = await finished
+    expect(last).toMatchObject({ campaignId: started.value.campaignId, kind: 'analysis-done', analysis: 'online', result: { periods: 2, traces: 1 } })
+    expect(events.some((e) => e.kind === 'analysis-progress')).toBe(true)
+    ws!.close()
+  })
+
   it('streams a tracked import\'s progress on the event socket', async () => {
     const { ws } = await wsOpen(`ws://127.0.0.1:${server.port}/ws?token=${TOKEN}`)
     const events: CampaignEvent[] = []

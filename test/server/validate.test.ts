@@ -23,11 +23,38 @@ const result = {
 describe('API argument validators', () => {
   it('cover every EasyTuneApi method that crosses a process boundary', () => {
     expect(Object.keys(VALIDATORS).sort()).toEqual(['addLogFile', 'autosave', 'cancel', 'estimateCampaign', 'exportConfig', 'generateReport', 'getAppInfo', 'getImportReport',
-      'getSettings', 'importLog', 'openProject', 'previewSplit', 'restoreLastProject', 'saveProject', 'saveText', 'setSettings', 'startCampaign'])
+      'getSettings', 'importLog', 'openProject', 'previewSplit', 'restoreLastProject', 'saveProject', 'saveText', 'setSettings', 'startAnalysis', 'startCampaign'])
     expect(isApiMethod('__proto__')).toBe(false)
     expect(isApiMethod('toString')).toBe(false)
     expect(isApiMethod('constructor')).toBe(false)
     expect(() => validateCall('toString' as ApiMethod, [])).toThrow(/unknown method/)
+  })
+
+  it('accept analysis requests within bounds and reject hostile ones', () => {
+    const online = { workloadId: 'w1', kind: 'online', options: { strategies: ['full', 'egreedy'], period: 'week', weeks: 26, traces: 3, seed: 1 } }
+    const mixed = { workloadId: 'w1', kind: 'mixed', options: { features: 3, method: 'xnes', budget: 60, weeks: 20, objective: 'avgWait', seed: 1 }, split: { kind: 'fraction', fraction: 0.5 } }
+    expect(ok('startAnalysis', [online])).toEqual([online])
+    expect(ok('startAnalysis', [mixed])).toEqual([mixed])
+    const bad = (req: unknown, re: RegExp) => expect(() => validateCall('startAnalysis', [req])).toThrow(re)
+    bad({ ...online, kind: 'evaluate' }, /online or mixed/)
+    bad({ ...online, options: { ...online.options, weeks: 261 } }, /between 1 and 260/)
+    bad({ ...online, options: { ...online.options, traces: 21 } }, /between 1 and 20/)
+    bad({ ...online, options: { ...online.options, traces: 2.5 } }, /whole number/)
+    bad({ ...online, options: { ...online.options, strategies: ['full', 'full'] } }, /twice/)
+    bad({ ...online, options: { ...online.options, strategies: ['ucb'] } }, /strategy must be one of/)
+    bad({ ...online, options: { ...online.options, strategies: [] } }, /at least 1/)
+    bad({ ...online, options: { ...online.options, period: 'month' } }, /period must be one of/)
+    bad({ ...online, options: { ...online.options, seed: -1 } }, /seed/)
+    bad({ ...online, split: { kind: 'midpoint' } }, /no split/)
+    bad({ ...mixed, options: { ...mixed.options, budget: 1001 } }, /between 1 and 1000/)
+    bad({ ...mixed, options: { ...mixed.options, weeks: 501 } }, /between 1 and 500/)
+    bad({ ...mixed, options: { ...mixed.options, budget: Infinity } }, /finite/)
+    bad({ ...mixed, options: { ...mixed.options, features: 4 } }, /3 or 6/)
+    bad({ ...mixed, options: { ...mixed.options, method: 'cma' } }, /search method/)
+    bad({ ...mixed, options: { ...mixed.options, tau: 1 } }, /unknown field "tau"/)
+    bad({ ...mixed, split: undefined }, /split must be an object/)
+    bad({ ...mixed, workloadId: '../x' }, /not a valid id/)
+    bad(JSON.parse('{"__proto__": {}, "workloadId": "w1", "kind": "online"}'), /forbidden key/)
   })
 
   it('accept good input and return clean copies (canonical policy ids, nulls as absent)', () => {

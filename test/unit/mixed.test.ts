@@ -7,6 +7,7 @@ import {
   type MixedOptions,
 } from '../../src/core/tune/mixed'
 import { prepare, type Prepared } from '../../src/core/tune/prepare'
+import { mixedJson } from '../../src/core/tune/reports'
 import { WeekSamples, WEEK } from '../../src/core/tune/resample'
 import { partSummary, summarize } from '../../src/core/tune/select'
 import type { JobTable } from '../../src/core/workload/types'
@@ -226,6 +227,18 @@ describe('easytune mixed', () => {
     for (const e of [j.best, j.baseline, ...j.vertices]) for (const part of ['train', 'test']) expect(e[part].gainCi).toHaveLength(2)
     expect(j.vertices.map((v: { label: string }) => v.label)).toEqual(['EASY-SQF', 'EASY-SPF'])
     expect(r.stderr).toMatch(/budget 10 evaluations, 3 train and 3 test weeks/)
+  })
+
+  it('prints exactly the shared document (mixedJson) that the app\'s engine worker sends', async () => {
+    const r = await runCli(['mixed', KTH, '--weeks', '2', '--budget', '6', '--split', '0.4', '--json'])
+    expect(r.code).toBe(0)
+    const j = JSON.parse(r.stdout)
+    const w = await readLog(KTH, {})
+    const resample = { method: 'user-weeks' as const, weeks: 2, seed: 1 }
+    const o = { features: 3 as const, method: 'xnes' as const, budget: 6, objective: 'avgWait' as const, threshold: null, tau: 10, seed: 1 }
+    const p = prepare(w.jobs, w.machineProcs, { kind: 'fraction', fraction: 0.4 }, resample)
+    const doc = mixedJson(w, p, o, { kind: 'fraction', fraction: 0.4 }, resample, runMixed(p, w.machineProcs, o), j.seconds)
+    expect(j).toEqual(JSON.parse(JSON.stringify(doc)))
   })
 
   it('prints the weights and the gains for people, and rejects bad flags with exit 2', async () => {

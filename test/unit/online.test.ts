@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { EasySimulator, simulate } from '../../src/core/sim/easy'
 import type { SimJobs } from '../../src/core/sim/types'
-import { DEFAULT_ONLINE, emulate, periodCosts, summarize, type OnlineSpec } from '../../src/core/tune/online'
+import { DEFAULT_ONLINE, emulate, periodCosts, runOnline, summarize, type OnlineSpec } from '../../src/core/tune/online'
+import { onlineJson } from '../../src/core/tune/reports'
+import { readLog } from '../../src/node/read-log'
 import { Rng } from '../../src/core/util/random'
 import { runCli } from '../support/cli'
 
@@ -191,6 +193,14 @@ describe('easytune online', () => {
     expect(human.code).toBe(0)
     expect(human.stdout).toMatch(/ε-greedy bandit feedback/)
     expect(human.stdout).toMatch(/Most chosen policies/)
+  })
+
+  it('prints exactly the shared document (onlineJson) that the app\'s engine worker sends', async () => {
+    const r = await runCli(['online', KTH, '--weeks', '3', '--traces', '1', '--strategy', 'full,random', '--seed', '4', '--json'])
+    expect(r.code).toBe(0)
+    const w = await readLog(KTH, {})
+    const spec: OnlineSpec = { ...DEFAULT_ONLINE, strategies: ['full', 'random'], weeks: 3, traces: 1, seed: 4 }
+    expect(JSON.parse(r.stdout)).toEqual(JSON.parse(JSON.stringify(onlineJson(w, spec, runOnline(w.jobs, w.machineProcs, spec)))))
   })
 
   it('rejects bad options with exit code 2', async () => {

@@ -7,14 +7,15 @@ import { parseSplit } from '../split-arg'
 import { DEFAULT_TAU } from '../../core/sim/metrics'
 import { MIXED_FEATURES } from '../../core/sim/policies'
 import type { Objective } from '../../core/tune/campaign'
-import { MIXED_DEFAULT_BUDGET, PENALTY_LAMBDA, runMixed, VERTEX_POLICIES, XNES_SIGMA0, type MixedEntry, type MixedMethod, type MixedOptions, type MixedReport } from '../../core/tune/mixed'
+import { MIXED_DEFAULT_BUDGET, runMixed, VERTEX_POLICIES, type MixedMethod, type MixedOptions, type MixedReport } from '../../core/tune/mixed'
 import { prepare, type Prepared } from '../../core/tune/prepare'
+import { mixedJson } from '../../core/tune/reports'
 import { RESAMPLE_METHODS, type ResampleMethod } from '../../core/tune/resample'
 import type { PartSummary } from '../../core/tune/select'
 import { formatDuration, formatThreshold } from '../../core/util/duration'
 import type { Workload } from '../../core/workload/import'
 
-export const MIXED_SCHEMA_VERSION = 1
+export { MIXED_SCHEMA_VERSION } from '../../core/tune/reports'
 /** The weeks, resampling and seed of `evaluate` (so the vertex policies' numbers match its
  * candidates'), and the core's budget: about 20 s of one core on the bundled KTH log. */
 export const MIXED_CLI_DEFAULTS = { features: 3, method: 'xnes', budget: MIXED_DEFAULT_BUDGET, weeks: 250, resample: 'user-weeks', seed: 1, objective: 'avgWait' } as const
@@ -85,18 +86,7 @@ export async function mixedCommand(argv: string[], io: Io): Promise<number> {
   const seconds = (performance.now() - t0) / 1000
   io.err(`searched and evaluated in ${seconds.toFixed(1)} s (${report.search.simulations} distinct weight vectors simulated on ${p.train.count} weeks)\n`)
 
-  const entry = (e: MixedEntry) => ({ label: e.label, weights: e.weights, candidate: e.candidate, threshold: e.threshold, train: e.train, test: e.test })
-  const result = {
-    schemaVersion: MIXED_SCHEMA_VERSION,
-    log: { name: w.name, format: w.format, machineProcs: w.machineProcs, jobs: w.jobs.count },
-    options: { ...o, split, splitAt: p.split.at, resample, sigma0: o.method === 'xnes' ? XNES_SIGMA0 : null, penaltyLambda: o.method === 'xnes' ? PENALTY_LAMBDA : null },
-    parts: { train: { ...p.split.trainStats, weeks: p.train.count, originalWeeks: p.train.originalWeeks }, test: { ...p.split.testStats, weeks: p.test.count, originalWeeks: p.test.originalWeeks } },
-    features: MIXED_FEATURES.map((f, i) => ({ ...f, searched: i < o.features })),
-    standardization: report.search.standardization,
-    search: { evaluations: report.search.evaluations, simulations: report.search.simulations, gridStep: report.search.gridStep, trainObjective: report.search.trainObjective, trace: report.search.trace },
-    best: entry(report.best), baseline: entry(report.baseline), vertices: report.vertices.map(entry),
-    seconds, citation: citation(w),
-  }
+  const result = mixedJson(w, p, o, split, resample, report, seconds)
   if (json) writeJson(io, json, result)
   if (!json || json.file !== null) io.out(formatReport(w, p, o, report))
   return 0

@@ -5,7 +5,8 @@ import { citation, IMPORT_FLAGS, IMPORT_HELP, importOptions, loadWorkload, logAr
 import { int, pct, Progress, table, writeJson, type Io } from '../output'
 import { findPolicy } from '../../core/sim/policies'
 import { RESAMPLE_METHODS, WEEK, type ResampleMethod } from '../../core/tune/resample'
-import { DAY, DEFAULT_ONLINE, ONLINE_SCHEMA_VERSION, runOnline, STRATEGIES, type OnlineResult, type OnlineSpec, type RunSummary, type Strategy } from '../../core/tune/online'
+import { onlineJson } from '../../core/tune/reports'
+import { DAY, DEFAULT_ONLINE, runOnline, STRATEGIES, type OnlineResult, type OnlineSpec, type RunSummary, type Strategy } from '../../core/tune/online'
 import { formatDuration, formatThreshold, parseDuration } from '../../core/util/duration'
 import type { Workload } from '../../core/workload/import'
 
@@ -71,14 +72,7 @@ export async function onlineCommand(argv: string[], io: Io): Promise<number> {
   io.err(`emulated ${spec.traces} trace(s), ${int(jobs)} jobs, ${int(result.periods)} periods each, in ${seconds.toFixed(1)} s\n`)
 
   if (json) {
-    writeJson(io, json, {
-      schemaVersion: ONLINE_SCHEMA_VERSION,
-      log: { name: w.name, format: w.format, machineProcs: w.machineProcs, machineSource: w.report.machine.source, jobsRead: w.report.jobsRead, jobsKept: n },
-      config: { ...spec, backfill: 'same' },
-      traces: result.traces, jobsPerTrace: result.jobs, periods: result.periods, periodEnds: result.periodEnds,
-      runs: result.runs,
-      citation: citation(w),
-    })
+    writeJson(io, json, onlineJson(w, spec, result))
   }
   if (!json || json.file !== null) io.out(formatResult(w, spec, result))
   return 0

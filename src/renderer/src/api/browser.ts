@@ -121,6 +121,10 @@ export function createBrowserApi(opts: BrowserApiOptions): EasyTuneApi {
       await ensureSocket() // subscribe first, so no event of the new campaign is missed
       return call('startCampaign', [request])
     },
+    startAnalysis: async (request) => {
+      await ensureSocket() // subscribe first, so no event of the new analysis is missed
+      return call('startAnalysis', [request])
+    },
     cancel: async (id) => { await call('cancel', [id]) },
     onCampaignEvent: (listener) => {
       listeners.add(listener)

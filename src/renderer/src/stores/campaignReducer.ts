@@ -69,7 +69,9 @@ export function reduceRun(s: RunState, e: CampaignEvent): RunState {
     case 'cancelled':
       return { ...s, status: 'cancelled' }
     case 'import-progress':
-      return s // an import's, not a campaign's (the workload store follows it)
+    case 'analysis-progress':
+    case 'analysis-done':
+      return s // an import's or an analysis's, not a campaign's (the workload and analysis stores follow them)
   }
 }
 

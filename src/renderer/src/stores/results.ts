@@ -89,5 +89,13 @@ export const useResultsStore = defineStore('results', () => {
     }
   }
 
-  return { result, extras, loadError, text, risk, staleBecause, stale, setResult, loadJson }
+  /** Shows an online / mixed document that arrived from a run (startAnalysis), like an opened file. */
+  function showExtras(data: unknown): 'online' | 'mixed' {
+    const x = parseExtras(data)
+    extras.value = { ...extras.value, ...x.extras }
+    loadError.value = null
+    return x.kind
+  }
+
+  return { result, extras, loadError, text, risk, staleBecause, stale, setResult, loadJson, showExtras }
 })
