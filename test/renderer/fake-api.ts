@@ -1,7 +1,9 @@
 // A fake back end for the renderer's DOM tests: every EasyTuneApi method is a vi.fn with a plain
 // in-memory answer, campaign events are pushed by the test (emit), and fixtures build a small
 // workload summary and evaluation result with the real shapes.
-import { expect, vi } from 'vitest'
+import { beforeEach, expect, vi } from 'vitest'
+import { createPinia, setActivePinia, type Pinia } from 'pinia'
+import { setApi } from '../../src/renderer/src/apiRef'
 import type { CampaignEvent, EasyTuneApi, ProjectState, Settings, WorkloadSummary } from '../../src/shared/api'
 import type { EvaluationResult } from '../../src/core/tune/result'
 import type { PartSummary } from '../../src/core/tune/select'
@@ -126,4 +128,17 @@ export function fakeApi(over: Partial<EasyTuneApi> = {}): FakeApi {
 export async function settle(ms = 0): Promise<void> {
   await new Promise((r) => setTimeout(r, ms))
   await Promise.resolve()
+}
+
+/** A fresh Pinia and fake back end for each test: `const app = freshApp()` at file level, then
+ * `app.api` / `app.pinia` inside the tests. */
+export function freshApp(): { readonly api: FakeApi; readonly pinia: Pinia } {
+  const app = { api: undefined as unknown as FakeApi, pinia: undefined as unknown as Pinia }
+  beforeEach(() => {
+    app.pinia = createPinia()
+    setActivePinia(app.pinia)
+    app.api = fakeApi()
+    setApi(app.api)
+  })
+  return app
 }

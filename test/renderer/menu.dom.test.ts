@@ -1,23 +1,14 @@
 // The desktop app's File menu reaches the wizard as `easytune-menu` DOM events (the preload
 // re-dispatches main's commands): each command does what its menu item says.
-import { beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { mount } from '@vue/test-utils'
-import { createPinia, setActivePinia, type Pinia } from 'pinia'
-import { setApi } from '../../src/renderer/src/apiRef'
 import ProjectBar from '../../src/renderer/src/components/ProjectBar.vue'
 import { useWorkloadStore } from '../../src/renderer/src/stores/workload'
 import { useResultsStore } from '../../src/renderer/src/stores/results'
 import { useWizardStore } from '../../src/renderer/src/stores/wizard'
-import { fakeApi, tracked, makeResult, makeWorkload, settle, type FakeApi } from './fake-api'
+import { freshApp, tracked, makeResult, makeWorkload, settle } from './fake-api'
 
-let api: FakeApi
-let pinia: Pinia
-beforeEach(() => {
-  pinia = createPinia()
-  setActivePinia(pinia)
-  api = fakeApi()
-  setApi(api)
-})
+const app = freshApp()
 
 const menu = async (command: string) => {
   window.dispatchEvent(new CustomEvent('easytune-menu', { detail: command }))
@@ -26,14 +17,14 @@ const menu = async (command: string) => {
 
 describe('File menu commands', () => {
   it('save, save as, open and import call the API; export goes to the export step once there is a result', async () => {
-    const w = mount(ProjectBar, { global: { plugins: [pinia] }, attachTo: document.body })
+    const w = mount(ProjectBar, { global: { plugins: [app.pinia] }, attachTo: document.body })
     await menu('save-project')
-    expect(api.saveProject).toHaveBeenCalledTimes(1)
-    expect((api.saveProject as unknown as { mock: { calls: unknown[][] } }).mock.calls[0][1]).toBeUndefined()
+    expect(app.api.saveProject).toHaveBeenCalledTimes(1)
+    expect((app.api.saveProject as unknown as { mock: { calls: unknown[][] } }).mock.calls[0][1]).toBeUndefined()
     await menu('save-project-as')
-    expect((api.saveProject as unknown as { mock: { calls: unknown[][] } }).mock.calls[1][1]).toEqual({ saveAs: true })
+    expect((app.api.saveProject as unknown as { mock: { calls: unknown[][] } }).mock.calls[1][1]).toEqual({ saveAs: true })
     await menu('import-log')
-    expect(api.importLog).toHaveBeenCalledWith({ kind: 'dialog' }, expect.anything(), tracked)
+    expect(app.api.importLog).toHaveBeenCalledWith({ kind: 'dialog' }, expect.anything(), tracked)
     await menu('export')
     expect(w.text()).toMatch(/Run a campaign first/)
     useResultsStore().setResult(makeResult())
@@ -43,7 +34,7 @@ describe('File menu commands', () => {
   })
 
   it('new project clears the log and the result and returns to the first step', async () => {
-    const w = mount(ProjectBar, { global: { plugins: [pinia] }, attachTo: document.body })
+    const w = mount(ProjectBar, { global: { plugins: [app.pinia] }, attachTo: document.body })
     const workload = useWorkloadStore()
     workload.restore(makeWorkload(), {}, null)
     useResultsStore().setResult(makeResult())
@@ -54,6 +45,6 @@ describe('File menu commands', () => {
     expect(useWizardStore().step).toBe(0)
     w.unmount()
     await menu('save-project')
-    expect(api.saveProject).not.toHaveBeenCalled() // the listener goes away with the component
+    expect(app.api.saveProject).not.toHaveBeenCalled() // the listener goes away with the component
   })
 })

@@ -1,10 +1,8 @@
 // Each wizard step mounted with Pinia and a fake back end (charts stubbed: chart.js cannot paint in
 // happy-dom): what it shows, what it asks the back end, and where it goes next.
-import { beforeEach, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { flushPromises, mount, type VueWrapper } from '@vue/test-utils'
-import { createPinia, setActivePinia, type Pinia } from 'pinia'
 import type { Component } from 'vue'
-import { setApi } from '../../src/renderer/src/apiRef'
 import App from '../../src/renderer/src/App.vue'
 import ChartPanel from '../../src/renderer/src/components/ChartPanel.vue'
 import ImportStep from '../../src/renderer/src/steps/ImportStep.vue'
@@ -20,18 +18,11 @@ import { useCampaignStore } from '../../src/renderer/src/stores/campaign'
 import { useResultsStore } from '../../src/renderer/src/stores/results'
 import { useWizardStore } from '../../src/renderer/src/stores/wizard'
 import { useSettingsStore } from '../../src/renderer/src/stores/settings'
-import { fakeApi, tracked, makeResult, makeWorkload, settle, type FakeApi } from './fake-api'
+import { freshApp, tracked, makeResult, makeWorkload, settle } from './fake-api'
 
-let api: FakeApi
-let pinia: Pinia
-beforeEach(() => {
-  pinia = createPinia()
-  setActivePinia(pinia)
-  api = fakeApi()
-  setApi(api)
-})
+const app = freshApp()
 
-const mountStep = (c: Component): VueWrapper => mount(c, { global: { plugins: [pinia], stubs: { ChartPanel: true } }, attachTo: document.body })
+const mountStep = (c: Component): VueWrapper => mount(c, { global: { plugins: [app.pinia], stubs: { ChartPanel: true } }, attachTo: document.body })
 const charts = (w: VueWrapper) => w.findAllComponents(ChartPanel)
 type Axis = { title: { text: string | string[] } }
 const axisTitles = (config: unknown) => {
@@ -48,7 +39,7 @@ describe('Import step', () => {
     const w = mountStep(ImportStep)
     await w.get('[data-testid="open-sample"]').trigger('click')
     await flushPromises()
-    expect(api.importLog).toHaveBeenCalledWith({ kind: 'sample' }, {}, tracked)
+    expect(app.api.importLog).toHaveBeenCalledWith({ kind: 'sample' }, {}, tracked)
     const text = w.text()
     expect(text).toContain('Imported KTH-SP2-1996-2.1-cln.swf.gz: 28,000 jobs on 100 processors.')
     expect(text).toContain('C7-overrun')
@@ -68,13 +59,13 @@ describe('Import step', () => {
     await w.get('#procs').setValue('128')
     await w.get('form.inline-form').trigger('submit')
     await flushPromises()
-    expect(api.importLog).toHaveBeenLastCalledWith({ kind: 'sample' }, { procs: 128 }, tracked)
+    expect(app.api.importLog).toHaveBeenLastCalledWith({ kind: 'sample' }, { procs: 128 }, tracked)
     w.unmount()
   })
 
   it('shows upload progress with a cancel button, and a clear message for a broken file', async () => {
     let fail: (e: Error) => void = () => {}
-    api.addLogFile = vi.fn((f: File, on?: (s: number, t: number) => void) => { on?.(500_000, 2_000_000); return new Promise<{ handle: string; name: string }>((_, rej) => { fail = rej }) })
+    app.api.addLogFile = vi.fn((f: File, on?: (s: number, t: number) => void) => { on?.(500_000, 2_000_000); return new Promise<{ handle: string; name: string }>((_, rej) => { fail = rej }) })
     const w = mountStep(ImportStep)
     const input = w.get('.dropzone input[type="file"]')
     Object.defineProperty(input.element, 'files', { value: [new File(['x'.repeat(10)], 'broken.swf')], configurable: true })
@@ -112,7 +103,7 @@ describe('Split step', () => {
     await withLog()
     const w = mountStep(SplitStep)
     await settle(300)
-    expect(api.previewSplit).toHaveBeenCalled()
+    expect(app.api.previewSplit).toHaveBeenCalled()
     expect(w.text()).toContain('13,480 jobs over 166 d, offered load 70%, 23 full weeks')
     const slider = w.get('[role="slider"]')
     const before = Number(slider.attributes('aria-valuenow'))
@@ -120,7 +111,7 @@ describe('Split step', () => {
     const s = useSplitStore()
     expect(s.spec).toEqual({ kind: 'time', at: Math.round(before + 604800) })
     await settle(300)
-    expect(api.previewSplit).toHaveBeenLastCalledWith('w1', s.spec)
+    expect(app.api.previewSplit).toHaveBeenLastCalledWith('w1', s.spec)
     await w.findAll('button').find((b) => b.text() === 'Reset to the midpoint')!.trigger('click')
     expect(s.spec).toEqual({ kind: 'midpoint' })
     await w.get('#weeks').setValue('5')
@@ -138,7 +129,7 @@ describe('Candidates step', () => {
     await w.get('[data-testid="preset-ch6"]').setValue(true)
     for (const t of ['null', '72000', '200000']) await w.get(`[data-testid="threshold-${t}"]`).setValue(false)
     await settle(350)
-    const req = vi.mocked(api.estimateCampaign).mock.calls.at(-1)![0]
+    const req = vi.mocked(app.api.estimateCampaign).mock.calls.at(-1)![0]
     expect(req).toMatchObject({ workloadId: 'w1', candidates: { preset: 'ch6' }, thresholds: [144000], objective: 'avgWait', maxWaitRatio: null, split: { kind: 'midpoint' } })
     expect(w.get('[data-testid="estimate"]').text()).toContain('24 simulation cells, 72 week-long simulations: about 0.4 s on 1 worker')
 
@@ -149,7 +140,7 @@ describe('Candidates step', () => {
     await w.get('[data-testid="cap-enabled"]').setValue(true)
     await w.get('[data-testid="start-run"]').trigger('click')
     await flushPromises()
-    expect(api.startCampaign).toHaveBeenCalledWith(expect.objectContaining({ thresholds: [108000], maxWaitRatio: 1.5 }))
+    expect(app.api.startCampaign).toHaveBeenCalledWith(expect.objectContaining({ thresholds: [108000], maxWaitRatio: 1.5 }))
     expect(wiz.current.id).toBe('run')
     w.unmount()
   })
@@ -162,26 +153,26 @@ describe('Run step', () => {
     await c.start(c.request('w1', { kind: 'midpoint' }, { method: 'user-weeks', weeks: 3, seed: 1 }))
     wiz.goTo('run')
     const w = mountStep(RunStep)
-    api.emit({ campaignId: 'c1', kind: 'progress', cellsDone: 2, cellsTotal: 4, cachedCells: 1, samplesDone: 6, samplesTotal: 12, etaSeconds: 90, perWorker: [{ worker: 1, pid: 4242, state: 'busy', cell: 'EASY-SPF Θ=40 h (train)' }] })
-    api.emit({ campaignId: 'c1', kind: 'cell', label: 'EASY-FCFS Θ=none', part: 'train', meanObjective: 600 })
-    api.emit({ campaignId: 'c1', kind: 'cell', label: 'EASY-SPF Θ=40 h', part: 'train', meanObjective: 300 })
+    app.api.emit({ campaignId: 'c1', kind: 'progress', cellsDone: 2, cellsTotal: 4, cachedCells: 1, samplesDone: 6, samplesTotal: 12, etaSeconds: 90, perWorker: [{ worker: 1, pid: 4242, state: 'busy', cell: 'EASY-SPF Θ=40 h (train)' }] })
+    app.api.emit({ campaignId: 'c1', kind: 'cell', label: 'EASY-FCFS Θ=none', part: 'train', meanObjective: 600 })
+    app.api.emit({ campaignId: 'c1', kind: 'cell', label: 'EASY-SPF Θ=40 h', part: 'train', meanObjective: 300 })
     await flushPromises()
     expect(w.text()).toContain('2 of 4 cells (1 from the cache), 6 of 12 week simulations (50%), about 90 s left')
     expect(w.text()).toContain('4242')
     expect(w.get('[data-testid="worker-weeks"]').text()).toBe('–')
     // Desktop app: the worker's own stream (its port) refines its row.
-    api.emit({ campaignId: 'c1', kind: 'worker-progress', worker: 1, pid: 4242, cell: 'EASY-SPF Θ=40 h (train)', samplesDone: 10, samples: 40 })
+    app.api.emit({ campaignId: 'c1', kind: 'worker-progress', worker: 1, pid: 4242, cell: 'EASY-SPF Θ=40 h (train)', samplesDone: 10, samples: 40 })
     await flushPromises()
     expect(w.get('[data-testid="worker-weeks"]').text()).toBe('10 of 40 (25%)')
     expect(w.text()).toContain('EASY-SPF Θ=40 h5 min0.50×')
     await w.get('[data-testid="cancel-run"]').trigger('click')
-    expect(api.cancel).toHaveBeenCalledWith('c1')
+    expect(app.api.cancel).toHaveBeenCalledWith('c1')
     w.unmount()
 
     await c.start(c.request('w1', { kind: 'midpoint' }, { method: 'user-weeks', weeks: 3, seed: 1 }))
     wiz.goTo('run')
     const w2 = mountStep(RunStep)
-    api.emit({ campaignId: 'c1', kind: 'done', result: makeResult() })
+    app.api.emit({ campaignId: 'c1', kind: 'done', result: makeResult() })
     await flushPromises()
     expect(wiz.current.id).toBe('results')
     w2.unmount()
@@ -255,14 +246,14 @@ describe('Running online and mixed analyses from the Results step', () => {
     await w.get('[data-testid="online-period"]').setValue('day')
     await w.get('[data-testid="run-online"]').trigger('click')
     await flushPromises()
-    expect(api.startAnalysis).toHaveBeenCalledWith({ workloadId: 'w1', kind: 'online', options: { strategies: ['full', 'noisy', 'egreedy', 'random'], period: 'day', weeks: 26, traces: 5, seed: 1 } })
-    api.emit({ campaignId: 'other', kind: 'analysis-progress', analysis: 'online', fraction: 0.9 })
-    api.emit({ campaignId: 'a1', kind: 'analysis-progress', analysis: 'online', fraction: 0.42 })
+    expect(app.api.startAnalysis).toHaveBeenCalledWith({ workloadId: 'w1', kind: 'online', options: { strategies: ['full', 'noisy', 'egreedy', 'random'], period: 'day', weeks: 26, traces: 5, seed: 1 } })
+    app.api.emit({ campaignId: 'other', kind: 'analysis-progress', analysis: 'online', fraction: 0.9 })
+    app.api.emit({ campaignId: 'a1', kind: 'analysis-progress', analysis: 'online', fraction: 0.42 })
     await flushPromises()
     expect(w.get('[role="progressbar"]').attributes('aria-valuenow')).toBe('42')
     expect(w.text()).toContain('Online selection emulation: 42%')
     expect(w.get('[data-testid="run-mixed"]').element.closest('fieldset')!.disabled).toBe(true)
-    api.emit({ campaignId: 'a1', kind: 'analysis-done', analysis: 'online', result: onlineDoc })
+    app.api.emit({ campaignId: 'a1', kind: 'analysis-done', analysis: 'online', result: onlineDoc })
     await flushPromises()
     expect(w.find('[role="progressbar"]').exists()).toBe(false)
     expect(w.text()).toContain('Online selection on KTH: 3 trace(s), 26 periods of 7 d')
@@ -271,7 +262,7 @@ describe('Running online and mixed analyses from the Results step', () => {
     w.unmount()
   })
 
-  it('searches a mixed policy on the wizard\'s split, and Cancel calls api.cancel', async () => {
+  it('searches a mixed policy on the wizard\'s split, and Cancel calls app.api.cancel', async () => {
     await withLog()
     useSplitStore().setAt(600000 + 10 * 604800)
     useResultsStore().setResult(makeResult())
@@ -279,13 +270,13 @@ describe('Running online and mixed analyses from the Results step', () => {
     await w.get('[data-testid="mixed-budget"]').setValue('100')
     await w.get('[data-testid="run-mixed"]').trigger('click')
     await flushPromises()
-    expect(api.startAnalysis).toHaveBeenCalledWith({
+    expect(app.api.startAnalysis).toHaveBeenCalledWith({
       workloadId: 'w1', kind: 'mixed', options: { features: 3, method: 'xnes', budget: 100, weeks: 20, objective: 'avgWait', seed: 1 }, split: { kind: 'time', at: 600000 + 10 * 604800 },
     })
     await w.get('[data-testid="cancel-analysis"]').trigger('click')
     await flushPromises()
-    expect(api.cancel).toHaveBeenCalledWith('a1')
-    api.emit({ campaignId: 'a1', kind: 'cancelled' })
+    expect(app.api.cancel).toHaveBeenCalledWith('a1')
+    app.api.emit({ campaignId: 'a1', kind: 'cancelled' })
     await flushPromises()
     expect(w.text()).toContain('Mixed policy search cancelled.')
     expect(w.find('[data-testid="cancel-analysis"]').exists()).toBe(false)
@@ -301,7 +292,7 @@ describe('Export step', () => {
     Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true })
     const w = mountStep(ExportStep)
     await flushPromises()
-    expect(api.exportConfig).toHaveBeenCalledWith(expect.objectContaining({ kind: 'easytune-evaluation' }), 'slurm', { slurmVersion: '22.05' })
+    expect(app.api.exportConfig).toHaveBeenCalledWith(expect.objectContaining({ kind: 'easytune-evaluation' }), 'slurm', { slurmVersion: '22.05' })
     expect(w.get('[data-testid="export-file"]').text()).toContain('PriorityType=priority/multifactor')
     expect(w.text()).toContain('site factor')
     expect(w.text()).toContain('One reservation per partition')
@@ -310,14 +301,14 @@ describe('Export step', () => {
     expect(writeText).toHaveBeenCalledWith('PriorityType=priority/multifactor\n')
     await w.findAll('button').find((b) => b.text() === 'Save…')!.trigger('click')
     await flushPromises()
-    expect(api.saveText).toHaveBeenCalledWith('slurm.conf.easytune', 'PriorityType=priority/multifactor\n', 'text/plain')
+    expect(app.api.saveText).toHaveBeenCalledWith('slurm.conf.easytune', 'PriorityType=priority/multifactor\n', 'text/plain')
     await w.get('[data-testid="generate-report"]').trigger('click')
     await flushPromises()
-    expect(api.generateReport).toHaveBeenCalled()
-    expect(api.saveText).toHaveBeenLastCalledWith('easytune-report.html', '<!doctype html><title>report</title>', 'text/html')
+    expect(app.api.generateReport).toHaveBeenCalled()
+    expect(app.api.saveText).toHaveBeenLastCalledWith('easytune-report.html', '<!doctype html><title>report</title>', 'text/html')
     await w.findAll('input[type="radio"]').find((r) => (r.element as HTMLInputElement).value === 'pbs')!.setValue(true)
     await flushPromises()
-    expect(api.exportConfig).toHaveBeenLastCalledWith(expect.anything(), 'pbs', {})
+    expect(app.api.exportConfig).toHaveBeenLastCalledWith(expect.anything(), 'pbs', {})
     w.unmount()
   })
 })
@@ -338,7 +329,7 @@ describe('App frame', () => {
     expect(toggle.text()).toContain('Theme: System')
     await toggle.trigger('click')
     await flushPromises()
-    expect(api.setSettings).toHaveBeenCalledWith({ theme: 'light' })
+    expect(app.api.setSettings).toHaveBeenCalledWith({ theme: 'light' })
     expect(document.documentElement.dataset.theme).toBe('light')
     await toggle.trigger('click')
     await flushPromises()
