@@ -24,3 +24,31 @@ describe('layering lint rule', () => {
     expect(await problems("import { readFileSync } from 'node:fs'\nexport const x = readFileSync\n", 'src/cli/x.ts')).toEqual([])
   })
 })
+
+// ESLint does not parse .vue files here (no Vue parser installed), so the renderer rule is checked
+// on their imports directly: single-file components import only the renderer, src/shared, pure
+// src/core modules and browser libraries.
+describe('renderer components (.vue) import no Node, Electron or back-end code', () => {
+  it('every import in src/renderer/**/*.vue is allowed', async () => {
+    const { readdirSync, readFileSync } = await import('node:fs')
+    const { join } = await import('node:path')
+    const files: string[] = []
+    const walk = (d: string): void => {
+      for (const e of readdirSync(d, { withFileTypes: true })) {
+        if (e.isDirectory()) walk(join(d, e.name))
+        else if (e.name.endsWith('.vue')) files.push(join(d, e.name))
+      }
+    }
+    walk('src/renderer')
+    expect(files.length).toBeGreaterThan(10)
+    const forbidden = /^(node:|electron|electron-store|fs|path|child_process|os|zlib|ws$)|\/(main|preload|server|engine|backend|node|cli)\//
+    const bad: string[] = []
+    for (const f of files) {
+      for (const m of readFileSync(f, 'utf8').matchAll(/^\s*import\s[^'"]*['"]([^'"]+)['"]/gm)) {
+        if (forbidden.test(m[1])) bad.push(`${f}: ${m[1]}`)
+      }
+    }
+    expect(bad).toEqual([])
+    expect(forbidden.test('node:fs') && forbidden.test('../../../engine/pool') && !forbidden.test('../../../shared/api')).toBe(true)
+  })
+})
