@@ -5,22 +5,21 @@
 import { randomBytes } from 'node:crypto'
 import { existsSync, promises as fsp } from 'node:fs'
 import { basename, join } from 'node:path'
-import { simulate } from '../core/sim/easy'
 import { exportConfig as exportBundle } from '../core/export/index'
 import type { EvaluationResult } from '../core/tune/result'
-import { inspectWorkload } from '../core/workload/inspect'
 import type { ImportOptions, Workload } from '../core/workload/import'
 import { hashFile } from '../engine/cache'
 import { GENERATOR } from '../engine/evaluate'
 import type { ForkWorker } from '../engine/pool'
-import { FileInputError, readLog } from '../node/read-log'
+import { importLogFile, type ImportedLog } from '../engine/import'
+import { FileInputError } from '../node/read-log'
 import { renderReportHtml } from '../node/report'
 import type { AnalysisRequest, AppInfo, CampaignEstimate, CampaignEvent, CampaignRequest, ExportBundle, ExportTarget, ImportOptionsDto, ImportTracking, LogSource, ProjectState, Settings, SplitPreview, WorkloadSummary } from '../shared/api'
 import { ApiInputError, validateSettings } from '../shared/validate'
 import { AnalysisRunner } from './analysis'
 import { CampaignRunner, type CampaignListener } from './campaigns'
 import { estimateCampaign, previewSplit, secondsPerJob } from './estimate'
-import { ImportTracker, type TrackedImport } from './imports'
+import { ImportCancelledError, importInWorker, ImportTracker, type TrackedImport } from './imports'
 import { bundledSamplePath } from './paths'
 import { readAutosave, readProjectFile, saveProjectFile, writeAutosave, writeFileAtomic } from './project'
 
@@ -34,6 +33,8 @@ export interface BackendOptions {
   fork?: ForkWorker
   /** The engine worker bundle (default: out/engine/worker.js of the package). */
   workerPath?: string
+  /** Import logs in this process instead of a forked engine worker (tests). */
+  importInProcess?: boolean
   /** The bundled sample log (default: resources/ of the package). */
   samplePath?: string
   /** Imported workloads kept in memory (oldest dropped first). */
@@ -71,6 +72,8 @@ export class Backend {
   private readonly analyses: AnalysisRunner
   private readonly imports = new ImportTracker((e) => this.emit(e))
   private closed = false
+  private readonly closing = new AbortController()
+  private readonly importWorkers = new Set<Promise<unknown>>()
 
   constructor(private readonly opts: BackendOptions) {
     this.mode = opts.mode
@@ -120,7 +123,8 @@ export class Backend {
     return this.importFromPath(f.path, options, tracking, f.name)
   }
 
-  /** Reads, cleans and inspects a log; times its EASY-FCFS simulation for the campaign estimate. */
+  /** Reads, cleans and inspects a log; times its EASY-FCFS simulation for the campaign estimate.
+   * The work runs in a forked engine worker (importInWorker) unless `importInProcess`. */
   async importFromPath(path: string, options: ImportOptionsDto, tracking?: ImportTracking, name = basename(path)): Promise<WorkloadSummary> {
     const tracked = tracking ? this.imports.start(tracking.importId) : null
     try {
@@ -132,31 +136,36 @@ export class Backend {
 
   private async readAndInspect(path: string, importOptions: ImportOptions & { name: string }, tracked: TrackedImport | null): Promise<WorkloadSummary> {
     const name = importOptions.name
-    const t0 = performance.now()
-    const [read, hash] = await Promise.allSettled([readLog(path, importOptions, tracked?.onProgress, tracked?.signal), hashFile(path, tracked?.signal)])
-    tracked?.check() // cancelled: that, not the AbortError either read rejected with
-    // Messages name the file as the user knows it (an upload's temp path means nothing to them).
-    if (read.status === 'rejected') throw read.reason instanceof FileInputError && read.reason.file === path ? new FileInputError(name, read.reason.line, read.reason.message) : read.reason
-    if (hash.status === 'rejected') throw new FileInputError(name, null, `cannot read: ${(hash.reason as Error).message}`)
-    const workload = read.value, sha256 = hash.value
-    const readSeconds = (performance.now() - t0) / 1000
-    const { jobs, machineProcs } = workload
-    let starts: Float64Array = new Float64Array(0)
-    let best = Infinity
-    for (let run = 0; run < 2 && jobs.count > 0; run++) {
-      const t = performance.now()
-      starts = simulate(jobs, machineProcs, { primary: 'FCFS', backfill: 'same', threshold: null })
-      best = Math.min(best, (performance.now() - t) / 1000)
-      if (best > 0.5) break // large log: one timing is enough and the second run would cost
+    let imported: ImportedLog
+    try {
+      imported = await this.importWork(path, importOptions, tracked)
+    } catch (e) {
+      tracked?.check() // cancelled: that, not the error the read or the worker ended with
+      // Messages name the file as the user knows it (an upload's temp path means nothing to them).
+      throw e instanceof FileInputError && e.file === path ? new FileInputError(name, e.line, e.message) : e
     }
+    tracked?.check()
+    const { workload, sha256, inspect, simSeconds, readSeconds } = imported
     const id = newId('w')
-    const summary: WorkloadSummary = {
-      id, name, sha256, report: workload.report, unixStartTime: workload.unixStartTime,
-      inspect: inspectWorkload({ jobs, machineProcs, users: workload.users }, starts),
-    }
-    this.workloads.set(id, { summary, workload, path, importOptions, perJob: secondsPerJob(jobs.count, best), readSeconds })
+    const summary: WorkloadSummary = { id, name, sha256, report: workload.report, unixStartTime: workload.unixStartTime, inspect }
+    this.workloads.set(id, { summary, workload, path, importOptions, perJob: secondsPerJob(workload.jobs.count, simSeconds), readSeconds })
     for (const old of [...this.workloads.keys()].slice(0, Math.max(0, this.workloads.size - (this.opts.maxWorkloads ?? 4)))) this.workloads.delete(old)
     return summary
+  }
+
+  /** The import's heavy part: in an engine worker (default), or here with `importInProcess`.
+   * close() stops the running import workers (tracked or not) and waits for them. */
+  private async importWork(path: string, importOptions: ImportOptions, tracked: TrackedImport | null): Promise<ImportedLog> {
+    if (this.opts.importInProcess) return importLogFile(path, importOptions, tracked?.onProgress, tracked?.signal)
+    if (this.closed) throw new ImportCancelledError()
+    const signal = tracked ? AbortSignal.any([tracked.signal, this.closing.signal]) : this.closing.signal
+    const running = importInWorker(path, importOptions, { fork: this.opts.fork, workerPath: this.opts.workerPath, onProgress: tracked?.onProgress, signal })
+    this.importWorkers.add(running)
+    try {
+      return await running
+    } finally {
+      this.importWorkers.delete(running)
+    }
   }
 
   private workload(id: string): StoredWorkload {
@@ -268,7 +277,8 @@ export class Backend {
   async close(): Promise<void> {
     this.closed = true
     this.imports.cancelAll()
-    await Promise.all([this.campaigns.close(), this.analyses.close()])
+    this.closing.abort()
+    await Promise.all([this.campaigns.close(), this.analyses.close(), ...[...this.importWorkers].map((p) => p.catch(() => {}))])
     const temps = [...this.files.values()].filter((f) => f.temporary)
     this.files.clear()
     this.workloads.clear()

@@ -13,6 +13,7 @@ import type { OnlineSpec } from '../core/tune/online'
 import type { ResampleSpec } from '../core/tune/resample'
 import type { SplitSpec } from '../core/tune/split'
 import type { ImportOptions } from '../core/workload/import'
+import type { ImportedLog } from './import'
 
 /** What every worker needs to build the campaign's week samples itself. */
 export interface WorkloadSetup {
@@ -45,6 +46,11 @@ export type ToWorker =
    * echoed in every message posted on that port. A later one replaces the earlier port (a reload
    * of the window hands fresh ports). */
   | { type: 'progress-port'; worker: number }
+  /** Imports one log (src/engine/import.ts), no 'setup' needed: answered by 'import-progress'
+   * (one per 1 MiB read) then 'import-done' or 'error' (the FileInputError's file
+   * and line). The Backend forks one worker per import and stops it once answered. `options`
+   * carries the name the report shows (ImportOptions.name). */
+  | { type: 'import'; id: number; path: string; options: ImportOptions }
 
 /** Posted by a worker on its progress port: one cell's progress, straight to the window. */
 export interface WorkerProgressMessage {
@@ -67,6 +73,9 @@ export type FromWorker =
   | { type: 'analysis-progress'; id: number; fraction: number }
   /** `result`: exactly the JSON document `easytune online|mixed --json` prints (src/core/tune/reports.ts). */
   | { type: 'analysis-done'; id: number; kind: 'online' | 'mixed'; result: unknown }
+  | { type: 'import-progress'; id: number; bytesRead: number; totalBytes: number; jobsRead: number }
+  /** The workload's typed arrays arrive as copies (structured clone). */
+  | ({ type: 'import-done'; id: number } & ImportedLog)
   /** `input`: the user can fix it (bad file or option); `file`/`line` locate it when known.
-   * `id` is the cell's id, or null for a setup or protocol error. */
+   * `id` is the cell's (analysis's, import's) id, or null for a setup or protocol error. */
   | { type: 'error'; id: number | null; message: string; input: boolean; file?: string; line?: number | null }

@@ -1,5 +1,6 @@
 // The engine worker entry: one process that builds a campaign's week samples once ('setup') and
-// then runs the cells it is handed, one at a time. Started by the engine pool as a Node child
+// then runs the cells it is handed, one at a time (or, forked for that alone, imports one log for
+// the Backend: 'import'). Started by the engine pool as a Node child
 // process (CLI, tests, browser mode) or as an Electron utility process (desktop app); port.ts hides
 // the difference. Bundled to out/engine/worker.js by scripts/build-cli.mjs.
 //
@@ -19,6 +20,8 @@ import { runMixed } from '../core/tune/mixed'
 import { mixedJson, onlineJson } from '../core/tune/reports'
 import type { Workload } from '../core/workload/import'
 import type { AnalysisOptions, ToWorker, WorkloadSetup } from './protocol'
+import type { ImportOptions } from '../core/workload/import'
+import { importLogFile } from './import'
 import { workerPort } from './port'
 import { cellLabel } from './label'
 import { ProgressReporter } from './progress'
@@ -51,6 +54,7 @@ async function handle(msg: ToWorker): Promise<void> {
     case 'setup': return setup(msg.setup)
     case 'cell': return cell(msg.id, msg.cell)
     case 'analysis': return analysis(msg.id, msg.analysis)
+    case 'import': return importLog(msg.id, msg.path, msg.options)
     case 'exit': return process.exit(0)
     default: postError(null, new Error(`engine worker: unknown message ${JSON.stringify(msg)}`))
   }
@@ -107,6 +111,19 @@ function analysis(id: number, a: AnalysisOptions): void {
       doc = mixedJson(w, p, a.options, s.split, s.resample, r, (performance.now() - t0) / 1000)
     }
     port.post({ type: 'analysis-done', id, kind: a.kind, result: JSON.parse(JSON.stringify(doc)) as unknown })
+  } catch (e) {
+    postError(id, e)
+  }
+}
+
+/** A whole import for the Backend (no 'setup'): progress, then the workload, hash, Inspect data
+ * and timings. The parent stops this process once it has the answer. Progress goes out once per
+ * 1 MiB chunk read (a small message; the Backend throttles its events to ~5 a second), so the
+ * Backend sees the import advance even when its own thread was busy for a while. */
+async function importLog(id: number, path: string, options: ImportOptions): Promise<void> {
+  try {
+    const r = await importLogFile(path, options, (p) => port.post({ type: 'import-progress', id, bytesRead: p.bytesRead, totalBytes: p.totalBytes, jobsRead: p.jobsRead }), undefined, 0)
+    port.post({ type: 'import-done', id, ...r })
   } catch (e) {
     postError(id, e)
   }

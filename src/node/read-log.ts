@@ -22,10 +22,10 @@ export class FileInputError extends Error {
   }
 }
 
-/** Progress comes at most every 100 ms while reading, and once more when the log is read and
- * cleaned (all bytes, the final job count). An abort of `signal` stops reading: readLog then
- * rejects with the stream's AbortError (name 'AbortError'). */
-export async function readLog(path: string, opts: ImportOptions = {}, onProgress?: (p: ReadProgress) => void, signal?: AbortSignal): Promise<Workload> {
+/** Progress comes at most every `progressEveryMs` (and at most once per 1 MiB read) while reading,
+ * and once more when the log is read and cleaned (all bytes, the final job count). An abort of
+ * `signal` stops reading: readLog then rejects with the stream's AbortError (name 'AbortError'). */
+export async function readLog(path: string, opts: ImportOptions = {}, onProgress?: (p: ReadProgress) => void, signal?: AbortSignal, progressEveryMs = 100): Promise<Workload> {
   let size: number
   try {
     const st = await fsp.stat(path)
@@ -46,7 +46,7 @@ export async function readLog(path: string, opts: ImportOptions = {}, onProgress
     raw.on('data', (c) => {
       bytesRead += (c as Buffer).length
       const now = Date.now()
-      if (onProgress && now - lastReport > 100) { lastReport = now; onProgress({ bytesRead, totalBytes: size, jobsRead: importer.jobsRead }) }
+      if (onProgress && now - lastReport >= progressEveryMs) { lastReport = now; onProgress({ bytesRead, totalBytes: size, jobsRead: importer.jobsRead }) }
     })
     const stream = gz ? raw.pipe(createGunzip()) : raw
     if (gz) raw.on('error', (e) => stream.destroy(e))

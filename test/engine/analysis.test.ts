@@ -121,6 +121,7 @@ describe('Backend.startAnalysis', () => {
     })
     try {
       const w2 = await b.importLog({ kind: 'sample' }, {})
+      const importForks = pids.length // the import ran in a worker of its own, gone by now
       const events: CampaignEvent[] = []
       const end = new Promise<CampaignEvent>((resolve) => b.onCampaignEvent((e) => { events.push(e); if (e.kind === 'cancelled' || e.kind === 'error' || e.kind === 'analysis-done') resolve(e) }))
       const big: AnalysisRequest = { workloadId: w2.id, kind: 'online', options: { strategies: ['full', 'noisy', 'egreedy', 'random'], period: 'day', weeks: 200, traces: 20, seed: 1 } }
@@ -129,8 +130,8 @@ describe('Backend.startAnalysis', () => {
       await new Promise<void>((resolve) => { const off = b.onCampaignEvent((e) => { if (e.kind === 'analysis-progress') { off(); resolve() } }) })
       b.cancel(campaignId)
       expect(await end).toEqual({ campaignId, kind: 'cancelled' })
-      expect(pids).toHaveLength(1)
-      expect(alive(pids[0])).toBe(false)
+      expect(pids).toHaveLength(importForks + 1)
+      expect(pids.some(alive)).toBe(false)
       expect(() => b.startAnalysis({ ...MIXED, workloadId: 'nope' })).toThrow(/no longer loaded/)
     } finally {
       await b.close()
