@@ -8,6 +8,11 @@ import type { Objective } from '../core/tune/campaign'
 import type { ResampleMethod } from '../core/tune/resample'
 import type { SplitSpec } from '../core/tune/split'
 import type { EvaluationResult } from '../core/tune/result'
+import type { InspectData } from '../core/workload/inspect'
+import type { ExportBundle, ExportTarget } from '../core/export/types'
+
+export type { InspectData } from '../core/workload/inspect'
+export type { ExportBundle, ExportFile, ExportTarget, Fidelity } from '../core/export/types'
 
 export const API_VERSION = 1
 
@@ -25,23 +30,6 @@ export interface ImportOptionsDto {
   procs?: number
   overrun?: 'drop' | 'clamp' | 'keep'
   requestedFallback?: 'drop' | 'runtime' | { seconds: number }
-}
-
-/** What the wizard's "Inspect" step shows about a cleaned log (units in each field's name). */
-export interface InspectData {
-  /** Per calendar week from the first submit: start (seconds on the log axis), submitted load
-   * (Σ q·p submitted that week / (m · 1 week)) and EASY-FCFS utilization (busy share). */
-  weeks: { start: number[]; submittedLoad: number[]; utilization: number[] }
-  /** Jobs by processors requested, power-of-two bins: [lo, hi) edges in processors. */
-  procsHistogram: { edges: number[]; counts: number[] }
-  /** Jobs by requested time, log bins: edges in seconds. */
-  requestedHistogram: { edges: number[]; counts: number[] }
-  /** Up to 2,000 sampled jobs: requested vs actual runtime, seconds. */
-  overEstimation: { requested: number[]; runtime: number[]; medianRatio: number }
-  /** The 10 users with the most processor-time. */
-  topUsers: { user: string; jobs: number; procSeconds: number }[]
-  /** Recorded waits (seconds), when the log has them: log bins. */
-  recordedWaits: { edges: number[]; counts: number[]; mean: number; median: number } | null
 }
 
 export interface WorkloadSummary {
@@ -125,9 +113,8 @@ export interface ImportTracking {
   importId: string
 }
 
-/** The back end's event stream (onCampaignEvent). Despite the name it carries import progress too
- * ('import-progress', whose `campaignId` is the import's id: the field keeps its name so existing
- * listeners need no change; they ignore ids they did not start). */
+/** A campaign's events (startCampaign), named by its `campaignId`: progress, partial cells,
+ * warnings, then exactly one of done / error / cancelled. */
 export type CampaignEvent =
   | { campaignId: string; kind: 'progress'; cellsDone: number; cellsTotal: number; cachedCells: number; samplesDone: number; samplesTotal: number; etaSeconds: number | null; perWorker: { worker: number; pid: number | null; state: string; cell: string | null }[] }
   /** A finished cell (for partial results): label and its weekly mean objective. */
@@ -140,37 +127,24 @@ export type CampaignEvent =
    * straight to the window on its own MessagePort (main does not relay it; src/main/worker-ports.ts).
    * Finer than the 'progress' event's perWorker rows, which it refines when `worker`, `pid` and
    * `cell` match the row. The workers do not know the campaign: the preload stamps `campaignId`
-   * with the campaign of the last event main sent, and drops worker messages before any.
+   * with the campaign of the last campaign event main sent, and drops worker messages before any.
    * Browser mode never sends it. */
   | { campaignId: string; kind: 'worker-progress'; worker: number; pid: number; cell: string; samplesDone: number; samples: number }
-  /** A tracked import (ImportTracking) reading its log, at most ~5 per second plus a final one
-   * once the log is read and cleaned: bytes read from disk (compressed bytes for a .gz) of the
-   * file's size, and jobs parsed so far (0 until the format is detected, in the first 64 KiB). */
-  | { campaignId: string; kind: 'import-progress'; bytesRead: number; totalBytes: number; jobsRead: number }
-  /** An analysis (startAnalysis; `campaignId` is its id): the share done, at most ~5 per second.
-   * It ends with 'analysis-done', 'error' or 'cancelled'. */
-  | { campaignId: string; kind: 'analysis-progress'; analysis: 'online' | 'mixed'; fraction: number }
-  /** `result`: exactly the JSON document of `easytune online|mixed --json` (read like an opened file). */
-  | { campaignId: string; kind: 'analysis-done'; analysis: 'online' | 'mixed'; result: unknown }
 
-export type ExportTarget = 'slurm' | 'pbs'
-export type Fidelity = 'native' | 'job_submit.lua' | 'site factor' | 'not exportable'
+/** A tracked import's events (importLog with an ImportTracking), named by its `importId`: at most
+ * ~5 per second plus a final one once the log is read and cleaned: bytes read from disk
+ * (compressed bytes for a .gz) of the file's size, and jobs parsed so far (0 until the format is
+ * detected, in the first 64 KiB). The import's outcome is importLog's answer. */
+export type ImportEvent = { importId: string; kind: 'progress'; bytesRead: number; totalBytes: number; jobsRead: number }
 
-export interface ExportFile {
-  name: string
-  content: string
-  /** What the file is, in one line. */
-  description: string
-}
-
-export interface ExportBundle {
-  target: ExportTarget
-  files: ExportFile[]
-  /** Each exported item with how faithfully the target can express it. */
-  items: { feature: string; fidelity: Fidelity; note: string }[]
-  /** Known gaps between the target and the simulated EASY. */
-  gaps: string[]
-}
+/** An analysis's events (startAnalysis), named by its `analysisId`: progress (the share done, at
+ * most ~5 per second), then exactly one of done / error / cancelled. `result` is exactly the JSON
+ * document of `easytune online|mixed --json` (read like an opened file). */
+export type AnalysisEvent =
+  | { analysisId: string; kind: 'progress'; analysis: 'online' | 'mixed'; fraction: number }
+  | { analysisId: string; kind: 'done'; analysis: 'online' | 'mixed'; result: unknown }
+  | { analysisId: string; kind: 'error'; message: string }
+  | { analysisId: string; kind: 'cancelled' }
 
 /** Everything needed to restore the wizard: saved as one project file. */
 export interface ProjectState {

@@ -1,7 +1,7 @@
 // Export of the recommended queue order to a batch system's configuration (SLURM.md Part 1):
 // the entry used by the CLI, the desktop app, browser mode and the report. Pure: no Node.
 // The result is untrusted input (validate.ts); generated files are built from typed values only.
-import type { ExportBundle, ExportTarget } from '../../shared/api'
+import type { ExportBundle, ExportTarget } from './types'
 import { findPolicy } from '../sim/policies'
 import type { EvaluationResult } from '../tune/result'
 import { pbsFormula, exportPbs } from './pbs'

@@ -1,6 +1,6 @@
 // PBS Professional / OpenPBS export (SLURM.md 3.3): job_sort_formula with eligible_time as the
 // wait, strict_ordering and backfill_depth=1 for EASY's single reservation.
-import type { ExportBundle, ExportFile } from '../../shared/api'
+import type { ExportBundle, ExportFile } from './types'
 import { formatDuration } from '../util/duration'
 import { fmtInt, fmtNum, PBS, render } from './expr'
 import { describeMixed, NOT_EXPORTABLE_REASON, policyExpr } from './policy'

@@ -2,7 +2,7 @@
 // hostile input, plus the exported configurations, turned into sections of sentences, facts and
 // tables with every number formatted with its unit. The HTML renderer (src/node/report) only lays
 // these out and escapes them; the charts come from src/shared/charts.ts.
-import type { ExportBundle } from '../../shared/api'
+import type { ExportBundle } from './types'
 import type { EvaluationResult } from '../tune/result'
 import type { PartSummary } from '../tune/select'
 import { RECOMMENDATION_FILE } from './index'

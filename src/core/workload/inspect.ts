@@ -1,10 +1,26 @@
-// What the wizard's "Inspect" step shows about a cleaned log (InspectData in src/shared/api.ts):
+// What the wizard's "Inspect" step shows about a cleaned log (InspectData below, re-exported by src/shared/api.ts):
 // weekly submitted load and EASY-FCFS utilization, histograms of processors, requested times and
 // recorded waits, a deterministic sample of requested vs actual runtimes, and the heaviest users.
 // Pure and deterministic: the same jobs give the same numbers. Plain arrays out (JSON safe).
 import { simulate } from '../sim/easy'
-import type { InspectData } from '../../shared/api'
 import type { JobTable } from './types'
+
+/** What the wizard's "Inspect" step shows about a cleaned log (units in each field's name). */
+export interface InspectData {
+  /** Per calendar week from the first submit: start (seconds on the log axis), submitted load
+   * (Σ q·p submitted that week / (m · 1 week)) and EASY-FCFS utilization (busy share). */
+  weeks: { start: number[]; submittedLoad: number[]; utilization: number[] }
+  /** Jobs by processors requested, power-of-two bins: [lo, hi) edges in processors. */
+  procsHistogram: { edges: number[]; counts: number[] }
+  /** Jobs by requested time, log bins: edges in seconds. */
+  requestedHistogram: { edges: number[]; counts: number[] }
+  /** Up to 2,000 sampled jobs: requested vs actual runtime, seconds. */
+  overEstimation: { requested: number[]; runtime: number[]; medianRatio: number }
+  /** The 10 users with the most processor-time. */
+  topUsers: { user: string; jobs: number; procSeconds: number }[]
+  /** Recorded waits (seconds), when the log has them: log bins. */
+  recordedWaits: { edges: number[]; counts: number[]; mean: number; median: number } | null
+}
 
 const WEEK = 604800
 /** At most this many points in the requested-vs-actual scatter. */
