@@ -6,9 +6,32 @@ export function parseDuration(text: string): number {
   return Number(m[1]) * unit
 }
 
-/** A threshold: `none` means no threshold (null) and is never the same as 0. */
+/** Largest threshold accepted from a person (about 31.7 years): beyond it, write none. */
+export const MAX_THRESHOLD_SECONDS = 1e9
+
+/**
+ * The one threshold rule, applied wherever a person or a file gives a threshold (CLI flags, the
+ * API's schemas, the wizard, project files): `null` is "no threshold"; otherwise a finite number of
+ * seconds, > 0 and ≤ MAX_THRESHOLD_SECONDS. 0 is refused: it would promote every waiting job at
+ * once, which is FCFS whatever the order (the simulator itself still accepts 0, which is how the
+ * property tests check exactly that). Returns the problem in words, or null when the value is fine.
+ */
+export function thresholdProblem(t: number | null): string | null {
+  if (t === null) return null
+  if (typeof t !== 'number' || !Number.isFinite(t)) return `a threshold must be a number of seconds or none, got ${String(t)}`
+  if (t === 0) return 'a threshold of 0 s promotes every waiting job at once, which is FCFS whatever the order: write none for no threshold, or a positive duration'
+  if (t < 0) return `a threshold must be positive, got ${t} s`
+  if (t > MAX_THRESHOLD_SECONDS) return `a threshold must be at most ${MAX_THRESHOLD_SECONDS} s (write none for no threshold), got ${t} s`
+  return null
+}
+
+/** A threshold as typed: `none` means no threshold (null) and is never the same as 0; the value
+ * must pass thresholdProblem (an Error with its words otherwise). */
 export function parseThreshold(text: string): number | null {
-  return text.trim().toLowerCase() === 'none' ? null : parseDuration(text)
+  const t = text.trim().toLowerCase() === 'none' ? null : parseDuration(text)
+  const problem = thresholdProblem(t)
+  if (problem) throw new Error(problem)
+  return t
 }
 
 /** 72000 → "20 h", 200000 → "2.31 d", 90 → "90 s" (for people; JSON keeps seconds). */
