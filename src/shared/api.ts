@@ -10,6 +10,7 @@ import type { SplitSpec } from '../core/tune/split'
 import type { EvaluationResult } from '../core/tune/result'
 import type { InspectData } from '../core/workload/inspect'
 import type { ExportBundle, ExportTarget } from '../core/export/types'
+import type { Settings } from './settings'
 
 export type { InspectData } from '../core/workload/inspect'
 export type { ExportBundle, ExportFile, ExportTarget, Fidelity } from '../core/export/types'
@@ -158,12 +159,7 @@ export interface ProjectState {
   step: number
 }
 
-export interface Settings {
-  theme: 'system' | 'light' | 'dark'
-  /** null = default worker count. */
-  workers: number | null
-  recentProjects: string[]
-}
+export type { Settings } from './settings'
 
 export interface AppInfo {
   version: string
