@@ -10,6 +10,7 @@ import { describeResult, parseEvaluation, riskText, useResultsStore } from '../.
 import { importMessage, useWorkloadStore } from '../../src/renderer/src/stores/workload'
 import { useSplitStore } from '../../src/renderer/src/stores/split'
 import { useWizardStore } from '../../src/renderer/src/stores/wizard'
+import { thresholdProblem } from '../../src/core/util/duration'
 import { fromProject, toProject } from '../../src/renderer/src/stores/project'
 import { boot, startAutosave } from '../../src/renderer/src/boot'
 import type { CampaignEvent } from '../../src/shared/api'
@@ -114,10 +115,17 @@ describe('campaign store', () => {
 
   it('parses threshold lists and refuses 0, which would make every order FCFS', () => {
     expect(parseThresholdList('20h, 200000 ; 1.5d none')).toEqual([72000, 200000, 129600, null])
-    expect(() => parseThresholdList('0')).toThrow(/none/)
+    // The one threshold rule, in the same words as the CLI (thresholdProblem).
+    expect(() => parseThresholdList('0')).toThrow(thresholdProblem(0)!)
+    expect(() => parseThresholdList('20h, 0m')).toThrow(thresholdProblem(0)!)
+    expect(parseThresholdList('none')).toEqual([null])
+    expect(parseThresholdList('1')).toEqual([1])
     expect(() => parseThresholdList('soon')).toThrow(/not a duration/)
     expect([72000, 90, 5400, null].map(thresholdText)).toEqual(['20h', '90', '90m', 'none'])
     const c = useCampaignStore()
+    c.customThresholds = '0'
+    expect(c.problems).toContain(`Thresholds: ${thresholdProblem(0)}`)
+    c.customThresholds = ''
     c.standardThresholds = []
     expect(c.problems.join(' ')).toMatch(/at least one threshold/)
     expect(crossCandidates(['FCFS'], ['FCFS', 'SPF'])).toEqual([{ primary: 'FCFS', backfill: 'same' }, { primary: 'FCFS', backfill: 'SPF' }])

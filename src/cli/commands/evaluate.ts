@@ -144,7 +144,7 @@ function thresholds(a: ParsedArgs): (number | null)[] {
   const t = str(a, 'thresholds')
   if (t === undefined) return DEFAULT_THRESHOLDS
   const list = t.split(',').map((s) => s.trim()).filter(Boolean).map((s) => {
-    try { return parseThreshold(s) } catch (e) { throw new UsageError(`--thresholds: ${(e as Error).message}, or none`) }
+    try { return parseThreshold(s) } catch (e) { throw new UsageError(`--thresholds: ${(e as Error).message}`) }
   })
   if (list.length === 0) throw new UsageError('--thresholds lists no threshold')
   return [...new Set(list)]

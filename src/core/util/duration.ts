@@ -28,7 +28,12 @@ export function thresholdProblem(t: number | null): string | null {
 /** A threshold as typed: `none` means no threshold (null) and is never the same as 0; the value
  * must pass thresholdProblem (an Error with its words otherwise). */
 export function parseThreshold(text: string): number | null {
-  const t = text.trim().toLowerCase() === 'none' ? null : parseDuration(text)
+  let t: number | null
+  try {
+    t = text.trim().toLowerCase() === 'none' ? null : parseDuration(text)
+  } catch (e) {
+    throw new Error(`${(e as Error).message}, or none for no threshold`)
+  }
   const problem = thresholdProblem(t)
   if (problem) throw new Error(problem)
   return t

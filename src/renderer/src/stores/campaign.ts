@@ -26,13 +26,10 @@ export function thresholdText(t: number | null): string {
   return String(t)
 }
 
-/** Parses "10h, 3d, 90000" into thresholds; throws with the first bad item. */
+/** Parses "10h, 3d, 90000" into thresholds; throws with the first bad item, in the words of the
+ * one threshold rule (parseThreshold → thresholdProblem), the same as the CLI's. */
 export function parseThresholdList(text: string): (number | null)[] {
-  return text.split(/[,;\s]+/).filter((x) => x.trim() !== '').map((x) => {
-    const t = parseThreshold(x)
-    if (t !== null && !(t > 0)) throw new Error(`"${x}" is not a positive duration: write "none" for no threshold (0 would make every order FCFS)`)
-    return t
-  })
+  return text.split(/[,;\s]+/).filter((x) => x.trim() !== '').map((x) => parseThreshold(x))
 }
 
 /** Every (primary, backfill) pair of the custom picker; "same" when both are the same order. */
