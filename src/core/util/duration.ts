@@ -50,6 +50,15 @@ export function formatDuration(seconds: number): string {
   return f(seconds / 86400, 'd')
 }
 
+/** A threshold as a person would type it, exactly (72000 → "20h", 5400 → "90m", 200001 →
+ * "200001", null → "none"): parseThreshold reads it back to the same value. */
+export function thresholdInput(t: number | null): string {
+  if (t === null) return 'none'
+  if (t !== 0 && t % 3600 === 0) return `${t / 3600}h`
+  if (t !== 0 && t % 60 === 0) return `${t / 60}m`
+  return String(t)
+}
+
 export function formatThreshold(t: number | null): string {
   return t === null ? 'none' : formatDuration(t)
 }
