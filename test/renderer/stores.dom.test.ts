@@ -11,7 +11,8 @@ import { importMessage, useWorkloadStore } from '../../src/renderer/src/stores/w
 import { useSplitStore } from '../../src/renderer/src/stores/split'
 import { useWizardStore } from '../../src/renderer/src/stores/wizard'
 import { thresholdProblem } from '../../src/core/util/duration'
-import { fromProject, toProject } from '../../src/renderer/src/stores/project'
+import { MIXED_DEFAULTS, ONLINE_DEFAULTS } from '../../src/renderer/src/stores/analysis'
+import { blankProject, fromProject, toProject } from '../../src/renderer/src/stores/project'
 import { boot, startAutosave } from '../../src/renderer/src/boot'
 import type { CampaignEvent } from '../../src/shared/api'
 import { fakeApi, tracked, makeResult, makeWorkload, settle, type FakeApi } from './fake-api'
@@ -142,6 +143,32 @@ function matchResult(): void {
   c.standardThresholds = [144000]
   useResultsStore().setResult(makeResult())
 }
+
+describe('initial state: the thesis protocol, from the one declaration of the defaults', () => {
+  it('a fresh wizard and File > New start on 250 user-weeks per part, seed 1, ch5, none/20h/40h/200000 s, average wait, τ = 10 s', () => {
+    const s = useSplitStore(), c = useCampaignStore()
+    expect(s.spec).toEqual({ kind: 'midpoint' })
+    expect(s.resample).toEqual({ method: 'user-weeks', weeks: 250, seed: 1 })
+    expect([c.preset, c.objective, c.tau, c.maxWaitRatio, c.workers]).toEqual(['ch5', 'avgWait', 10, null, null])
+    expect(c.thresholds).toEqual([null, 72000, 144000, 200000])
+    const blank = blankProject()
+    expect(blank.split).toEqual({ kind: 'midpoint' })
+    expect(blank.campaign).toEqual({ resample: { method: 'user-weeks', weeks: 250, seed: 1 }, candidates: { preset: 'ch5' }, thresholds: [null, 72000, 144000, 200000], objective: 'avgWait', tau: 10, maxWaitRatio: null, workers: null })
+    // The blank project is what the fresh stores say (File > New then Save gives the same file).
+    expect(toProject().campaign).toEqual(blank.campaign)
+    // Copies, not the declaration itself: editing the wizard cannot change the defaults.
+    s.resample.weeks = 5
+    c.standardThresholds.pop()
+    expect(useSplitStore().resample.weeks).toBe(5)
+    expect(blankProject().campaign.resample.weeks).toBe(250)
+    expect(blankProject().campaign.thresholds).toHaveLength(4)
+  })
+
+  it('the analyses start on the quick looks (online 26 weeks × 3 traces, mixed budget 60 on 20 weeks)', () => {
+    expect(ONLINE_DEFAULTS).toEqual({ strategies: ['full', 'noisy', 'egreedy', 'random'], period: 'week', weeks: 26, traces: 3, seed: 1 })
+    expect(MIXED_DEFAULTS).toEqual({ features: 3, method: 'xnes', budget: 60, weeks: 20, objective: 'avgWait', seed: 1 })
+  })
+})
 
 describe('stale results', () => {
   it('a result matching the current settings is current; each upstream change marks it stale, undoing it clears that', () => {
