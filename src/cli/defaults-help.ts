@@ -11,6 +11,7 @@ export function shown(key: Key): string {
   if (key === 'thresholds') return (v as (number | null)[]).map(thresholdInput).join(',')
   if (key === 'threshold' || key === 'onlineThreshold' || v === null) return thresholdInput(v as number | null)
   if (key === 'split') return (v as { kind: string }).kind
+  if (typeof v === 'object' && v !== null && 'seconds' in v) return String((v as { seconds: number }).seconds)
   return String(v)
 }
 

@@ -6,6 +6,7 @@
 import type { Objective } from './tune/campaign'
 import type { ResampleMethod } from './tune/resample'
 import type { SplitSpec } from './tune/split'
+import type { OverrunPolicy, RequestedFallback } from './workload/clean'
 
 /** A default value and why it is the default, in words for the person who may change it. */
 export interface Default<T> {
@@ -32,6 +33,9 @@ export const THRESHOLD_CHOICES: readonly StandardThreshold[] = [
 ]
 
 export const DEFAULTS = {
+  // Cleaning a log on import.
+  overrun: d<OverrunPolicy>('drop', 'the research drops jobs that ran longer than requested: a real scheduler would have killed them'),
+  requestedFallback: d<RequestedFallback>('drop', 'a job without a requested time cannot be backfilled as it was: the research drops it'),
   // The protocol of `easytune evaluate` and of the wizard.
   split: d<SplitSpec>({ kind: 'midpoint' }, 'train on the first half of the log (by submit time) and judge on the second'),
   weeks: d(250, 'the thesis resampled 250 weeks per part: enough that one unusual month does not decide'),

@@ -22,6 +22,7 @@ describe('the defaults', () => {
     expect(DEFAULTS.split.value).toEqual({ kind: 'midpoint' })
     expect(DEFAULTS.preset.value).toBe('ch5')
     expect(DEFAULTS.onlineThreshold.value).toBe(144000)
+    expect([DEFAULTS.overrun.value, DEFAULTS.requestedFallback.value]).toEqual(['drop', 'drop'])
   })
 
   it('each has a reason in one line of words', () => {
@@ -54,6 +55,8 @@ describe('the CLI help derives the defaults and shows why', () => {
   it('simulate, mixed and online', () => {
     expect(simulateHelp).toMatch(/--threshold none\|D[^]*0 is refused \(default none\)/)
     expect(simulateHelp).toContain(DEFAULTS.primary.why)
+    expect(simulateHelp).toMatch(/--overrun drop\|clamp\|keep[^]*\(default drop\)/)
+    expect(simulateHelp).toContain(DEFAULTS.overrun.why)
     expect(mixedHelp).toMatch(/--weeks N .*\(default 250\)/)
     expect(mixedHelp).toMatch(/--split .*\(default midpoint;/)
     expect(onlineHelp).toMatch(/--threshold none\|D .*\(default 40h, as the thesis\)/)
@@ -72,7 +75,7 @@ describe('no other source file spells a default again', () => {
   }
   walk('src')
   const COPIES = [
-    /\?\? *(250|'ch5'|'user-weeks'|'avgWait'|'midpoint')\b/,
+    /\?\? *(250|'ch5'|'user-weeks'|'avgWait'|'midpoint'|'drop')\b/,
     /\bweeks: 250\b|\bseed: 1\b|\btau: 10\b/,
     /threshold: 144000/,
     /\[null, 72000, 144000, 200000\]/,

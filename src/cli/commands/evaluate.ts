@@ -50,7 +50,7 @@ ${IMPORT_HELP}
 
 Ctrl-C stops cleanly: finished cells stay in the cache and the command exits 130.
 
-${whyDefaults([['split', 'split'], ['weeks', 'weeks'], ['resample', 'resample'], ['seed', 'seed'], ['preset', 'preset'], ['thresholds', 'thresholds'], ['objective', 'objective'], ['max-wait-ratio', 'maxWaitRatio'], ['tau', 'tau']])}
+${whyDefaults([['split', 'split'], ['weeks', 'weeks'], ['resample', 'resample'], ['seed', 'seed'], ['preset', 'preset'], ['thresholds', 'thresholds'], ['objective', 'objective'], ['max-wait-ratio', 'maxWaitRatio'], ['tau', 'tau'], ['overrun', 'overrun'], ['requested-fallback', 'requestedFallback']])}
 `
 
 const FLAGS = {

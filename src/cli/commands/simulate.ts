@@ -30,7 +30,7 @@ ${IMPORT_HELP}
 
 Policies: ${POLICIES.map((p) => p.id).join(', ')} (see easytune policies).
 
-${whyDefaults([['primary', 'primary'], ['backfill', 'backfill'], ['threshold', 'threshold'], ['tau', 'tau']])}
+${whyDefaults([['primary', 'primary'], ['backfill', 'backfill'], ['threshold', 'threshold'], ['tau', 'tau'], ['overrun', 'overrun'], ['requested-fallback', 'requestedFallback']])}
 `
 
 export async function simulateCommand(argv: string[], io: Io): Promise<number> {
