@@ -108,8 +108,11 @@ export class AppSettings {
     return this.get()
   }
 
-  /** Puts `path` first in the recent list (most recent first, no duplicates, at most MAX_RECENT). */
+  /** Puts `path` first in the recent list (most recent first, no duplicates, at most MAX_RECENT).
+   * A path the schema refuses (not absolute, too long) is not remembered: saving or opening the
+   * project itself has already succeeded and must not fail for the sake of the menu. */
   addRecent(path: string): string[] {
+    if (!AbsolutePathSchema.safeParse(path).success) return this.get().recentProjects
     const list = [path, ...this.store.get('recentProjects').filter((p) => p !== path)].slice(0, MAX_RECENT)
     this.store.set('recentProjects', list)
     return list

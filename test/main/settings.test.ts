@@ -59,6 +59,9 @@ describe('settings (electron-store)', () => {
     expect(list[0]).toBe('/p/5.easytune')
     expect(new Set(list).size).toBe(list.length)
     expect(s.removeRecent('/p/5.easytune')).not.toContain('/p/5.easytune')
+    // A path the schema refuses is not remembered, and does not throw (the save itself succeeded).
+    expect(s.addRecent('relative.easytune')).toEqual(s.get().recentProjects)
+    expect(s.get().recentProjects).not.toContain('relative.easytune')
   })
 
   it('migrates a version-0 file (no version, old key names) to version 1', () => {
