@@ -8,6 +8,7 @@
 import { randomBytes } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { DEFAULT_TAU } from '../core/sim/metrics'
+import { DEFAULTS } from '../core/defaults'
 import { DAY, DEFAULT_ONLINE, type OnlineSpec } from '../core/tune/online'
 import { WEEK } from '../core/tune/resample'
 import type { MixedOptions } from '../core/tune/mixed'
@@ -43,9 +44,9 @@ export function analysisPlan(req: AnalysisRequest, w: AnalysisWorkload): { setup
     }
   }
   const o = req.options
-  const options: MixedOptions = { features: o.features, method: o.method, budget: o.budget, objective: o.objective, threshold: null, tau: DEFAULT_TAU, seed: o.seed }
+  const options: MixedOptions = { features: o.features, method: o.method, budget: o.budget, objective: o.objective, threshold: DEFAULTS.threshold.value, tau: DEFAULT_TAU, seed: o.seed }
   return {
-    setup: { logPath: w.path, importOptions: w.importOptions, split: req.split, resample: { method: 'user-weeks', weeks: o.weeks, seed: o.seed }, tau: DEFAULT_TAU },
+    setup: { logPath: w.path, importOptions: w.importOptions, split: req.split, resample: { method: DEFAULTS.resample.value, weeks: o.weeks, seed: o.seed }, tau: DEFAULT_TAU },
     analysis: { kind: 'mixed', options },
   }
 }

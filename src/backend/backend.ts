@@ -4,7 +4,7 @@
 // src/shared/validate.ts first; everything here trusts the types but not the files.
 import { randomBytes } from 'node:crypto'
 import { existsSync, promises as fsp } from 'node:fs'
-import { basename, join } from 'node:path'
+import { basename } from 'node:path'
 import { exportConfig as exportBundle } from '../core/export/index'
 import type { EvaluationResult } from '../core/tune/result'
 import type { ImportOptions, Workload } from '../core/workload/import'
@@ -15,13 +15,14 @@ import { importLogFile, type ImportedLog } from '../engine/import'
 import { FileInputError } from '../node/read-log'
 import { renderReportHtml } from '../node/report'
 import type { AnalysisRequest, AppInfo, CampaignEstimate, CampaignEvent, CampaignRequest, ExportBundle, ExportTarget, ImportOptionsDto, ImportTracking, LogSource, ProjectState, Settings, SplitPreview, WorkloadSummary } from '../shared/api'
-import { ApiInputError, validateSettings } from '../shared/validate'
+import { ApiInputError } from '../shared/validate'
 import { AnalysisRunner } from './analysis'
 import { CampaignRunner, type CampaignListener } from './campaigns'
 import { estimateCampaign, previewSplit, secondsPerJob } from './estimate'
 import { ImportCancelledError, importInWorker, ImportTracker, type TrackedImport } from './imports'
 import { bundledSamplePath } from './paths'
-import { readAutosave, readProjectFile, saveProjectFile, writeAutosave, writeFileAtomic } from './project'
+import { readAutosave, readProjectFile, saveProjectFile, writeAutosave } from './project'
+import { SettingsFile } from './settings'
 
 export interface BackendOptions {
   mode: 'desktop' | 'browser'
@@ -53,8 +54,6 @@ interface StoredWorkload {
   readSeconds: number
 }
 
-export const DEFAULT_SETTINGS: Settings = { theme: 'system', workers: null, recentProjects: [] }
-const SETTINGS_FILE = 'settings.json'
 const CITATIONS = [
   'D. G. Feitelson, D. Tsafrir, D. Krakov, "Experience with using the Parallel Workloads Archive", Journal of Parallel and Distributed Computing 74(10):2967-2982, 2014.',
   'KTH-SP2 log: courtesy of Lars Malinowsky, KTH (Swedish Royal Institute of Technology).',
@@ -74,10 +73,12 @@ export class Backend {
   private closed = false
   private readonly closing = new AbortController()
   private readonly importWorkers = new Set<Promise<unknown>>()
+  private readonly settings: SettingsFile
 
   constructor(private readonly opts: BackendOptions) {
     this.mode = opts.mode
     this.stateDir = opts.stateDir
+    this.settings = new SettingsFile(opts.stateDir)
     this.campaigns = new CampaignRunner({
       fork: opts.fork, workerPath: opts.workerPath, cacheDir: opts.cacheDir,
       emit: (e) => this.emit(e),
@@ -258,20 +259,9 @@ export class Backend {
     return { state, workload: null, logMissing: true }
   }
 
-  async getSettings(): Promise<Settings> {
-    try {
-      const raw = JSON.parse(await fsp.readFile(join(this.stateDir, SETTINGS_FILE), 'utf8')) as unknown
-      return { ...DEFAULT_SETTINGS, ...validateSettings(raw) }
-    } catch {
-      return { ...DEFAULT_SETTINGS }
-    }
-  }
+  getSettings(): Promise<Settings> { return this.settings.get() }
 
-  async setSettings(partial: Partial<Settings>): Promise<Settings> {
-    const next = { ...(await this.getSettings()), ...validateSettings(partial) }
-    await writeFileAtomic(join(this.stateDir, SETTINGS_FILE), JSON.stringify(next, null, 1) + '\n')
-    return next
-  }
+  setSettings(partial: Partial<Settings>): Promise<Settings> { return this.settings.set(partial) }
 
   /** Stops every campaign (and its workers) and deletes temporary files. */
   async close(): Promise<void> {

@@ -98,6 +98,6 @@ export function thresholdFlag(a: ParsedArgs, name: string, fallback: number | nu
   try {
     return parseThreshold(v)
   } catch (e) {
-    throw new UsageError(`--${name}: ${(e as Error).message}, or none`)
+    throw new UsageError(`--${name}: ${(e as Error).message}`)
   }
 }

@@ -8,6 +8,7 @@ import { workloadCitation } from '../core/tune/reports'
 import { readLog } from '../node/read-log'
 import { oneOf, positiveInt, str, UsageError, type FlagKind, type ParsedArgs } from './args'
 import { Progress, type Io } from './output'
+import { shown } from './defaults-help'
 
 export const IMPORT_FLAGS: Record<string, FlagKind> = {
   format: 'string', procs: 'string', overrun: 'string', 'requested-fallback': 'string',
@@ -15,11 +16,11 @@ export const IMPORT_FLAGS: Record<string, FlagKind> = {
 
 export const IMPORT_HELP = `  --format F               swf | sacct | jobcomp | pbs (default: detected from the content)
   --procs N                machine size in processors (default: the log header, else the largest job)
-  --overrun drop|clamp|keep  jobs that ran longer than requested: drop them (default, as the research
-                           does), clamp their runtime to the request, or keep them as recorded
+  --overrun drop|clamp|keep  jobs that ran longer than requested: drop them, clamp their runtime to
+                           the request, or keep them as recorded (default ${shown('overrun')})
   --requested-fallback drop|runtime|<duration>
-                           jobs with no requested time: drop them (default), use their actual runtime
-                           (perfect estimates), or a fixed duration such as 2h`
+                           jobs with no requested time: drop them, use their actual runtime (perfect
+                           estimates), or a fixed duration such as 2h (default ${shown('requestedFallback')})`
 
 export function importOptions(a: ParsedArgs): ImportOptions {
   const format = oneOf<LogFormat>(a, 'format', LOG_FORMATS)

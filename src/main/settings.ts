@@ -1,5 +1,8 @@
 // Settings and the recent-projects list, in electron-store (userData/settings.json).
-// - A JSON schema validates the file on every read and write (ajv, through conf).
+// - The settings are declared once, in src/shared/settings.ts (zod). Every write is checked with
+//   that schema first (the same check as browser mode's settings file, so both stores accept and
+//   refuse the same values), and conf's ajv guards the file on every read and write with a JSON
+//   schema derived from it.
 // - `migrations` are keyed by the settings layout's own version (SETTINGS_VERSION, independent of
 //   the app version): conf records the last applied one in the file and runs the newer ones once.
 //   Version 0 is the unversioned layout of the first development builds:
@@ -12,11 +15,11 @@ import { existsSync, renameSync } from 'node:fs'
 import { join } from 'node:path'
 import { app, ipcMain } from 'electron'
 import Store, { type Options, type Schema } from 'electron-store'
-import type { Settings } from '../shared/api'
+import { z } from 'zod'
+import { AbsolutePathSchema, checkSettingsPatch, DEFAULT_SETTINGS, MAX_RECENT, readSettings, SettingsSchema, settingsJsonSchema, type Settings } from '../shared/settings'
 
+export { MAX_RECENT }
 export const SETTINGS_VERSION = '1.0.0'
-export const MAX_RECENT = 10
-const MAX_PATH = 4096
 
 /** What the store holds: the renderer's Settings plus main-only state. */
 export interface StoredSettings extends Settings {
@@ -24,14 +27,12 @@ export interface StoredSettings extends Settings {
   firstRunDone: boolean
 }
 
-export const DEFAULTS: StoredSettings = { theme: 'system', workers: null, recentProjects: [], firstRunDone: false }
+const MAIN_ONLY = { firstRunDone: z.boolean() }
 
-export const SCHEMA: Schema<StoredSettings> = {
-  theme: { type: 'string', enum: ['system', 'light', 'dark'], default: 'system' },
-  workers: { type: ['integer', 'null'], minimum: 1, maximum: 1024, default: null },
-  recentProjects: { type: 'array', items: { type: 'string', minLength: 1, maxLength: MAX_PATH }, maxItems: MAX_RECENT, default: [] },
-  firstRunDone: { type: 'boolean', default: false },
-}
+export const DEFAULTS: StoredSettings = { ...DEFAULT_SETTINGS, firstRunDone: false }
+
+/** conf's per-key JSON schema, derived from the shared zod declaration. */
+export const SCHEMA = settingsJsonSchema(MAIN_ONLY) as Schema<StoredSettings>
 
 /** A store as the migrations see it (conf's get/set/delete/has). */
 interface MigratingStore {
@@ -48,13 +49,13 @@ export const MIGRATIONS: Record<string, (store: MigratingStore) => void> = {
     const fromOldFile = store.has('recent') || store.has('workerCount') || store.get('theme') === 'auto'
     if (store.has('recent')) {
       const old = store.get('recent')
-      const list = Array.isArray(old) ? old.filter((p): p is string => typeof p === 'string' && p.length > 0 && p.length <= MAX_PATH) : []
+      const list = Array.isArray(old) ? old.filter((p): p is string => AbsolutePathSchema.safeParse(p).success) : []
       store.set('recentProjects', [...new Set(list)].slice(0, MAX_RECENT))
       store.delete('recent')
     }
     if (store.has('workerCount')) {
       const n = store.get('workerCount')
-      store.set('workers', typeof n === 'number' && Number.isInteger(n) && n >= 1 && n <= 1024 ? n : null)
+      store.set('workers', SettingsSchema.shape.workers.safeParse(n).success ? n : null)
       store.delete('workerCount')
     }
     const theme = store.get('theme')
@@ -98,19 +99,20 @@ export class AppSettings {
     return { theme: this.store.get('theme'), workers: this.store.get('workers'), recentProjects: [...this.store.get('recentProjects')] }
   }
 
-  /** Applies a (validated) partial update; the schema still guards the file. */
+  /** Applies a partial update, checked with the shared schema (an InputError in words if it
+   * does not match; nothing is written then). */
   set(patch: Partial<Settings>): Settings {
-    const next: Partial<StoredSettings> = {}
-    if (patch.theme !== undefined) next.theme = patch.theme
-    if (patch.workers !== undefined) next.workers = patch.workers
-    if (patch.recentProjects !== undefined) next.recentProjects = [...new Set(patch.recentProjects)].slice(0, MAX_RECENT)
+    const next = checkSettingsPatch(patch)
     // conf sets every key of the object and validates the whole store once, before writing.
-    this.store.set(next as StoredSettings)
+    if (Object.keys(next).length > 0) this.store.set(next as StoredSettings)
     return this.get()
   }
 
-  /** Puts `path` first in the recent list (most recent first, no duplicates, at most MAX_RECENT). */
+  /** Puts `path` first in the recent list (most recent first, no duplicates, at most MAX_RECENT).
+   * A path the schema refuses (not absolute, too long) is not remembered: saving or opening the
+   * project itself has already succeeded and must not fail for the sake of the menu. */
   addRecent(path: string): string[] {
+    if (!AbsolutePathSchema.safeParse(path).success) return this.get().recentProjects
     const list = [path, ...this.store.get('recentProjects').filter((p) => p !== path)].slice(0, MAX_RECENT)
     this.store.set('recentProjects', list)
     return list
@@ -142,7 +144,14 @@ function open(opts: SettingsOptions): Store<StoredSettings> {
     projectVersion: SETTINGS_VERSION,
     migrations: MIGRATIONS,
   }
-  return new Store<StoredSettings>(options as unknown as Options<StoredSettings>)
+  const store = new Store<StoredSettings>(options as unknown as Options<StoredSettings>)
+  // ajv has checked the file against the derived JSON schema; the zod schema is the reference
+  // (it also refuses a repeated recent path), so a file it refuses counts as unusable too.
+  const s = store.store
+  if (readSettings({ theme: s.theme, workers: s.workers, recentProjects: s.recentProjects }) === null) {
+    throw new Error('the settings do not match the schema')
+  }
+  return store
 }
 
 function defaultDir(): string {

@@ -10,7 +10,9 @@ import { describeResult, parseEvaluation, riskText, useResultsStore } from '../.
 import { importMessage, useWorkloadStore } from '../../src/renderer/src/stores/workload'
 import { useSplitStore } from '../../src/renderer/src/stores/split'
 import { useWizardStore } from '../../src/renderer/src/stores/wizard'
-import { fromProject, toProject } from '../../src/renderer/src/stores/project'
+import { thresholdProblem } from '../../src/core/util/duration'
+import { MIXED_DEFAULTS, ONLINE_DEFAULTS } from '../../src/renderer/src/stores/analysis'
+import { blankProject, fromProject, toProject } from '../../src/renderer/src/stores/project'
 import { boot, startAutosave } from '../../src/renderer/src/boot'
 import type { CampaignEvent } from '../../src/shared/api'
 import { fakeApi, tracked, makeResult, makeWorkload, settle, type FakeApi } from './fake-api'
@@ -114,10 +116,17 @@ describe('campaign store', () => {
 
   it('parses threshold lists and refuses 0, which would make every order FCFS', () => {
     expect(parseThresholdList('20h, 200000 ; 1.5d none')).toEqual([72000, 200000, 129600, null])
-    expect(() => parseThresholdList('0')).toThrow(/none/)
+    // The one threshold rule, in the same words as the CLI (thresholdProblem).
+    expect(() => parseThresholdList('0')).toThrow(thresholdProblem(0)!)
+    expect(() => parseThresholdList('20h, 0m')).toThrow(thresholdProblem(0)!)
+    expect(parseThresholdList('none')).toEqual([null])
+    expect(parseThresholdList('1')).toEqual([1])
     expect(() => parseThresholdList('soon')).toThrow(/not a duration/)
     expect([72000, 90, 5400, null].map(thresholdText)).toEqual(['20h', '90', '90m', 'none'])
     const c = useCampaignStore()
+    c.customThresholds = '0'
+    expect(c.problems).toContain(`Thresholds: ${thresholdProblem(0)}`)
+    c.customThresholds = ''
     c.standardThresholds = []
     expect(c.problems.join(' ')).toMatch(/at least one threshold/)
     expect(crossCandidates(['FCFS'], ['FCFS', 'SPF'])).toEqual([{ primary: 'FCFS', backfill: 'same' }, { primary: 'FCFS', backfill: 'SPF' }])
@@ -134,6 +143,32 @@ function matchResult(): void {
   c.standardThresholds = [144000]
   useResultsStore().setResult(makeResult())
 }
+
+describe('initial state: the thesis protocol, from the one declaration of the defaults', () => {
+  it('a fresh wizard and File > New start on 250 user-weeks per part, seed 1, ch5, none/20h/40h/200000 s, average wait, τ = 10 s', () => {
+    const s = useSplitStore(), c = useCampaignStore()
+    expect(s.spec).toEqual({ kind: 'midpoint' })
+    expect(s.resample).toEqual({ method: 'user-weeks', weeks: 250, seed: 1 })
+    expect([c.preset, c.objective, c.tau, c.maxWaitRatio, c.workers]).toEqual(['ch5', 'avgWait', 10, null, null])
+    expect(c.thresholds).toEqual([null, 72000, 144000, 200000])
+    const blank = blankProject()
+    expect(blank.split).toEqual({ kind: 'midpoint' })
+    expect(blank.campaign).toEqual({ resample: { method: 'user-weeks', weeks: 250, seed: 1 }, candidates: { preset: 'ch5' }, thresholds: [null, 72000, 144000, 200000], objective: 'avgWait', tau: 10, maxWaitRatio: null, workers: null })
+    // The blank project is what the fresh stores say (File > New then Save gives the same file).
+    expect(toProject().campaign).toEqual(blank.campaign)
+    // Copies, not the declaration itself: editing the wizard cannot change the defaults.
+    s.resample.weeks = 5
+    c.standardThresholds.pop()
+    expect(useSplitStore().resample.weeks).toBe(5)
+    expect(blankProject().campaign.resample.weeks).toBe(250)
+    expect(blankProject().campaign.thresholds).toHaveLength(4)
+  })
+
+  it('the analyses start on the quick looks (online 26 weeks × 3 traces, mixed budget 60 on 20 weeks)', () => {
+    expect(ONLINE_DEFAULTS).toEqual({ strategies: ['full', 'noisy', 'egreedy', 'random'], period: 'week', weeks: 26, traces: 3, seed: 1 })
+    expect(MIXED_DEFAULTS).toEqual({ features: 3, method: 'xnes', budget: 60, weeks: 20, objective: 'avgWait', seed: 1 })
+  })
+})
 
 describe('stale results', () => {
   it('a result matching the current settings is current; each upstream change marks it stale, undoing it clears that', () => {

@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { runCli } from '../support/cli'
+import { thresholdProblem } from '../../src/core/util/duration'
 
 const KTH = 'resources/KTH-SP2-1996-2.1-cln.swf.gz'
 let dir: string
@@ -30,7 +31,7 @@ describe('easytune CLI conventions', () => {
 
   it('validates policies, thresholds and numbers with plain-words errors', async () => {
     expect((await runCli(['simulate', KTH, '--primary', 'XYZ'])).stderr).toMatch(/unknown policy "XYZ"; known: FCFS, LCFS/)
-    expect((await runCli(['simulate', KTH, '--threshold', '-5'])).stderr).toMatch(/--threshold: "-5" is not a duration/)
+    expect((await runCli(['simulate', KTH, '--threshold', '-5'])).stderr).toMatch(/--threshold: "-5" is not a duration; .*, or none for no threshold/)
     expect((await runCli(['simulate', KTH, '--procs', '0'])).code).toBe(2)
     expect((await runCli(['simulate', KTH, '--overrun', 'maybe'])).stderr).toMatch(/--overrun must be one of drop, clamp, keep/)
   })
@@ -60,15 +61,19 @@ describe('easytune CLI conventions', () => {
     expect(csv.length).toBe(28001)
   })
 
-  it('durations accept 72000, 90m, 20h, 2d and none is not 0', async () => {
+  it('durations accept 72000, 90m, 20h, 2d; none is no threshold; 0 is refused (it makes every order FCFS)', async () => {
     const t = async (v: string) => JSON.parse((await runCli(['simulate', KTH, '--primary', 'SPF', '--threshold', v, '--json'])).stdout)
     expect((await t('20h')).config.threshold).toBe(72000)
     expect((await t('1200m')).config.threshold).toBe(72000)
-    const none = await t('none')
-    const zero = await t('0')
-    expect(none.config.threshold).toBeNull()
-    expect(zero.config.threshold).toBe(0)
-    expect(none.avgWait).not.toBe(zero.avgWait)
+    expect((await t('none')).config.threshold).toBeNull()
+    // Until issue #18 the CLI accepted 0 (and the wizard refused it): one rule now, thresholdProblem.
+    const words = thresholdProblem(0)!
+    expect(words).toMatch(/FCFS/)
+    for (const [cmd, flag, v] of [['simulate', '--threshold', '0'], ['simulate', '--threshold', '0h'], ['evaluate', '--thresholds', 'none,0'], ['online', '--threshold', '0'], ['mixed', '--threshold', '0s']]) {
+      const r = await runCli([cmd, KTH, flag, v])
+      expect(r.code, `${cmd} ${flag} ${v}`).toBe(2)
+      expect(r.stderr).toContain(`${flag}: ${words}`)
+    }
   })
 
   it('import prints every rule with counts, and --json the same report', async () => {

@@ -4,13 +4,15 @@ import { int, pct, Progress, table, writeJson, type Io } from '../output'
 import { parseSplit } from '../split-arg'
 import { findPolicy, POLICIES } from '../../core/sim/policies'
 import type { PolicySpec } from '../../core/sim/types'
-import { DEFAULT_THRESHOLDS, presetCandidates, type Candidate, type CampaignSpec, type Objective } from '../../core/tune/campaign'
+import { presetCandidates, type Candidate, type CampaignSpec, type Objective } from '../../core/tune/campaign'
 import { RESAMPLE_METHODS, type ResampleMethod } from '../../core/tune/resample'
 import type { EvaluationResult } from '../../core/tune/result'
 import { formatDuration, formatThreshold, parseThreshold } from '../../core/util/duration'
 import { CellCache, DEFAULT_CACHE_DIR, hashFile } from '../../engine/cache'
 import { evaluate } from '../../engine/evaluate'
 import { EnginePool, defaultWorkerCount } from '../../engine/pool'
+import { DEFAULTS } from '../../core/defaults'
+import { shown, whyDefaults } from '../defaults-help'
 
 export const evaluateHelp = `easytune evaluate <log> [options]
 
@@ -20,23 +22,24 @@ training part within your risk limit, and report honestly how it does on the tes
 
 Protocol:
   --split midpoint|<fraction>|<YYYY-MM-DD>
-                           where test starts (default midpoint of the submit times)
-  --weeks N                weeks resampled in each part (default 250, as the thesis)
+                           where test starts (default ${shown('split')} of the submit times)
+  --weeks N                weeks resampled in each part (default ${shown('weeks')})
   --resample user-weeks|week-shuffle|none
-                           user-weeks (default): each week takes every user's jobs of a random
-                           original week; week-shuffle: whole weeks; none: the real weeks once
-  --seed S                 random seed (default 1); the same seed gives the same result
+                           user-weeks: each week takes every user's jobs of a random original
+                           week; week-shuffle: whole weeks; none: the real weeks once
+                           (default ${shown('resample')})
+  --seed S                 random seed (default ${shown('seed')}); the same seed gives the same result
 Candidates:
-  --preset ch5|ch6         ch5 (default): the 7×7 primary × backfill pairs of FCFS, LCFS, SPF,
-                           LPF, SQF, LQF, LEXP; ch6: the 12 single-queue policies
+  --preset ch5|ch6         ch5: the 7×7 primary × backfill pairs of FCFS, LCFS, SPF, LPF, SQF,
+                           LQF, LEXP; ch6: the 12 single-queue policies (default ${shown('preset')})
   --primaries P,P,...      instead of a preset: these primary orders ...
-  --backfills P,...|same   ... combined with these backfill orders (default same)
+  --backfills P,...|same   ... combined with these backfill orders (default ${shown('backfill')})
                            (mixed policies: mixed:w1/w2/w3/w4/w5/w6, see easytune policies)
-  --thresholds T,T,...     none and/or durations (default none,20h,40h,200000)
+  --thresholds T,T,...     none and/or positive durations (default ${shown('thresholds')})
 Selection:
-  --objective avgWait|avgBsld   what to minimise (default avgWait)
-  --max-wait-ratio R       risk limit: the longest wait on train at most R× EASY-FCFS's
-  --tau S                  bounded-slowdown bound in seconds (default 10)
+  --objective avgWait|avgBsld   what to minimise (default ${shown('objective')})
+  --max-wait-ratio R       risk limit: the longest wait on train at most R× EASY-FCFS's (default ${shown('maxWaitRatio')})
+  --tau S                  bounded-slowdown bound in seconds (default ${shown('tau')})
 Engine:
   --workers N              worker processes (default ${defaultWorkerCount()}: cores − 1)
   --cache-dir D            where finished cells are kept (default ${DEFAULT_CACHE_DIR}); a re-run
@@ -46,6 +49,8 @@ ${IMPORT_HELP}
   --json [file]            the full result (docs/RESULT-SCHEMA.md) to stdout, or to the file
 
 Ctrl-C stops cleanly: finished cells stay in the cache and the command exits 130.
+
+${whyDefaults([['split', 'split'], ['weeks', 'weeks'], ['resample', 'resample'], ['seed', 'seed'], ['preset', 'preset'], ['thresholds', 'thresholds'], ['objective', 'objective'], ['max-wait-ratio', 'maxWaitRatio'], ['tau', 'tau'], ['overrun', 'overrun'], ['requested-fallback', 'requestedFallback']])}
 `
 
 const FLAGS = {
@@ -65,13 +70,13 @@ export async function evaluateCommand(argv: string[], io: Io): Promise<number> {
   const partial = {
     candidates: candidates(a),
     thresholds: thresholds(a),
-    resample: { method: oneOf<ResampleMethod>(a, 'resample', RESAMPLE_METHODS) ?? 'user-weeks', weeks: positiveInt(a, 'weeks') ?? 250, seed: wholeNumber(a, 'seed') ?? 1 },
-    objective: oneOf<Objective>(a, 'objective', ['avgWait', 'avgBsld']) ?? 'avgWait',
-    tau: positiveNumber(a, 'tau') ?? 10,
+    resample: { method: oneOf<ResampleMethod>(a, 'resample', RESAMPLE_METHODS) ?? DEFAULTS.resample.value, weeks: positiveInt(a, 'weeks') ?? DEFAULTS.weeks.value, seed: wholeNumber(a, 'seed') ?? DEFAULTS.seed.value },
+    objective: oneOf<Objective>(a, 'objective', ['avgWait', 'avgBsld']) ?? DEFAULTS.objective.value,
+    tau: positiveNumber(a, 'tau') ?? DEFAULTS.tau.value,
   }
 
   const w = await loadWorkload(io, path, opts)
-  const spec: CampaignSpec = { ...partial, split: parseSplit(str(a, 'split') ?? 'midpoint', w.unixStartTime, w.jobs.count ? { first: w.jobs.submit[0], last: w.jobs.submit[w.jobs.count - 1] } : undefined) }
+  const spec: CampaignSpec = { ...partial, split: parseSplit(str(a, 'split') ?? shown('split'), w.unixStartTime, w.jobs.count ? { first: w.jobs.submit[0], last: w.jobs.submit[w.jobs.count - 1] } : undefined) }
   const pool = new EnginePool({ workers })
   const cache = bool(a, 'no-cache') ? undefined : new CellCache(str(a, 'cache-dir') ?? DEFAULT_CACHE_DIR)
   const abort = new AbortController()
@@ -82,7 +87,7 @@ export async function evaluateCommand(argv: string[], io: Io): Promise<number> {
   let cachedCells = 0
   try {
     const sha = await hashFile(path)
-    const { result } = await evaluate({ logPath: path, importOptions: opts, spec, risk: { maxWaitRatio: ratio ?? null } }, (setup, cells) =>
+    const { result } = await evaluate({ logPath: path, importOptions: opts, spec, risk: { maxWaitRatio: ratio ?? DEFAULTS.maxWaitRatio.value } }, (setup, cells) =>
       pool.run(setup, cells, {
         signal: abort.signal, cache, workloadHash: sha,
         onProgress: (p) => {
@@ -132,19 +137,19 @@ function candidates(a: ParsedArgs): Candidate[] {
   if (preset && (primaries || str(a, 'backfills'))) throw new UsageError('give either --preset or --primaries/--backfills, not both')
   if (!primaries) {
     if (str(a, 'backfills')) throw new UsageError('--backfills needs --primaries')
-    return presetCandidates(preset ?? 'ch5')
+    return presetCandidates(preset ?? DEFAULTS.preset.value)
   }
   const ps = policyList(primaries, 'primaries', false) as PolicySpec[]
-  const bs = policyList(str(a, 'backfills') ?? 'same', 'backfills', true)
+  const bs = policyList(str(a, 'backfills') ?? DEFAULTS.backfill.value, 'backfills', true)
   if (ps.length === 0) throw new UsageError('--primaries lists no policy')
   return ps.flatMap((primary) => bs.map((backfill) => ({ primary, backfill })))
 }
 
 function thresholds(a: ParsedArgs): (number | null)[] {
   const t = str(a, 'thresholds')
-  if (t === undefined) return DEFAULT_THRESHOLDS
+  if (t === undefined) return [...DEFAULTS.thresholds.value]
   const list = t.split(',').map((s) => s.trim()).filter(Boolean).map((s) => {
-    try { return parseThreshold(s) } catch (e) { throw new UsageError(`--thresholds: ${(e as Error).message}, or none`) }
+    try { return parseThreshold(s) } catch (e) { throw new UsageError(`--thresholds: ${(e as Error).message}`) }
   })
   if (list.length === 0) throw new UsageError('--thresholds lists no threshold')
   return [...new Set(list)]

@@ -14,11 +14,13 @@ import { RESAMPLE_METHODS, type ResampleMethod } from '../../core/tune/resample'
 import type { PartSummary } from '../../core/tune/select'
 import { formatDuration, formatThreshold } from '../../core/util/duration'
 import type { Workload } from '../../core/workload/import'
+import { DEFAULTS } from '../../core/defaults'
+import { shown } from '../defaults-help'
 
 export { MIXED_SCHEMA_VERSION } from '../../core/tune/reports'
 /** The weeks, resampling and seed of `evaluate` (so the vertex policies' numbers match its
  * candidates'), and the core's budget: about 20 s of one core on the bundled KTH log. */
-export const MIXED_CLI_DEFAULTS = { features: 3, method: 'xnes', budget: MIXED_DEFAULT_BUDGET, weeks: 250, resample: 'user-weeks', seed: 1, objective: 'avgWait' } as const
+export const MIXED_CLI_DEFAULTS = { ...DEFAULTS.mixed.value, budget: MIXED_DEFAULT_BUDGET, weeks: DEFAULTS.weeks.value, resample: DEFAULTS.resample.value, seed: DEFAULTS.seed.value, objective: DEFAULTS.objective.value } as const
 
 export const mixedHelp = `easytune mixed <log> [options]
 
@@ -34,10 +36,10 @@ Options:
                            ‖w‖₁ = 1 sphere on a lattice with step 1/k, k as large as the budget allows
   --budget N               weight vectors to try on train (default ${MIXED_CLI_DEFAULTS.budget})
   --objective avgWait|avgBsld  what to minimise: mean weekly average wait (default) or bounded slowdown
-  --threshold none|D       waiting-time threshold of the mixed and vertex policies (default none)
-  --split midpoint|F|DATE  train = before the split, test = after (default midpoint; F in (0,1))
+  --threshold none|D       waiting-time threshold of the mixed and vertex policies (default ${shown('threshold')})
+  --split midpoint|F|DATE  train = before the split, test = after (default ${shown('split')}; F in (0,1))
   --weeks N                resampled weeks per part (default ${MIXED_CLI_DEFAULTS.weeks})
-  --resample user-weeks|week-shuffle|none  how weeks are drawn (default user-weeks)
+  --resample user-weeks|week-shuffle|none  how weeks are drawn (default ${shown('resample')})
   --seed S                 seed of the resampling, the search and the bootstrap (default ${MIXED_CLI_DEFAULTS.seed})
   --tau S                  bound of the bounded slowdown in seconds (default ${DEFAULT_TAU})
 ${IMPORT_HELP}
@@ -53,7 +55,7 @@ export async function mixedCommand(argv: string[], io: Io): Promise<number> {
   const path = logArg(a, 'mixed')
   const features = oneOf(a, 'features', ['3', '6']) ?? String(MIXED_CLI_DEFAULTS.features)
   const seed = wholeNumber(a, 'seed')
-  const threshold = thresholdFlag(a, 'threshold', null)
+  const threshold = thresholdFlag(a, 'threshold', DEFAULTS.threshold.value)
   const o: MixedOptions = {
     features: features === '6' ? 6 : 3,
     method: oneOf<MixedMethod>(a, 'method', ['xnes', 'grid']) ?? MIXED_CLI_DEFAULTS.method,
@@ -63,7 +65,7 @@ export async function mixedCommand(argv: string[], io: Io): Promise<number> {
     seed: seed !== undefined ? seed >>> 0 : MIXED_CLI_DEFAULTS.seed,
   }
   const resample = { method: oneOf<ResampleMethod>(a, 'resample', RESAMPLE_METHODS) ?? MIXED_CLI_DEFAULTS.resample, weeks: positiveInt(a, 'weeks') ?? MIXED_CLI_DEFAULTS.weeks, seed: o.seed }
-  const splitText = str(a, 'split') ?? 'midpoint'
+  const splitText = str(a, 'split') ?? shown('split')
   const json = jsonTarget(a)
 
   const w = await loadWorkload(io, path, importOptions(a))

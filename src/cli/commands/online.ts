@@ -9,9 +9,11 @@ import { onlineJson } from '../../core/tune/reports'
 import { DAY, DEFAULT_ONLINE, runOnline, STRATEGIES, type OnlineResult, type OnlineSpec, type RunSummary, type Strategy } from '../../core/tune/online'
 import { formatDuration, formatThreshold, parseDuration } from '../../core/util/duration'
 import type { Workload } from '../../core/workload/import'
+import { DEFAULTS } from '../../core/defaults'
+import { shown } from '../defaults-help'
 
-/** Default number of traces: the thesis used 60; 10 keeps the default run on KTH under ~10 s. */
-export const DEFAULT_TRACES = 10
+/** Default number of traces (core/defaults.ts says why). */
+export const DEFAULT_TRACES = DEFAULTS.onlineTraces.value
 
 export const onlineHelp = `easytune online <log> [options]
 
@@ -31,10 +33,10 @@ Options:
   --period day|week|D      policy period Δ (default week; any duration such as 12h also works)
   --epsilon E              exploration rate of egreedy, 0..1 (default ${DEFAULT_ONLINE.epsilon})
   --lambda L               discount of past periods, 0..1 (default ${DEFAULT_ONLINE.lambda} = no decay)
-  --threshold none|D       waiting-time threshold Θ (default 40h, as the thesis)
+  --threshold none|D       waiting-time threshold Θ (default ${shown('onlineThreshold')}, as the thesis)
   --weeks N                length of each trace in weeks (default ${DEFAULT_ONLINE.weeks}, two years)
   --traces K               independent traces (default ${DEFAULT_TRACES}; the thesis used 60)
-  --resample M             user-weeks (default), week-shuffle or none (the real weeks, repeated)
+  --resample M             user-weeks, week-shuffle or none (the real weeks, repeated) (default ${shown('resample')})
   --seed S                 seed of the resampling and of the random choices (default ${DEFAULT_ONLINE.seed})
   --policies A,B,...       policies to choose from (default the thesis's 12: ${DEFAULT_ONLINE.policies.join(',')})
 ${IMPORT_HELP}

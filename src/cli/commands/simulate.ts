@@ -8,6 +8,8 @@ import { findPolicy, POLICIES } from '../../core/sim/policies'
 import type { SimConfig } from '../../core/sim/types'
 import { formatDuration, formatThreshold } from '../../core/util/duration'
 import type { Workload } from '../../core/workload/import'
+import { DEFAULTS } from '../../core/defaults'
+import { shown, whyDefaults } from '../defaults-help'
 
 export const SIMULATE_SCHEMA_VERSION = 1
 
@@ -16,17 +18,19 @@ export const simulateHelp = `easytune simulate <log> [options]
 Replays the log under EASY backfilling with the chosen queue order and prints the metrics.
 
 Options:
-  --primary P              queue order for starting jobs and the reservation (default FCFS)
-  --backfill P|same        backfill order: same = the primary order with the threshold (default),
-                           or another policy (EASY-P_R-P_B of the thesis, ch. 5)
+  --primary P              queue order for starting jobs and the reservation (default ${shown('primary')})
+  --backfill P|same        backfill order: same = the primary order with the threshold, or another
+                           policy (EASY-P_R-P_B of the thesis, ch. 5) (default ${shown('backfill')})
   --threshold none|D       jobs that waited longer than D go to the head (e.g. 72000, 20h, 2d);
-                           none (default) = no threshold
-  --tau S                  bound of the bounded slowdown in seconds (default ${DEFAULT_TAU})
+                           none = no threshold; 0 is refused (default ${shown('threshold')})
+  --tau S                  bound of the bounded slowdown in seconds (default ${shown('tau')})
 ${IMPORT_HELP}
   --schedule out.csv       also write every job's simulated start time
   --json [file]            print the result as JSON (to stdout, or to the file)
 
 Policies: ${POLICIES.map((p) => p.id).join(', ')} (see easytune policies).
+
+${whyDefaults([['primary', 'primary'], ['backfill', 'backfill'], ['threshold', 'threshold'], ['tau', 'tau'], ['overrun', 'overrun'], ['requested-fallback', 'requestedFallback']])}
 `
 
 export async function simulateCommand(argv: string[], io: Io): Promise<number> {
@@ -77,8 +81,8 @@ function simConfig(a: ReturnType<typeof parseArgs>): SimConfig {
     if (!p) throw new UsageError(`--${flag}: unknown policy "${v}"; known: ${POLICIES.map((x) => x.id).join(', ')}${flag === 'backfill' ? ', same' : ''}`)
     return p.id
   }
-  const threshold = thresholdFlag(a, 'threshold', null)
-  return { primary: policy('primary', 'FCFS'), backfill: policy('backfill', 'same'), threshold }
+  const threshold = thresholdFlag(a, 'threshold', DEFAULTS.threshold.value)
+  return { primary: policy('primary', DEFAULTS.primary.value), backfill: policy('backfill', DEFAULTS.backfill.value), threshold }
 }
 
 function formatResult(w: Workload, c: SimConfig, m: ReturnType<typeof computeMetrics>, users: number): string {

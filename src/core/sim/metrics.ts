@@ -1,8 +1,9 @@
 // Schedule metrics (ALGORITHMS.md §5): waits, bounded slowdown with τ (10 s by default, I24),
 // wait percentiles, utilization, makespan and per-user average wait.
 import type { SimJobs } from './types'
+import { DEFAULTS } from '../defaults'
 
-export const DEFAULT_TAU = 10
+export const DEFAULT_TAU = DEFAULTS.tau.value
 
 export interface Metrics {
   jobs: number

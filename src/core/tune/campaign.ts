@@ -7,6 +7,7 @@ import { computeMetrics } from '../sim/metrics'
 import { CH5_POLICIES, CH6_POLICIES, policyLabel } from '../sim/policies'
 import type { PolicySpec, SimConfig } from '../sim/types'
 import { formatThreshold } from '../util/duration'
+import { DEFAULTS } from '../defaults'
 import type { ResampleSpec, WeekSamples } from './resample'
 import type { SplitSpec } from './split'
 
@@ -28,8 +29,9 @@ export interface CampaignSpec {
   tau: number
 }
 
-/** The thesis defaults: thresholds none, 20 h, 40 h and 200,000 s ([001] ch. 5–6, [004]). */
-export const DEFAULT_THRESHOLDS: (number | null)[] = [null, 72000, 144000, 200000]
+/** The thesis defaults: thresholds none, 20 h, 40 h and 200,000 s ([001] ch. 5–6, [004]); declared
+ * with their reasons in core/defaults.ts. */
+export const DEFAULT_THRESHOLDS: (number | null)[] = [...DEFAULTS.thresholds.value]
 export const BASELINE: Candidate = { primary: 'FCFS', backfill: 'same' }
 
 /** Candidate presets: the 7×7 pairs of thesis ch. 5, or the 12 single-queue policies of ch. 6. */

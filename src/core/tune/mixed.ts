@@ -30,6 +30,7 @@ import type { JobTable } from '../workload/types'
 import { BASELINE, cellKey, isBaseline, runCell, type Candidate, type Objective } from './campaign'
 import type { Prepared } from './prepare'
 import type { WeekSamples } from './resample'
+import { DEFAULTS } from '../defaults'
 import { partSummary, type PartSummary } from './select'
 
 export type MixedMethod = 'xnes' | 'grid'
@@ -45,7 +46,7 @@ export interface MixedOptions {
   /** Standardise features by their train mean and std (default true). */
   standardize?: boolean
 }
-export const MIXED_DEFAULT_BUDGET = 200
+export const MIXED_DEFAULT_BUDGET = DEFAULTS.mixed.value.budget
 export const XNES_SIGMA0 = 0.5
 export const PENALTY_LAMBDA = 0.01
 /** The pure policy at each feature's vertex (weight 1): FCFS = (0,0,1,0,0,0). */

@@ -23,6 +23,7 @@ import { percentile } from '../sim/metrics'
 import { deriveSeed, Rng } from '../util/random'
 import type { JobTable } from '../workload/types'
 import { longTrace, WEEK, WeekSamples, type ResampleMethod } from './resample'
+import { DEFAULTS } from '../defaults'
 
 export type Strategy = 'full' | 'noisy' | 'egreedy' | 'random'
 export const STRATEGIES: readonly Strategy[] = ['full', 'noisy', 'egreedy', 'random']
@@ -50,8 +51,8 @@ export interface OnlineSpec {
 }
 
 export const DEFAULT_ONLINE: OnlineSpec = {
-  policies: CH6_POLICIES, strategies: STRATEGIES, period: WEEK, threshold: 144000, epsilon: 0.1, lambda: 1,
-  noise: [0.8, 1.2], weeks: 104, traces: 1, method: 'user-weeks', seed: 1,
+  policies: CH6_POLICIES, strategies: STRATEGIES, period: WEEK, threshold: DEFAULTS.onlineThreshold.value, ...DEFAULTS.online.value,
+  traces: 1, method: DEFAULTS.resample.value, seed: DEFAULTS.seed.value,
 }
 
 /** One run (baseline, fixed policy or strategy) on one trace. */

@@ -28,7 +28,12 @@ export function thresholdProblem(t: number | null): string | null {
 /** A threshold as typed: `none` means no threshold (null) and is never the same as 0; the value
  * must pass thresholdProblem (an Error with its words otherwise). */
 export function parseThreshold(text: string): number | null {
-  const t = text.trim().toLowerCase() === 'none' ? null : parseDuration(text)
+  let t: number | null
+  try {
+    t = text.trim().toLowerCase() === 'none' ? null : parseDuration(text)
+  } catch (e) {
+    throw new Error(`${(e as Error).message}, or none for no threshold`)
+  }
   const problem = thresholdProblem(t)
   if (problem) throw new Error(problem)
   return t
@@ -43,6 +48,15 @@ export function formatDuration(seconds: number): string {
   if (a < 2 * 3600) return f(seconds / 60, 'min')
   if (a < 2 * 86400) return f(seconds / 3600, 'h')
   return f(seconds / 86400, 'd')
+}
+
+/** A threshold as a person would type it, exactly (72000 → "20h", 5400 → "90m", 200001 →
+ * "200001", null → "none"): parseThreshold reads it back to the same value. */
+export function thresholdInput(t: number | null): string {
+  if (t === null) return 'none'
+  if (t !== 0 && t % 3600 === 0) return `${t / 3600}h`
+  if (t !== 0 && t % 60 === 0) return `${t / 60}m`
+  return String(t)
 }
 
 export function formatThreshold(t: number | null): string {

@@ -2,6 +2,7 @@
 // lines so the import report shows what happened to every job.
 import { ExampleCounter, ruleCount } from './builder'
 import type { JobTable, MachineSource, ParsedLog, RawJobs, RuleCount } from './types'
+import { DEFAULTS } from '../defaults'
 
 /** What to do with a job that ran longer than it requested (rule C7). */
 export type OverrunPolicy = 'drop' | 'clamp' | 'keep'
@@ -54,8 +55,8 @@ export interface Cleaned {
  * by one rule is counted there only. Then sorts by (submit, id) if the log was not sorted.
  */
 export function cleanJobs(raw: RawJobs, m: number, opts: CleanOptions = {}): Cleaned {
-  const overrun = opts.overrun ?? 'drop'
-  const fallback = opts.requestedFallback ?? 'drop'
+  const overrun = opts.overrun ?? DEFAULTS.overrun.value
+  const fallback = opts.requestedFallback ?? DEFAULTS.requestedFallback.value
   const c = {
     submit: new ExampleCounter(), runtime: new ExampleCounter(), noProcs: new ExampleCounter(),
     procsFromAlloc: new ExampleCounter(), allocFromReq: new ExampleCounter(), tooBig: new ExampleCounter(),

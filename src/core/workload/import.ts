@@ -9,6 +9,7 @@ import { createPbsParser } from './pbs'
 import { createSacctParser } from './sacct'
 import { createSwfParser } from './swf'
 import type { JobTable, LineIssue, LogFormat, LogParser, MachineSource, ParsedLog, RuleCount } from './types'
+import { DEFAULTS } from '../defaults'
 
 export interface ImportOptions extends CleanOptions {
   /** Display name (usually the file name). */
@@ -137,7 +138,7 @@ function finishImport(log: ParsedLog, opts: ImportOptions, formatSource: 'detect
     warnings.push(`${fmt(log.badLines)} line${log.badLines === 1 ? '' : 's'} could not be read and ${log.badLines === 1 ? 'was' : 'were'} skipped (first: line ${log.badLineExamples[0].line}, ${log.badLineExamples[0].message}).`)
   }
   if (machine.source === 'header-maxnodes' || machine.source === 'inferred-largest-job') warnings.push(`Machine size: ${machine.note}.`)
-  const fallback = opts.requestedFallback ?? 'drop'
+  const fallback = opts.requestedFallback ?? DEFAULTS.requestedFallback.value
   if (cleaned.requestedMissing > 0) {
     const share = cleaned.requestedMissing / Math.max(1, log.jobs.count)
     warnings.push(
@@ -166,7 +167,7 @@ function finishImport(log: ParsedLog, opts: ImportOptions, formatSource: 'detect
     badLines: { count: log.badLines, examples: [...log.badLineExamples] }, warnings,
     span: { firstSubmit: first, lastSubmit: last, seconds: last - first, unixStartTime: log.unixStartTime, startIso: iso(first), endIso: iso(last) },
     users: users.size, requestedMissing: cleaned.requestedMissing, recordedWaits,
-    options: { overrun: opts.overrun ?? 'drop', requestedFallback: fallback, procs: opts.procs ?? null },
+    options: { overrun: opts.overrun ?? DEFAULTS.overrun.value, requestedFallback: fallback, procs: opts.procs ?? null },
     header: headerKeep,
   }
   return { name, format: log.format, jobs, users: log.users, machineProcs: machine.procs, unixStartTime: log.unixStartTime, report }

@@ -8,11 +8,14 @@ import { errorMessage, useApi } from '../apiRef'
 import { useResultsStore } from './results'
 import { useSplitStore } from './split'
 import { useWorkloadStore } from './workload'
+import { DEFAULTS } from '../../../core/defaults'
 
-/** Weekly periods, 26 weeks × 3 traces: a quick look rather than the thesis's 60 traces of two years. */
-export const ONLINE_DEFAULTS: OnlineAnalysisOptions = { strategies: ['full', 'noisy', 'egreedy', 'random'], period: 'week', weeks: 26, traces: 3, seed: 1 }
-/** 3 features with XNES, budget 60 on 20 weeks: enough to see whether a mix beats the pure orders (the CLI defaults to budget 200 on 250 weeks). */
-export const MIXED_DEFAULTS: MixedAnalysisOptions = { features: 3, method: 'xnes', budget: 60, weeks: 20, objective: 'avgWait', seed: 1 }
+/** The wizard's quick online look (core/defaults.ts says why). */
+export const ONLINE_DEFAULTS: OnlineAnalysisOptions = { ...DEFAULTS.onlineWizard.value, strategies: [...DEFAULTS.onlineWizard.value.strategies], seed: DEFAULTS.seed.value }
+/** The wizard's quicker mixed search: the CLI's features and method, a smaller budget on fewer weeks. */
+export const MIXED_DEFAULTS: MixedAnalysisOptions = {
+  features: DEFAULTS.mixed.value.features, method: DEFAULTS.mixed.value.method, ...DEFAULTS.mixedWizard.value, objective: DEFAULTS.objective.value, seed: DEFAULTS.seed.value,
+}
 
 export type AnalysisKind = 'online' | 'mixed'
 export interface AnalysisRun {

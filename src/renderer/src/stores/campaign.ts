@@ -4,8 +4,9 @@ import { defineStore } from 'pinia'
 import { computed, ref, shallowRef } from 'vue'
 import type { CampaignEstimate, CampaignEvent, CampaignRequest, CandidateDto } from '../../../shared/api'
 import type { SplitSpec } from '../../../core/tune/split'
-import { DEFAULT_THRESHOLDS, presetCandidates, type Objective } from '../../../core/tune/campaign'
-import { parseThreshold } from '../../../core/util/duration'
+import { presetCandidates, type Objective } from '../../../core/tune/campaign'
+import { DEFAULTS } from '../../../core/defaults'
+import { parseThreshold, thresholdInput } from '../../../core/util/duration'
 import { errorMessage, useApi } from '../apiRef'
 import { initialRun, isActive, reduceRun, type RunState } from './campaignReducer'
 import type { ResampleSettings } from './split'
@@ -13,26 +14,18 @@ import { useResultsStore } from './results'
 
 export type Preset = 'ch5' | 'ch6' | 'custom'
 
-/** The thresholds the research used: none, 20 h, 40 h, 200,000 s (ALGORITHMS.md §4.2). */
-export const STANDARD_THRESHOLDS: readonly (number | null)[] = DEFAULT_THRESHOLDS
+/** The thresholds the research used: none, 20 h, 40 h, 200,000 s (core/defaults.ts says why). */
+export const STANDARD_THRESHOLDS: readonly (number | null)[] = DEFAULTS.thresholds.value
 
 const sortThresholds = (a: number | null, b: number | null) => (a === null ? -1 : b === null ? 1 : a - b)
 
 /** A threshold as the custom field shows it, exactly (72000 → "20h", 200001 → "200001"). */
-export function thresholdText(t: number | null): string {
-  if (t === null) return 'none'
-  if (t % 3600 === 0) return `${t / 3600}h`
-  if (t % 60 === 0) return `${t / 60}m`
-  return String(t)
-}
+export const thresholdText = thresholdInput
 
-/** Parses "10h, 3d, 90000" into thresholds; throws with the first bad item. */
+/** Parses "10h, 3d, 90000" into thresholds; throws with the first bad item, in the words of the
+ * one threshold rule (parseThreshold → thresholdProblem), the same as the CLI's. */
 export function parseThresholdList(text: string): (number | null)[] {
-  return text.split(/[,;\s]+/).filter((x) => x.trim() !== '').map((x) => {
-    const t = parseThreshold(x)
-    if (t !== null && !(t > 0)) throw new Error(`"${x}" is not a positive duration: write "none" for no threshold (0 would make every order FCFS)`)
-    return t
-  })
+  return text.split(/[,;\s]+/).filter((x) => x.trim() !== '').map((x) => parseThreshold(x))
 }
 
 /** Every (primary, backfill) pair of the custom picker; "same" when both are the same order. */
@@ -46,16 +39,16 @@ export function crossCandidates(primaries: string[], backfills: string[]): Candi
 }
 
 export const useCampaignStore = defineStore('campaign', () => {
-  const preset = ref<Preset>('ch5')
+  const preset = ref<Preset>(DEFAULTS.preset.value)
   const customPrimaries = ref<string[]>(['FCFS', 'SPF', 'SQF', 'LEXP'])
   const customBackfills = ref<string[]>(['same'])
   const standardThresholds = ref<(number | null)[]>([...STANDARD_THRESHOLDS])
   const customThresholds = ref('')
-  const objective = ref<Objective>('avgWait')
-  const tau = ref(10)
-  const capEnabled = ref(false)
-  const capValue = ref(1.5)
-  const workers = ref<number | null>(null)
+  const objective = ref<Objective>(DEFAULTS.objective.value)
+  const tau = ref(DEFAULTS.tau.value)
+  const capEnabled = ref(DEFAULTS.maxWaitRatio.value !== null)
+  const capValue = ref(DEFAULTS.maxWaitRatio.value ?? DEFAULTS.maxWaitRatioWhenOn.value)
+  const workers = ref<number | null>(DEFAULTS.workers.value)
   const estimate = shallowRef<CampaignEstimate | null>(null)
   const estimateError = ref<string | null>(null)
   const run = shallowRef<RunState>(initialRun())

@@ -2,7 +2,7 @@
 import type { ProjectState, WorkloadSummary } from '../../../shared/api'
 import { useWorkloadStore } from './workload'
 import { useSplitStore, DEFAULT_RESAMPLE } from './split'
-import { DEFAULT_THRESHOLDS } from '../../../core/tune/campaign'
+import { DEFAULTS } from '../../../core/defaults'
 import { useCampaignStore } from './campaign'
 import { useResultsStore } from './results'
 import { useWizardStore } from './wizard'
@@ -44,10 +44,10 @@ export function blankProject(): ProjectState {
     version: 1,
     log: null,
     importOptions: {},
-    split: { kind: 'midpoint' },
+    split: { ...DEFAULTS.split.value },
     campaign: {
-      resample: { ...DEFAULT_RESAMPLE }, candidates: { preset: 'ch5' }, thresholds: [...DEFAULT_THRESHOLDS],
-      objective: 'avgWait', tau: 10, maxWaitRatio: null, workers: null,
+      resample: { ...DEFAULT_RESAMPLE }, candidates: { preset: DEFAULTS.preset.value }, thresholds: [...DEFAULTS.thresholds.value],
+      objective: DEFAULTS.objective.value, tau: DEFAULTS.tau.value, maxWaitRatio: DEFAULTS.maxWaitRatio.value, workers: DEFAULTS.workers.value,
     },
     result: null,
     step: 0,

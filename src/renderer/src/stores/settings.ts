@@ -3,6 +3,7 @@
 import { defineStore } from 'pinia'
 import { computed, ref } from 'vue'
 import type { AppInfo, Settings } from '../../../shared/api'
+import { DEFAULT_SETTINGS } from '../../../shared/settings'
 import { errorMessage, useApi } from '../apiRef'
 
 export type Theme = Settings['theme']
@@ -18,9 +19,9 @@ export function applyTheme(theme: Theme): void {
 }
 
 export const useSettingsStore = defineStore('settings', () => {
-  const theme = ref<Theme>('system')
-  const workers = ref<number | null>(null)
-  const recentProjects = ref<string[]>([])
+  const theme = ref<Theme>(DEFAULT_SETTINGS.theme)
+  const workers = ref<number | null>(DEFAULT_SETTINGS.workers)
+  const recentProjects = ref<string[]>([...DEFAULT_SETTINGS.recentProjects])
   const appInfo = ref<AppInfo | null>(null)
   const systemDark = ref(prefersDark())
   const error = ref<string | null>(null)

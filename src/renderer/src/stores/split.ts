@@ -6,6 +6,7 @@ import type { SplitPreview } from '../../../shared/api'
 import type { SplitSpec } from '../../../core/tune/split'
 import type { ResampleMethod } from '../../../core/tune/resample'
 import { errorMessage, useApi } from '../apiRef'
+import { DEFAULTS } from '../../../core/defaults'
 
 export interface ResampleSettings {
   method: ResampleMethod
@@ -13,11 +14,14 @@ export interface ResampleSettings {
   seed: number
 }
 
-/** The thesis' protocol: 250 resampled weeks per part, per-user week resampling, seed 1 (the CLI's defaults). */
-export const DEFAULT_RESAMPLE: ResampleSettings = { method: 'user-weeks', weeks: 250, seed: 1 }
+/** The thesis' protocol, as the CLI's defaults (core/defaults.ts): 250 resampled weeks per part,
+ * per-user week resampling, seed 1. */
+export const DEFAULT_RESAMPLE: ResampleSettings = { method: DEFAULTS.resample.value, weeks: DEFAULTS.weeks.value, seed: DEFAULTS.seed.value }
+/** A fresh copy of the default split (the midpoint). */
+const defaultSplit = (): SplitSpec => ({ ...DEFAULTS.split.value })
 
 export const useSplitStore = defineStore('split', () => {
-  const spec = ref<SplitSpec>({ kind: 'midpoint' })
+  const spec = ref<SplitSpec>(defaultSplit())
   const resample = ref<ResampleSettings>({ ...DEFAULT_RESAMPLE })
   const preview = shallowRef<SplitPreview | null>(null)
   const previewError = ref<string | null>(null)
@@ -29,12 +33,12 @@ export const useSplitStore = defineStore('split', () => {
   }
 
   function resetToMidpoint(): void {
-    spec.value = { kind: 'midpoint' }
+    spec.value = defaultSplit()
   }
 
   /** A new log: back to the midpoint (a date on the old log means nothing on the new one). */
   function resetForNewLog(): void {
-    spec.value = { kind: 'midpoint' }
+    spec.value = defaultSplit()
     preview.value = null
     previewError.value = null
   }

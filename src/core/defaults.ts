@@ -1,0 +1,69 @@
+// Every default of the protocol, declared once with the one-line reason shown to people. The CLI
+// derives its "(default …)" help texts from here, the wizard's stores their initial state, the back
+// end its analysis set-ups, and the core constants that existed before (DEFAULT_TAU,
+// DEFAULT_THRESHOLDS, DEFAULT_ONLINE's threshold, seed and resampling) are these values.
+// Pure data: this module imports types only, so any layer may import it and nothing cycles.
+import type { Objective } from './tune/campaign'
+import type { ResampleMethod } from './tune/resample'
+import type { SplitSpec } from './tune/split'
+import type { OverrunPolicy, RequestedFallback } from './workload/clean'
+
+/** A default value and why it is the default, in words for the person who may change it. */
+export interface Default<T> {
+  readonly value: T
+  readonly why: string
+}
+
+const HOUR = 3600
+const d = <T>(value: T, why: string): Default<T> => ({ value, why })
+
+/** One of the standard waiting-time thresholds the research compared, with its label and reason. */
+export interface StandardThreshold {
+  readonly value: number | null
+  readonly label: string
+  readonly why: string
+}
+
+/** The thresholds tried by default (thesis ch. 5–6 and RR-9212): none, 20 h, 40 h, 200,000 s. */
+export const THRESHOLD_CHOICES: readonly StandardThreshold[] = [
+  { value: null, label: 'None', why: 'the order alone decides: largest gains, largest risk of starvation' },
+  { value: 20 * HOUR, label: '20 h', why: 'thesis ch. 5: longest waits stay under 1.75× EASY-FCFS\'s' },
+  { value: 40 * HOUR, label: '40 h', why: 'thesis ch. 6 default: room to reorder, still no starvation' },
+  { value: 200000, label: '200,000 s (2.31 d)', why: 'RR-9212: a contingency that rarely triggers' },
+]
+
+export const DEFAULTS = {
+  // Cleaning a log on import.
+  overrun: d<OverrunPolicy>('drop', 'the research drops jobs that ran longer than requested: a real scheduler would have killed them'),
+  requestedFallback: d<RequestedFallback>('drop', 'a job without a requested time cannot be backfilled as it was: the research drops it'),
+  // The protocol of `easytune evaluate` and of the wizard.
+  split: d<SplitSpec>({ kind: 'midpoint' }, 'train on the first half of the log (by submit time) and judge on the second'),
+  weeks: d(250, 'the thesis resampled 250 weeks per part: enough that one unusual month does not decide'),
+  resample: d<ResampleMethod>('user-weeks', 'the thesis\'s per-user weeks: realistic new weeks that keep each user\'s habits'),
+  seed: d(1, 'a fixed seed: the same inputs give the same result, on any machine'),
+  preset: d<'ch5' | 'ch6'>('ch5', 'the thesis ch. 5 candidates: the 7×7 primary × backfill pairs'),
+  backfill: d<'same'>('same', 'EASY backfills in the primary order, as the thesis does unless told otherwise'),
+  thresholds: d<readonly (number | null)[]>(THRESHOLD_CHOICES.map((t) => t.value), 'the thresholds the research compared, from none to a contingency that rarely triggers'),
+  objective: d<Objective>('avgWait', 'the average wait is what users feel, and what the thesis minimised first'),
+  tau: d(10, 'the usual bound of the bounded slowdown: a job shorter than 10 s counts as 10 s'),
+  maxWaitRatio: d<number | null>(null, 'no limit on the longest wait unless you set one'),
+  /** The ratio offered when a person turns the longest-wait limit on. */
+  maxWaitRatioWhenOn: d(1.5, 'the longest wait may grow by half of EASY-FCFS\'s, no more'),
+  workers: d<number | null>(null, 'one engine worker per core but one, so the machine stays responsive'),
+  // `easytune simulate`: one run of EASY.
+  primary: d<'FCFS'>('FCFS', 'EASY-FCFS is what sites run today: the baseline every gain is measured against'),
+  threshold: d<number | null>(null, 'no threshold: the order alone decides'),
+  // Online selection (thesis ch. 6).
+  onlineThreshold: d<number | null>(40 * HOUR, 'the thesis ch. 6 threshold Θ: room to reorder, still no starvation'),
+  online: d({ epsilon: 0.1, lambda: 1, noise: [0.8, 1.2] as readonly [number, number], weeks: 104 },
+    'the thesis ch. 6 set-up: ε = 0.1 exploration, no discount of the past (λ = 1), costs off by up to ±20 % for noisy, traces of two years'),
+  onlineTraces: d(10, 'the thesis used 60 traces; 10 keep the default run on KTH under ~10 s'),
+  /** The wizard's quicker online look (a person waits for it in the Results step). */
+  onlineWizard: d({ strategies: ['full', 'noisy', 'egreedy', 'random'] as ('full' | 'noisy' | 'egreedy' | 'random')[], period: 'week' as 'day' | 'week', weeks: 26, traces: 3 },
+    'weekly periods, 26 weeks × 3 traces: a quick look rather than the thesis\'s 60 traces of two years'),
+  // Mixed-policy search.
+  mixed: d({ features: 3 as 3 | 6, method: 'xnes' as 'xnes' | 'grid', budget: 200 }, 'three features searched by XNES with 200 weight vectors: the research\'s set-up'),
+  /** The wizard's quicker mixed search. */
+  mixedWizard: d({ budget: 60, weeks: 20 }, 'budget 60 on 20 weeks: enough to see whether a mix beats the pure orders'),
+} as const
+
