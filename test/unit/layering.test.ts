@@ -4,7 +4,7 @@
 // .ts and .vue file under src/ obeys the table, read independently of ESLint (ESLint does not parse
 // .vue here, and it does not see dynamic imports); (3) docs/ARCHITECTURE.md shows the same table
 // and a picture consistent with it; (4) comments cite documents inside the repository only.
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { builtinModules } from 'node:module'
 import { dirname, join, relative, resolve } from 'node:path'
 import { ESLint } from 'eslint'
