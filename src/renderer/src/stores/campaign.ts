@@ -13,7 +13,7 @@ import { useResultsStore } from './results'
 
 export type Preset = 'ch5' | 'ch6' | 'custom'
 
-/** The thresholds the research used: none, 20 h, 40 h, 200,000 s (ALGORITHMS.md §4.2). */
+/** The thresholds the research used: none, 20 h, 40 h, 200,000 s (docs/PROTOCOL.md §Thresholds). */
 export const STANDARD_THRESHOLDS: readonly (number | null)[] = DEFAULT_THRESHOLDS
 
 const sortThresholds = (a: number | null, b: number | null) => (a === null ? -1 : b === null ? 1 : a - b)
