@@ -1,6 +1,6 @@
 // Settings in electron-store: schema, defaults, the 0 → 1 migration, recent list, and recovery
 // from an unusable file. electron is mocked (its binary is not available here) and electron-store
-// is inlined by vitest.config.ts so the mock reaches it (TOOLCHAIN.md §1d).
+// is inlined by vitest.config.ts so the mock reaches it (docs/TOOLCHAIN.md §Main-process code in plain Node).
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
