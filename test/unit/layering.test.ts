@@ -62,6 +62,47 @@ function probes(layer: string): Probe[] {
   return out
 }
 
+// The probes below take their expectations from layers.js, so a wrong table would pass them. The
+// invariants that make the architecture are therefore pinned here, independently of the table.
+describe('layers.js keeps the invariants of the architecture', () => {
+  const layersOf = (l: string) => LAYERS[l].imports.map((e) => typeof e === 'string' ? e : e.layer!)
+  const packagesOf = (l: string) => LAYERS[l].packages.map((e) => typeof e === 'string' ? e : e.name!)
+
+  it('src/core depends on nothing: no other layer, no package, no Node, no process or DOM globals', () => {
+    expect([layersOf('core'), packagesOf('core'), LAYERS.core.node]).toEqual([[], [], false])
+    expect(LAYERS.core.globals).toEqual(expect.arrayContaining(['process', 'window', 'document', 'require']))
+  })
+
+  it('the page side (renderer, preload, shared) has no Node and reaches no back-end layer', () => {
+    for (const l of ['renderer', 'preload', 'shared']) {
+      expect(LAYERS[l].node, l).toBe(false)
+      expect(layersOf(l).filter((x) => !['core', 'shared'].includes(x)), l).toEqual([])
+    }
+    expect(layersOf('preload')).toEqual(['shared'])
+  })
+
+  it('no layer imports an entry point (cli, main, preload, renderer)', () => {
+    expect(LAYER_NAMES.flatMap((l) => layersOf(l).filter((x) => ['cli', 'main', 'preload', 'renderer'].includes(x)).map((x) => `${l} → ${x}`))).toEqual([])
+  })
+
+  it('only main and preload may import Electron', () => {
+    expect(LAYER_NAMES.filter((l) => packagesOf(l).includes('electron'))).toEqual(['main', 'preload'])
+  })
+
+  it('no layer imports one that imports it back (the arrows form no cycle)', () => {
+    const seen = new Set<string>(), done = new Set<string>()
+    const cycle = (l: string): boolean => {
+      if (done.has(l)) return false
+      if (seen.has(l)) return true
+      seen.add(l)
+      const found = layersOf(l).some(cycle)
+      done.add(l)
+      return found
+    }
+    expect(LAYER_NAMES.filter(cycle)).toEqual([])
+  })
+})
+
 describe('the lint zone of every layer refuses what layers.js forbids and accepts what it allows', () => {
   const written: string[] = []
   afterAll(() => { for (const f of written) rmSync(f, { force: true }) })
