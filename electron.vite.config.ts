@@ -1,7 +1,7 @@
 // electron-vite builds the desktop app's three bundles (and the engine worker) without needing
 // the Electron binary: out/main (main process + engine-worker, the utilityProcess entry),
 // out/preload (CommonJS: sandboxed preloads cannot be ESM), out/renderer (the Vue app, also what
-// browser mode serves). TOOLCHAIN.md §1c lists the pitfalls this avoids.
+// browser mode serves). docs/TOOLCHAIN.md §Build layout lists the pitfalls this avoids.
 import { resolve } from 'node:path'
 import { defineConfig } from 'electron-vite'
 import vue from '@vitejs/plugin-vue'

@@ -4,7 +4,7 @@ import vue from '@vitejs/plugin-vue'
 
 // Two projects: Node for everything but the renderer, happy-dom for Vue component and store tests
 // (`*.dom.test.ts`). Chart.js cannot paint in happy-dom: component tests stub the chart
-// components; real painting is checked in Chromium (TOOLCHAIN.md §1e).
+// components; real painting is checked in Chromium (docs/TOOLCHAIN.md §Renderer tests).
 export default defineConfig({
   plugins: [vue()],
   resolve: { alias: { '@renderer': resolve('src/renderer/src') } },

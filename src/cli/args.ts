@@ -1,4 +1,4 @@
-// Flag parsing shared by every command (CLI.md): `--flag value`, `--flag=value`, booleans, and
+// Flag parsing shared by every command (docs/CLI.md §Flags): `--flag value`, `--flag=value`, booleans, and
 import { parseThreshold } from '../core/util/duration'
 // `--json [file]` whose value is optional (absent or followed by another flag = stdout).
 

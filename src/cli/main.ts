@@ -1,4 +1,4 @@
-// The `easytune` command line (CLI.md): exit 0 ok, 1 the command failed, 2 bad usage or input.
+// The `easytune` command line (docs/CLI.md §Exit codes): exit 0 ok, 1 the command failed, 2 bad usage or input.
 import { UsageError } from './args'
 import { evaluateCommand } from './commands/evaluate'
 import { exportCommand } from './commands/export'

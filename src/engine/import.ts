@@ -7,7 +7,7 @@ import { simulate } from '../core/sim/easy'
 import { inspectWorkload } from '../core/workload/inspect'
 import type { ImportOptions, Workload } from '../core/workload/import'
 import { FileInputError, readLog, type ReadProgress } from '../node/read-log'
-import type { InspectData } from '../shared/api'
+import type { InspectData } from '../core/workload/inspect'
 import { hashFile } from './cache'
 
 export interface ImportedLog {

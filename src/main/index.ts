@@ -1,8 +1,8 @@
 // Electron main: app lifecycle (one instance, one main window), the security rules on every web
 // contents, the app:// protocol, settings, the Backend with engine workers as utility processes,
-// the IPC handlers, the events MessagePort and the engine workers' progress ports, the menus. See ARCHITECTURE.md §1 and §6.
+// the IPC handlers, the events MessagePort and the engine workers' progress ports, the menus. See docs/ARCHITECTURE.md §Processes, §Electron security rules.
 //
-// __dirname is electron-vite's ESM shim (never redeclare it: TOOLCHAIN.md §1c). Built layout:
+// __dirname is electron-vite's ESM shim (never redeclare it: docs/TOOLCHAIN.md §Build layout). Built layout:
 // out/main/index.js, out/main/engine-worker.js, out/preload/index.cjs, out/renderer/.
 import { join, resolve } from 'node:path'
 import { app, BrowserWindow, dialog, ipcMain, Menu, session } from 'electron'

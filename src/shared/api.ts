@@ -1,4 +1,4 @@
-// The one typed API between the renderer and the back end (ARCHITECTURE.md §1): declared once
+// The one typed API between the renderer and the back end (docs/ARCHITECTURE.md §The API contract): declared once
 // here, implemented by Electron's preload over IPC and by browser mode over HTTP + WebSocket.
 // Every method's arguments are validated on the back end side (src/shared/validate.ts): the
 // renderer is never trusted. Plain data only (structured-clone and JSON safe, no typed arrays).

@@ -2,7 +2,7 @@
 // `process.parentPort`, so the utilityProcess branch of src/engine/port.ts runs under Vitest.
 // Messages from the parent arrive as `{ data, ports }`; postMessage maps to process.send. Messages are
 // queued until the entry attaches its first 'message' listener: the ESM entry loads after this
-// preload, and a message emitted before that would be lost (TOOLCHAIN.md §5).
+// preload, and a message emitted before that would be lost (docs/TOOLCHAIN.md §Engine workers in tests).
 //
 // A real MessagePort cannot cross child_process IPC, so a { type: 'progress-port' } message arrives
 // with a stand-in port in `ports[0]` (as Electron delivers a transferred MessagePortMain): what the

@@ -1,5 +1,5 @@
 // Shared by the engine tests: bundles the worker entry once per test file (Node 20 cannot fork
-// .ts, TOOLCHAIN.md §1d), the small KTH campaign, an in-process reference, and a fork wrapper
+// .ts, docs/TOOLCHAIN.md §Engine workers in tests), the small KTH campaign, an in-process reference, and a fork wrapper
 // that counts forks and cells sent.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'

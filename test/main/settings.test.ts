@@ -2,7 +2,7 @@
 // from an unusable file; browser mode's settings file (src/backend/settings.ts) with the same
 // recovery rule; and both stores accepting and refusing exactly the same values, as the one zod
 // declaration (src/shared/settings.ts) says. electron is mocked (its binary is not available here)
-// and electron-store is inlined by vitest.config.ts so the mock reaches it (TOOLCHAIN.md §1d).
+// and electron-store is inlined by vitest.config.ts so the mock reaches it (docs/TOOLCHAIN.md §Main-process code in plain Node).
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'

@@ -1,5 +1,5 @@
 // Property tests of the fast EASY simulator against a brute-force reference and an independent
-// schedule checker (ALGORITHMS.md §2.12, §3, §4.1). Seeds are fixed; set EASY_PROP_SEED to
+// schedule checker (docs/SIMULATOR.md §EASY pass). Seeds are fixed; set EASY_PROP_SEED to
 // explore others. fast-check prints the seed and the shrunk counterexample on failure.
 import { describe, it, expect } from 'vitest'
 import fc from 'fast-check'

@@ -83,7 +83,7 @@ describe('EASY on the research logs passes the independent checker', () => {
     }
   })
 
-  it('FCFS with any threshold is FCFS on a real log (the baseline cannot move, cf. I23)', async () => {
+  it('FCFS with any threshold is FCFS on a real log (the baseline cannot move, docs/PROTOCOL.md §Campaign grid)', async () => {
     const w = await readLog(dataFile('swf/KTH-SP2-1996-2.1-cln.swf.gz'))
     const base = simulate(w.jobs, w.machineProcs, { primary: 'FCFS', backfill: 'same', threshold: null })
     for (const t of [0, 3600, 72000, 200000]) {

@@ -1,4 +1,4 @@
-// An independent, deliberately naive checker of EASY schedules (ALGORITHMS.md §2.7, §2.12, §4.1).
+// An independent, deliberately naive checker of EASY schedules (docs/SIMULATOR.md §EASY pass, §Shadow-time rules).
 // It never simulates: it takes a start vector and verifies that it is *a* valid EASY schedule
 // for the given configuration. Priority functions are written here from the formulas, not
 // imported from src/, so that a bug in the product's policy code cannot hide itself.

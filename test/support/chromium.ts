@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs'
 export const CHROMIUM = '/usr/bin/chromium'
 export const CHROMIUM_REQUIRED = process.env.EASYTUNE_REQUIRE_CHROMIUM === '1'
 export const CHROMIUM_PRESENT = existsSync(CHROMIUM)
-/** Flags from TOOLCHAIN.md §3 (Playwright adds --headless itself). */
+/** Flags from docs/TOOLCHAIN.md §Real-browser tests (Playwright adds --headless itself). */
 export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync']
 
 /** True when the suite must be skipped; says why (CI sets EASYTUNE_REQUIRE_CHROMIUM=1 to fail instead). */

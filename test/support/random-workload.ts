@@ -4,7 +4,7 @@
 import fc from 'fast-check'
 import type { MixedSpec, PolicySpec, SimConfig, SimJobs } from '../../src/core/sim/types'
 
-/** Every pure policy id of ALGORITHMS.md §3.1–§3.2. */
+/** Every pure policy id (docs/SIMULATOR.md §Policies in the simulator). */
 export const POLICY_IDS: readonly string[] = [
   'FCFS', 'LCFS', 'SPF', 'LPF', 'SQF', 'LQF', 'LEXP', 'SEXP', 'LRF', 'SRF', 'LAF', 'SAF',
   'WFP3', 'UNICEF', 'F1', 'F2', 'F3', 'F4',

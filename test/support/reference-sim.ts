@@ -1,4 +1,4 @@
-// A brute-force reference EASY simulator (ALGORITHMS.md §2.12), written for clarity, not speed:
+// A brute-force reference EASY simulator (docs/SIMULATOR.md §EASY pass), written for clarity, not speed:
 // plain arrays, and everything (queue order, shadow, extra) recomputed from scratch at every
 // scheduling pass. It exists only to be compared with src/core/sim/easy.ts on small inputs.
 import type { PolicySpec, SimConfig, SimJobs, SimOptions } from '../../src/core/sim/types'
@@ -17,7 +17,7 @@ type State = 'future' | 'waiting' | 'running' | 'done'
  */
 export type ShadowTies = 'all' | 'launch-order'
 
-/** Start time of every job (index-aligned), by the EASY rules of the brief / §2.12. */
+/** Start time of every job (index-aligned), by the EASY rules of docs/SIMULATOR.md §EASY pass. */
 export function referenceSimulate(jobs: SimJobs, machineProcs: number, config: SimConfig, options?: SimOptions, shadowTies: ShadowTies = 'all'): Float64Array {
   const n = jobs.count
   const ws = windowStartOf(jobs, options)

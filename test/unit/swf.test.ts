@@ -64,7 +64,7 @@ describe('SWF parser', () => {
   })
 })
 
-describe('import and cleaning (ALGORITHMS.md §1.2)', () => {
+describe('import and cleaning (docs/SIMULATOR.md §Cleaning rules)', () => {
   const rule = (w: ReturnType<typeof importText>, id: string) => w.report.rules.find((r) => r.rule === id)!
 
   it('applies C3, C4, C5, the requested-time rule and C7 (drop), counting each job once', () => {

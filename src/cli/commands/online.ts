@@ -1,4 +1,4 @@
-// `easytune online`: emulates online policy selection (thesis ch. 6, ALGORITHMS.md §6.4 and §7)
+// `easytune online`: emulates online policy selection (thesis ch. 6, docs/PROTOCOL.md §Online selection)
 // on long resampled traces of the log and reports each strategy's waiting-time gain over EASY-FCFS.
 import { bool, jsonTarget, oneOf, parseArgs, positiveInt, str, thresholdFlag, UsageError, wholeNumber, type ParsedArgs } from '../args'
 import { citation, IMPORT_FLAGS, IMPORT_HELP, importOptions, loadWorkload, logArg } from '../common'

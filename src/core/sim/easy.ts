@@ -1,4 +1,4 @@
-// EASY backfilling with a reordered queue, exactly as ALGORITHMS.md §2.12 specifies:
+// EASY backfilling with a reordered queue, as docs/SIMULATOR.md §EASY pass describes it:
 //   events are batched per timestamp — finishes, then submissions, then ONE scheduling pass;
 //   the pass orders the queue by the primary policy (ties: submit, then id), moves jobs that have
 //   waited strictly longer than Θ to the head (by submit, then id), starts jobs in that order until
@@ -179,7 +179,7 @@ export class EasySimulator {
     }
   }
 
-  /** One scheduling pass at `now` (Algorithm 2 of [001] §5.2.1 / §6.2.2, with the §2.7 test). */
+  /** One scheduling pass at `now` (Algorithm 2 of [001] §5.2.1 / §6.2.2, with the test of docs/SIMULATOR.md §Shadow-time rules). */
   private schedule(now: number): void {
     const { fifo, primary, procs, submit, started } = this
     const theta = this.threshold
@@ -219,7 +219,7 @@ export class EasySimulator {
   private backfillPass(now: number, blocked: number, promotedAt: number, pos: number): void {
     const { procs, requested, submit, started } = this
     const theta = this.threshold
-    // Shadow time and extra processors (ALGORITHMS.md §2.7), from the running jobs by estimated end.
+    // Shadow time and extra processors (docs/SIMULATOR.md §Shadow-time rules), from the running jobs by estimated end.
     // Extra = processors free at the shadow time beyond what the blocked job needs (Mu'alem &
     // Feitelson): every job whose estimated end equals the shadow time counts, so the result does
     // not depend on the order of ties (ocst's loop stops at the first one, an order artifact).

@@ -1,4 +1,4 @@
-// Schedule metrics (ALGORITHMS.md §5): waits, bounded slowdown with τ (10 s by default, I24),
+// Schedule metrics (docs/SIMULATOR.md §Metrics): waits, bounded slowdown with τ (10 s by default),
 // wait percentiles, utilization, makespan and per-user average wait.
 import type { SimJobs } from './types'
 import { DEFAULTS } from '../defaults'

@@ -1,4 +1,4 @@
-// Queue-ordering policies (ALGORITHMS.md §3). Each is one declaration: a priority value where
+// Queue-ordering policies (docs/SIMULATOR.md §Policies in the simulator). Each is one declaration: a priority value where
 // HIGHER RUNS FIRST (the ocst convention), ties broken by (submit, id) in the simulator.
 // p̃ = requested time, q = processors, wait = now − submit, s = seconds since the simulated window
 // started (at least 1). A policy is `dynamic` when its value changes with `now` (re-sorted at
@@ -30,7 +30,7 @@ export interface Policy {
 
 const wait = (c: PolicyInput, j: number, now: number) => now - c.submit[j]
 const expFactor = (c: PolicyInput, j: number, now: number) => (now - c.submit[j] + c.requested[j]) / c.requested[j]
-/** log₂ q guarded for q = 1, where the UNICEF formula divides by zero ([002] gives no guard; I28). */
+/** log₂ q guarded for q = 1, where the UNICEF formula divides by zero ([002] gives no guard). */
 export const UNICEF_LOG2_FLOOR = 0.5
 const sOf = (c: PolicyInput, j: number) => Math.max(1, c.submit[j] - c.windowStart)
 const rOf = (c: PolicyInput, j: number) => Math.max(1, c.requested[j])
@@ -59,7 +59,7 @@ export const POLICIES: readonly Policy[] = [
   learned('WFP3', 'WFP3 (Tang et al.)', '(wait / p̃)³ · q', true, (c, j, now) => Math.pow(wait(c, j, now) / c.requested[j], 3) * c.procs[j], '[002] Table 2'),
   learned('UNICEF', 'UNICEF (Tang et al.)', `wait / (max(log₂ q, ${UNICEF_LOG2_FLOOR}) · p̃)`, true,
     (c, j, now) => wait(c, j, now) / (Math.max(Math.log2(c.procs[j]), UNICEF_LOG2_FLOOR) * c.requested[j]), '[002] Table 2; guard for q = 1 (I28)'),
-  // F1–F4 are learned scores where LOWER runs first: priority = −F. r = max(p̃, 1), s ≥ 1 (I28).
+  // F1–F4 are learned scores where LOWER runs first: priority = −F. r = max(p̃, 1), s ≥ 1 (our guards: [002] gives none).
   learned('F1', 'F1 (Carastan-Santos & de Camargo)', '−(log₁₀(p̃)·q + 870·log₁₀(s))', false,
     (c, j) => -(Math.log10(rOf(c, j)) * c.procs[j] + 870 * Math.log10(sOf(c, j))), '[002] Table 3'),
   learned('F2', 'F2 (Carastan-Santos & de Camargo)', '−(√p̃·q + 25600·log₁₀(s))', false,
@@ -83,7 +83,7 @@ export function findPolicy(id: string): Policy | undefined {
   return BY_ID.get(ALIASES[key] ?? key)
 }
 
-/** Mixed features (ALGORITHMS.md §3.3, ocst sign convention): smaller-is-better keys negated. */
+/** Mixed features (docs/PROTOCOL.md §Mixed search, ocst sign convention): smaller-is-better keys negated. */
 export const MIXED_FEATURES = [
   { name: '−q', meaning: 'small jobs first (SQF)' },
   { name: '−p̃', meaning: 'short requested time first (SPF)' },

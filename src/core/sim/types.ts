@@ -1,4 +1,4 @@
-// Plain-data configuration and input of one EASY simulation (ALGORITHMS.md §2.12).
+// Plain-data configuration and input of one EASY simulation (docs/SIMULATOR.md §Configuration).
 
 /** The columns the simulator reads. Jobs must be sorted by submit time, ties by job id: the
  * array index is the job's rank in (submit, id) order and is the final tie-break everywhere. */
@@ -13,12 +13,12 @@ export interface SimJobs {
   readonly procs: Int32Array
 }
 
-/** A policy: an id from the registry (e.g. 'SPF') or a mixed linear policy (§3.3). */
+/** A policy: an id from the registry (e.g. 'SPF') or a mixed linear policy (docs/PROTOCOL.md §Mixed search). */
 export type PolicySpec = string | MixedSpec
 
 /**
  * Mixed policy wᵀx over the six features, each oriented "higher runs first" as in ocst
- * (ALGORITHMS.md §3.3): x = (−q, −p̃, +wait, −exp, −p̃/q, −p̃·q). `weights` has 6 entries.
+ * (docs/PROTOCOL.md §Mixed search): x = (−q, −p̃, +wait, −exp, −p̃/q, −p̃·q). `weights` has 6 entries.
  * Optional standardisation (x − mean)/scale per feature; scale 0 gives 0.
  */
 export interface MixedSpec {

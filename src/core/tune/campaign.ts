@@ -1,4 +1,4 @@
-// A campaign is a grid of independent cells (ALGORITHMS.md §6.2, §13.3): every candidate
+// A campaign is a grid of independent cells (docs/PROTOCOL.md §Campaign grid): every candidate
 // (primary, backfill) pair × every threshold × every part (train, test), each simulated on all the
 // part's resampled weeks from an empty machine until drained. A cell's result is the per-week
 // metrics; everything else (relative gains, selection) is computed from them.

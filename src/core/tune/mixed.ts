@@ -1,7 +1,7 @@
-// Mixed-policy search ([004] = Inria RR-9212; ALGORITHMS.md §3.3, I21, I30): a weight vector w
+// Mixed-policy search ([004] = Inria RR-9212; docs/PROTOCOL.md §Mixed search): a weight vector w
 // over the six features x = (−q, −p̃, wait, −exp, −p̃/q, −p̃·q) (ocst signs, highest wᵀx first),
 // ‖w‖₁ = 1, chosen on the TRAIN week samples and then evaluated on test like any other candidate
-// (EASY-FCFS baseline, partSummary, paired bootstrap CI). Choices the report leaves open (I30):
+// (EASY-FCFS baseline, partSummary, paired bootstrap CI). Choices the report leaves open:
 // - Features 3 = (−q, −p̃, wait) as in [004] §7; 6 = all.
 // - Standardisation (on by default): (x − mean)/std per feature, measured over the train samples
 //   at each job's start under EASY-FCFS (so wait and −exp, which depend on time, get the waits

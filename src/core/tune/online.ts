@@ -1,4 +1,4 @@
-// Online policy selection emulation (thesis [001] ch. 6; ALGORITHMS.md §6.4, §7).
+// Online policy selection emulation (thesis [001] ch. 6; docs/PROTOCOL.md §Online selection).
 // The real system is ONE continuous EASY(P, Θ) run over a long resampled trace; at every period
 // boundary a strategy picks the policy P for the next period Δ from what it could know then:
 //   full    simulated feedback: argmin_i Σ_t λ^{T−1−t} w(t; P_i), w = Σ waits of the jobs submitted

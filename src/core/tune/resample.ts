@@ -1,4 +1,4 @@
-// Week resampling within one part of the log (ALGORITHMS.md §6.1):
+// Week resampling within one part of the log (docs/PROTOCOL.md §Week resampling):
 //   user-weeks   (R1, thesis §6.4.1) each resampled week takes, for every user, that user's jobs
 //                of one uniformly drawn original week, keeping their offsets within the week and
 //                their user id (ocst permutes instead; the thesis draws with replacement);

@@ -1,4 +1,4 @@
-// From cell results to a recommendation (ALGORITHMS.md §5, §6.2): every candidate relative to
+// From cell results to a recommendation (docs/PROTOCOL.md §Statistics, §Selection): every candidate relative to
 // EASY-FCFS on the same weeks, selection on train within the administrator's risk limit, and an
 // honest report of the test numbers, including the in-hindsight best on test.
 import { deriveSeed, Rng } from '../util/random'

@@ -1,4 +1,4 @@
-// Train/test split in time (ALGORITHMS.md §6.2): at the temporal midpoint (thesis ch. 5), at a
+// Train/test split in time (docs/PROTOCOL.md §Split): at the temporal midpoint (thesis ch. 5), at a
 // date, or at a fraction of the span. Both parts are plain job tables.
 import type { JobTable } from '../workload/types'
 

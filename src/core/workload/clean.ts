@@ -1,4 +1,4 @@
-// Log cleaning: the research's rules, exactly (ALGORITHMS.md §1.2), each counted with example
+// Log cleaning: the research's rules, exactly (docs/SIMULATOR.md §Cleaning rules), each counted with example
 // lines so the import report shows what happened to every job.
 import { ExampleCounter, ruleCount } from './builder'
 import type { JobTable, MachineSource, ParsedLog, RawJobs, RuleCount } from './types'
@@ -22,7 +22,7 @@ export interface MachineSize {
   note: string
 }
 
-/** Machine size: given > `; MaxProcs:` > `; MaxNodes:` > largest job (ALGORITHMS.md §13.5). */
+/** Machine size: given > `; MaxProcs:` > `; MaxNodes:` > largest job (docs/SIMULATOR.md §Machine size). */
 export function machineSize(log: ParsedLog, given?: number): MachineSize {
   if (given !== undefined) return { procs: given, source: 'given', note: `${fmt(given)} processors, as given` }
   if (log.maxProcs !== null) return { procs: log.maxProcs, source: 'header-maxprocs', note: `${fmt(log.maxProcs)} processors, from the log header (MaxProcs)` }

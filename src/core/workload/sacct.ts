@@ -1,5 +1,5 @@
 // SLURM `sacct -P` output (pipe-separated) or a CSV export of it (comma-separated, simple
-// double-quoted fields), header line first, columns in any order (ALGORITHMS.md §1.1).
+// double-quoted fields), header line first, columns in any order (docs/SIMULATOR.md §Reading the logs).
 
 import { ExampleCounter, ruleCount } from './builder'
 import { InputError } from './errors'

@@ -1,4 +1,4 @@
-// The job model shared by every parser, the cleaning step and the simulator (ALGORITHMS.md §1.1).
+// The job model shared by every parser, the cleaning step and the simulator (docs/SIMULATOR.md §Job model).
 // Everything is columnar: one typed array per attribute, index = job.
 
 /** Log formats EasyTune reads. */

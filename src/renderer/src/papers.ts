@@ -1,5 +1,5 @@
 // The research behind each decision, for the "why" sentences next to every control. One short
-// citation and one stable link per source (ALGORITHMS.md §0).
+// citation and one stable link per source (docs/SIMULATOR.md §References).
 export interface Paper {
   short: string
   title: string

@@ -14,7 +14,7 @@ import { useResultsStore } from './results'
 
 export type Preset = 'ch5' | 'ch6' | 'custom'
 
-/** The thresholds the research used: none, 20 h, 40 h, 200,000 s (core/defaults.ts says why). */
+/** The thresholds the research used: none, 20 h, 40 h, 200,000 s (core/defaults.ts says why; docs/PROTOCOL.md §Thresholds). */
 export const STANDARD_THRESHOLDS: readonly (number | null)[] = DEFAULTS.thresholds.value
 
 const sortThresholds = (a: number | null, b: number | null) => (a === null ? -1 : b === null ? 1 : a - b)
