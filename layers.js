@@ -52,7 +52,7 @@ export const LAYERS = {
   },
   main: {
     role: "Electron's main process: windows, menus, dialogs, the IPC transport of the API, settings",
-    imports: ['core', 'shared', 'engine', 'node', 'backend'], packages: ['electron', 'electron-store'], node: true, globals: [],
+    imports: ['core', 'shared', 'engine', 'node', 'backend'], packages: ['electron', 'electron-store', 'zod'], node: true, globals: [],
     why: 'engine: forks the engine workers (engine-fork.ts)',
   },
   preload: {
