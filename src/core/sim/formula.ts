@@ -117,7 +117,7 @@ type Fn = (c: PolicyInput, j: number, now: number) => number
  * The tree as the priority function the simulator calls, built once. The common shapes (a
  * feature, its negation, a ratio or product of features, the expansion factor) get a dedicated
  * closure so that the hot loop runs one small function per job, as fast as the hand-written
- * ones it replaces (docs/POLICIES.md, "Speed"); anything else composes closures. Every path
+ * ones it replaces (docs/POLICIES.md, "Adding a policy"); anything else composes closures. Every path
  * computes exactly what evaluate() computes, so schedules do not depend on the path.
  */
 export function compile(e: Expr): PriorityFn {

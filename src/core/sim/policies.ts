@@ -53,11 +53,11 @@ export interface Policy extends PolicyDeclaration {
   readonly priority: PriorityFn
 }
 
-/** log₂ q guarded for q = 1, where the UNICEF formula divides by zero ([002] gives no guard; I28). */
+/** log₂ q guarded for q = 1, where the UNICEF formula divides by zero ([002] gives no guard; docs/POLICIES.md, Guards). */
 export const UNICEF_LOG2_FLOOR = 0.5
 
 const exp = div(add(w, p), p)
-/** r = max(p̃, 1): F1–F4 take log₁₀ and √ of the requested time ([002] gives no guard; I28). */
+/** r = max(p̃, 1): F1–F4 take log₁₀ and √ of the requested time ([002] gives no guard; docs/POLICIES.md, Guards). */
 const r = max(p, num(1))
 
 const PURE = '[001] ch. 6, [004]'
@@ -88,13 +88,13 @@ export const DECLARATIONS: readonly PolicyDeclaration[] = [
   { id: 'SAF', name: 'Smallest Area p̃·q First', expr: neg(mul(p, q)), formula: '−p̃ · q', family: 'pure',
     source: PURE, explain: 'Jobs that asked for the least processor-time first.' },
   { id: 'WFP3', aliases: ['WFP'], name: 'WFP3 (Tang et al.)', expr: mul(cube(div(w, p)), q), formula: '(wait / p̃)³ · q', family: 'learned',
-    source: '[002] Table 2', explain: 'Short and old jobs strongly favoured, while large jobs do not starve.' },
+    source: '[002] Table 2 (Tang et al.)', explain: 'Short and old jobs strongly favoured, while large jobs do not starve.' },
   { id: 'UNICEF', aliases: ['UNI'], name: 'UNICEF (Tang et al.)', expr: div(w, mul(log2max(q, UNICEF_LOG2_FLOOR), p)),
     formula: `wait / (max(log₂ q, ${UNICEF_LOG2_FLOOR}) · p̃)`, family: 'learned',
-    source: '[002] Table 2; guard for q = 1 (I28)', explain: 'Fast turnaround for small jobs: the wait divided by the size and requested time.',
+    source: '[002] Table 2 (Tang et al.); guard for q = 1 ours', explain: 'Fast turnaround for small jobs: the wait divided by the size and requested time.',
     // a third faster on KTH than the composed formula
     fast: (c, j, now) => (now - c.submit[j]) / (Math.max(Math.log2(c.procs[j]), UNICEF_LOG2_FLOOR) * c.requested[j]) },
-  // F1–F4 are learned scores where LOWER runs first: priority = −F. r = max(p̃, 1), s ≥ 1 (I28).
+  // F1–F4 are learned scores where LOWER runs first: priority = −F. r = max(p̃, 1), s ≥ 1 (guards: docs/POLICIES.md).
   { id: 'F1', name: 'F1 (Carastan-Santos & de Camargo)', expr: neg(add(mul(log10(r), q), mul(num(870), log10(s)))),
     formula: '−(log₁₀(p̃)·q + 870·log₁₀(s))', family: 'learned', source: '[002] Table 3',
     explain: 'A score learned by simulation that favours jobs on few processors and early arrivals.' },
