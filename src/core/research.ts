@@ -13,13 +13,13 @@ export interface Reference {
 export const REFERENCES = {
   '[000]': {
     tag: '[000]', short: 'Gaussier et al., TPDS 2018',
-    title: 'É. Gaussier, J. Lelong, V. Reis, D. Trystram, Online Tuning of EASY-Backfilling using Queue Reordering Policies, IEEE TPDS 2018 (the draft "Online (Bandit) Policy Selection for EASY-Backfilling" is its early form)',
+    title: 'É. Gaussier, J. Lelong, V. Reis, D. Trystram, Online Tuning of EASY-Backfilling using Queue Reordering Policies, IEEE TPDS 2018',
     url: 'https://hal.science/hal-01963216',
-    use: 'online selection among the 12 pure policies (the journal form of thesis ch. 6)',
+    use: 'online selection among the 12 pure policies; [000] is its early draft, "Online (Bandit) Policy Selection for EASY-Backfilling", and the journal form of thesis ch. 6',
   },
   '[001]': {
     tag: '[001]', short: 'Reis, PhD thesis, 2018',
-    title: 'V. Reis, Learning to control large-scale parallel platforms, PhD thesis, Univ. Grenoble Alpes, 2018',
+    title: 'V. Reis, Learning to control large-scale parallel platforms, Univ. Grenoble Alpes, 2018 (PhD thesis)',
     url: 'https://theses.hal.science/tel-01965150',
     use: 'ch. 5: the 7 policies and 49 primary × backfill pairs, the threshold; ch. 6: the 12 pure policies and online selection',
   },
