@@ -4,10 +4,10 @@
 import { VARS, type Var } from '../sim/formula'
 import { CH5_POLICIES, CH6_POLICIES, MIXED_FEATURE_DECLARATIONS, POLICIES, UNICEF_LOG2_FLOOR, type Policy } from '../sim/policies'
 import { OTHER_REFERENCES, REFERENCES } from '../research'
-import { LUA, render } from './expr'
-import { pbsFormula } from './pbs'
+import { fmtInt, fmtNum, LUA, render } from './expr'
+import { PBS_PROMOTE, pbsFormula } from './pbs'
 import { orderItem } from './slurm'
-import { slurmPlan } from './slurm-plan'
+import { BASE, EPOCH0, LINEAR_BUDGET, PROMOTE, SF_MAX, SF_OFFSET, slurmPlan } from './slurm-plan'
 import type { Fidelity } from './types'
 import type { ExportInput } from './validate'
 
@@ -100,15 +100,30 @@ export function policiesMarkdown(): string {
     '',
     '## Export to Slurm and PBS',
     '',
-    'Fidelity of the queue order alone (no threshold). The mechanism follows from the formula: the',
-    'wait alone is Slurm\'s own order (all priorities equal); ±q is the CPU weight; other static',
-    'formulas are a site factor set by `job_submit.lua` at submission; formulas that read the wait',
-    'need a periodic script that refreshes the site factor. With a threshold, every order but FCFS',
-    'uses that script. PBS evaluates `job_sort_formula`, which has no logarithm.',
+    'Fidelity of the queue order alone (no threshold), as computed by the exporters',
+    '(`src/core/export`) from each formula:',
     '',
     '| Id | Slurm | How | PBS | job_sort_formula or reason |',
     '|---|---|---|---|---|',
     ...rows.map((p) => `| ${p.id} | ${p.slurm.fidelity} | ${cell(p.slurm.note)} | ${p.pbs.fidelity} | ${cell(p.pbs.jobSortFormula === null ? p.pbs.note : `\`${p.pbs.jobSortFormula}\``)} |`),
+    '',
+    '### Slurm (priority/multifactor, sched/backfill)',
+    '',
+    'The mechanism follows from the shape of the formula, so a new policy needs no exporter change:',
+    '',
+    `- Every job gets the same base priority from the partition factor (\`PriorityWeightPartition=${fmtInt(BASE)}\`); fair-share, QOS and association weights are 0.`,
+    '- **The wait alone** (FCFS): all priorities are equal, so Slurm orders by submit time, then job id. Native; a threshold changes nothing.',
+    '- **±q**: `PriorityWeightTRES=CPU=±1` with `PriorityFlags=NO_NORMAL_TRES` (raw CPU counts). Native.',
+    '- **Other static formulas** (no wait): `job_submit.lua` sets each job\'s site factor at submission, and again when its time limit or CPU count changes. ±p̃ is written in whole minutes; the submit time (LCFS) in seconds since ' + new Date(EPOCH0 * 1000).toISOString().slice(0, 10) + '; ratios and products are log-encoded around ' + fmtInt(SF_OFFSET) + `. Site factors stay within [0, ${fmtInt(SF_MAX)}]: Slurm stores them unsigned, and a negative value can read back as "unset".`,
+    '- **Formulas that read the wait, and any order with a threshold**: a periodic script (root, e.g. every minute from cron) recomputes every pending job\'s site factor with `scontrol update … SiteFactor=`; between runs the order is that of the last run. Jobs past the threshold get ' + fmtInt(PROMOTE) + ' + their wait, above every encoded score.',
+    `- **Mixed policies** that are linear with a non-negative wait weight: the wait maps to \`PriorityWeightAge\` (needs slurmdbd; \`PriorityMaxAge\` is twice the longest simulated wait), −q to the CPU weight, and the static p̃ terms to \`job_submit.lua\`, all scaled to stay within ±${fmtInt(LINEAR_BUDGET)}. A negative wait weight or the −exp feature uses the periodic script.`,
+    '- EASY\'s shape: `SchedulerType=sched/backfill` with `bf_job_part_count_reserve=1` (one reservation), `bf_window` as long as the longest time limit, and `bf_continue`. Slurm has no separate backfill order: an explicit backfill policy is not exportable. Each export lists the remaining gaps (per-partition reservations, whole nodes, periodic backfill).',
+    '',
+    '### PBS Professional / OpenPBS',
+    '',
+    '- The order is the server\'s `job_sort_formula` (evaluated by Python for every job at every scheduling cycle; higher first), with q = `ncpus`, p̃ = `walltime` and the wait = `eligible_time` (`eligible_time_enable = True`). It has no logarithm, so a formula that needs one is not exportable there.',
+    `- A threshold Θ is a step in the formula: \`(eligible_time > Θ) * (${fmtNum(PBS_PROMOTE)} + eligible_time) + (eligible_time <= Θ) * (policy)\`. Comparisons work because the formula is Python-evaluated, but they are outside the documented syntax: verify on your version.`,
+    '- EASY\'s single reservation: `strict_ordering: True ALL` with `backfill_depth = 1`. No separate backfill order.',
     '',
     '## Mixed policies',
     '',

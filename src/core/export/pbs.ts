@@ -1,4 +1,4 @@
-// PBS Professional / OpenPBS export (SLURM.md 3.3): job_sort_formula with eligible_time as the
+// PBS Professional / OpenPBS export (docs/POLICIES.md, "PBS Professional / OpenPBS"): job_sort_formula with eligible_time as the
 // wait, strict_ordering and backfill_depth=1 for EASY's single reservation.
 import type { ExportBundle, ExportFile } from './types'
 import { formatDuration } from '../util/duration'

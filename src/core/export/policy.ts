@@ -1,4 +1,4 @@
-// The recommended policy as formulas (SLURM.md 3.2/3.3), read from the policy declarations
+// The recommended policy as formulas (docs/POLICIES.md, "Export to Slurm and PBS"), read from the policy declarations
 // (src/core/sim/policies.ts, docs/POLICIES.md): each priority in terms of q (CPUs), p (requested
 // seconds) and w (wait, seconds), higher runs first, equal in order to the simulator's (FCFS's
 // −submit and the wait order jobs alike at any instant: withWait).

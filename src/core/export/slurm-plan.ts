@@ -1,4 +1,4 @@
-// How the recommended policy maps onto Slurm (SLURM.md 3.1–3.2), decided once from typed values:
+// How the recommended policy maps onto Slurm (docs/POLICIES.md, "Slurm"), decided once from typed values:
 // which mechanism carries the order (native weights, job_submit.lua, a periodic site factor), and
 // every number, chosen so that priorities stay inside Slurm's 32-bit range.
 import { sameExpr } from '../sim/formula'
@@ -72,7 +72,7 @@ export function slurmPlan(x: ExportInput): SlurmPlan {
   return linearPlan(c, x.machineProcs, maxAgeMinutes(x.longestWait))
 }
 
-/** SLURM.md 3.2 "Linear mixture": w → PriorityWeightAge, q → PriorityWeightTRES, p → lua. */
+/** A linear mixture (docs/POLICIES.md, "Slurm"): w → PriorityWeightAge, q → PriorityWeightTRES, p → lua. */
 function linearPlan(c: number[], procs: number, maxAgeMin: number): SlurmPlan {
   const P = LIMIT_IF_UNSET_MIN * 60, Q = procs, A = maxAgeMin * 60
   const range = Math.abs(c[0]) * Q + Math.abs(c[1]) * P + Math.abs(c[2]) * A + Math.abs(c[4]) * P + Math.abs(c[5]) * P * Q
