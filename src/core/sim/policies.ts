@@ -32,8 +32,9 @@ export interface PolicyDeclaration {
   readonly formula: string
   /** Where it comes from in the research (docs/POLICIES.md lists the references). */
   readonly source: string
-  /** 'pure': the single-key orders of thesis ch. 5–6; 'learned': formulas fitted or proposed
-   * elsewhere (WFP3, UNICEF, F1–F4) and mixed policies. */
+  /** 'pure': a single-key order (those of thesis ch. 5–6 and their variants), also offered as a
+   * backfill order in the GUI; 'learned': formulas fitted or tuned elsewhere (WFP3, UNICEF,
+   * F1–F4) and mixed policies. */
   readonly family: 'pure' | 'learned'
   /** One sentence for the GUI: what the order favours. */
   readonly explain: string
