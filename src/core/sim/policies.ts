@@ -108,6 +108,11 @@ export const DECLARATIONS: readonly PolicyDeclaration[] = [
   { id: 'F4', name: 'F4 (Carastan-Santos & de Camargo)', expr: neg(add(mul(r, sqrt(q)), mul(num(5.3e5), log10(s)))),
     formula: '−(p̃·√q + 5.30·10⁵·log₁₀(s))', family: 'learned', source: '[002] Table 3',
     explain: 'A score learned by simulation that penalises long requests most.' },
+  // LEXP is the slowdown estimated with p̃ ([001] §6.2.1); bounding it with τ = 10 s as the
+  // bounded-slowdown metric does ([004] §2.3) stops jobs that asked for seconds from jumping ahead.
+  { id: 'LBSLD', name: 'Largest estimated Bounded SLowDown first', expr: div(add(w, p), max(p, num(10))), formula: '(wait + p̃) / max(p̃, 10 s)', family: 'pure',
+    source: '[001] §6.2.1 (LEXP as the estimated slowdown) bounded with τ = 10 s as in [004] §2.3',
+    explain: 'The job whose estimated bounded slowdown (the metric itself, τ = 10 s) is largest first: LEXP without favouring jobs that ask for a few seconds.' },
 ]
 
 /** A declaration with everything derived from its formula. */
