@@ -127,7 +127,16 @@ export const DECLARATIONS: readonly PolicyDeclaration[] = [
 
 /** A declaration with everything derived from its formula. */
 export function definePolicy(d: PolicyDeclaration): Policy {
-  return { ...d, dynamic: usesVar(d.expr, 'w'), features: varsOf(d.expr), priority: d.fast ?? compile(d.expr) }
+  return policyObject(d, d.fast ?? compile(d.expr))
+}
+
+/** Every Policy object has the same properties in the same order (one hidden class), so the
+ * simulator's reads of `priority` and `dynamic` stay monomorphic whatever the policy. */
+function policyObject(d: PolicyDeclaration, priority: PriorityFn): Policy {
+  return {
+    id: d.id, aliases: d.aliases ?? [], name: d.name, expr: d.expr, formula: d.formula, source: d.source, family: d.family,
+    explain: d.explain, fast: d.fast, dynamic: usesVar(d.expr, 'w'), features: varsOf(d.expr), priority,
+  }
 }
 
 export const POLICIES: readonly Policy[] = DECLARATIONS.map(definePolicy)
@@ -179,12 +188,11 @@ export function mixedPolicy(spec: MixedSpec): Policy {
   const scale = spec.scale ?? [1, 1, 1, 1, 1, 1]
   const expr = mixedExpr(spec)
   const terms = wts.map((wi, i) => (wi === 0 ? '' : `${wi}·${MIXED_FEATURE_DECLARATIONS[i].name}`)).filter(Boolean).join(' + ')
-  return {
+  // A feature with weight 0 or scale 0 is not in the formula, so it does not make the policy dynamic.
+  return policyObject({
     id: `mixed(${wts.join(',')})`, name: 'Mixed linear policy', formula: terms || '0', expr,
-    // A feature read with weight 0 or scale 0 contributes nothing, so it does not make the policy dynamic.
-    dynamic: usesVar(expr, 'w'), features: varsOf(expr), priority: mixedPriority(spec.weights, spec.mean ?? [0, 0, 0, 0, 0, 0], scale),
     source: '[004] §3.3 eq. 3', family: 'learned', explain: 'A weighted sum of the six features, searched on the training weeks.',
-  }
+  }, mixedPriority(spec.weights, spec.mean ?? [0, 0, 0, 0, 0, 0], scale))
 }
 
 /** The mixed score as one function (no closure per feature: it runs for every waiting job at
