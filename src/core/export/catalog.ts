@@ -153,7 +153,7 @@ export function policiesMarkdown(): string {
     'formula text, source, family, one-line explanation) and a test with a hand-worked example, then',
     'run `node scripts/gen-policies-doc.mjs`. The simulator, the export, `easytune policies`, the GUI',
     'and this page follow. A declaration may carry a hand-written `fast` priority where the compiled',
-    'formula is measurably slower in the simulator (UNICEF); the tests check that it equals the formula.',
+    `formula is measurably slower in the simulator (today: ${POLICIES.filter((p) => p.fast).map((p) => p.id).join(', ')}); the tests check that it equals the formula.`,
     '',
     '## References',
     '',

@@ -114,11 +114,12 @@ export function sameExpr(a: Expr, b: Expr): boolean {
 type Fn = (c: PolicyInput, j: number, now: number) => number
 
 /**
- * The tree as the priority function the simulator calls, built once. The common shapes (a
- * feature, its negation, a ratio or product of features, the expansion factor) get a dedicated
- * closure so that the hot loop runs one small function per job, as fast as the hand-written
- * ones it replaces (docs/POLICIES.md, "Adding a policy"); anything else composes closures. Every path
- * computes exactly what evaluate() computes, so schedules do not depend on the path.
+ * The tree as the priority function the simulator calls, built once (no allocation per job).
+ * The common shapes (a feature, its negation, a ratio or product of features, the expansion
+ * factor) get one dedicated closure, as fast as a hand-written function; anything else composes
+ * one closure per operation, which is slower, so a declaration may carry a hand-written `fast`
+ * priority instead (docs/POLICIES.md, "Adding a policy"). Every path computes exactly what
+ * evaluate() computes, so schedules do not depend on the path.
  */
 export function compile(e: Expr): PriorityFn {
   return compileNode(e)
