@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { policiesMarkdown, policyCatalog } from '../../src/core/export/catalog'
 import { compile, evaluate, withWait, type Expr } from '../../src/core/sim/formula'
-import { findPolicy, mixedExpr, mixedPolicy, POLICIES, resolvePolicy, type PolicyInput } from '../../src/core/sim/policies'
+import { findPolicy, MIXED_FEATURE_DECLARATIONS, mixedExpr, mixedPolicy, POLICIES, resolvePolicy, type PolicyInput } from '../../src/core/sim/policies'
 
 /** Deterministic pseudo-random jobs, with the edge values the guards exist for (q = 1, p̃ < 1 s,
  * a submit at the window start). */
@@ -85,5 +85,19 @@ describe('derived listings', () => {
   })
   it('docs/POLICIES.md is what the declarations generate (run: node scripts/gen-policies-doc.mjs)', () => {
     expect(readFileSync('docs/POLICIES.md', 'utf8'), 'docs/POLICIES.md is stale: run node scripts/gen-policies-doc.mjs').toBe(policiesMarkdown())
+  })
+})
+
+describe('mixed features', () => {
+  it('each feature alone orders jobs like the pure policy it names (the vertices of the weight polytope)', () => {
+    const { input, now } = randomJobs(300, 11)
+    const n = input.submit.length
+    MIXED_FEATURE_DECLARATIONS.forEach((f, i) => {
+      const vertex = mixedPolicy({ kind: 'mixed', weights: MIXED_FEATURE_DECLARATIONS.map((_, k) => (k === i ? 1 : 0)) })
+      const pure = findPolicy(f.pure)!
+      const order = (prio: (j: number) => number) => Array.from({ length: n }, (_, j) => j).sort((a, b) => prio(b) - prio(a) || a - b)
+      expect(order((j) => vertex.priority(input, j, now)), f.name).toEqual(order((j) => pure.priority(input, j, now)))
+    })
+    expect(MIXED_FEATURE_DECLARATIONS.map((f) => f.pure)).toEqual(['SQF', 'SPF', 'FCFS', 'SEXP', 'SRF', 'SAF'])
   })
 })

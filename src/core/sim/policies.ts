@@ -158,14 +158,15 @@ export function findPolicy(id: string): Policy | undefined {
 
 /** The features of mixed policies ([004] §3.3 with the ocst sign convention: smaller-is-better
  * keys negated, wait positive, higher score first), declared once for the simulator, the export
- * and every listing. `ascii` names them in generated configuration comments. */
-export const MIXED_FEATURE_DECLARATIONS: readonly { name: string; ascii: string; meaning: string; expr: Expr }[] = [
-  { name: '−q', ascii: '-q', meaning: 'small jobs first (SQF)', expr: neg(q) },
-  { name: '−p̃', ascii: '-p', meaning: 'short requested time first (SPF)', expr: neg(p) },
-  { name: 'wait', ascii: 'wait', meaning: 'long wait first (FCFS)', expr: w },
-  { name: '−exp', ascii: '-exp', meaning: 'small expansion factor first (SEXP)', expr: neg(exp) },
-  { name: '−p̃/q', ascii: '-p/q', meaning: 'small ratio first (SRF)', expr: neg(div(p, q)) },
-  { name: '−p̃·q', ascii: '-p*q', meaning: 'small area first (SAF)', expr: neg(mul(p, q)) },
+ * and every listing. `ascii` names them in generated configuration comments; `pure` is the
+ * registry policy that orders like the feature alone (the vertex of the weight polytope). */
+export const MIXED_FEATURE_DECLARATIONS: readonly { name: string; ascii: string; meaning: string; pure: string; expr: Expr }[] = [
+  { name: '−q', ascii: '-q', meaning: 'small jobs first (SQF)', pure: 'SQF', expr: neg(q) },
+  { name: '−p̃', ascii: '-p', meaning: 'short requested time first (SPF)', pure: 'SPF', expr: neg(p) },
+  { name: 'wait', ascii: 'wait', meaning: 'long wait first (FCFS)', pure: 'FCFS', expr: w },
+  { name: '−exp', ascii: '-exp', meaning: 'small expansion factor first (SEXP)', pure: 'SEXP', expr: neg(exp) },
+  { name: '−p̃/q', ascii: '-p/q', meaning: 'small ratio first (SRF)', pure: 'SRF', expr: neg(div(p, q)) },
+  { name: '−p̃·q', ascii: '-p*q', meaning: 'small area first (SAF)', pure: 'SAF', expr: neg(mul(p, q)) },
 ]
 /** Name and meaning of each mixed feature (listings and reports). */
 export const MIXED_FEATURES: readonly { name: string; meaning: string }[] = MIXED_FEATURE_DECLARATIONS.map(({ name, meaning }) => ({ name, meaning }))
