@@ -92,7 +92,10 @@ describe('easytune CLI conventions', () => {
     const r = await runCli(['policies'])
     expect(r.stdout).toMatch(/LEXP\s+\(wait \+ p̃\) \/ p̃\s+yes/)
     const j = JSON.parse((await runCli(['policies', '--json'])).stdout)
-    expect(j.policies.map((p: { id: string }) => p.id)).toEqual(['FCFS', 'LCFS', 'SPF', 'LPF', 'SQF', 'LQF', 'LEXP', 'SEXP', 'LRF', 'SRF', 'LAF', 'SAF', 'WFP3', 'UNICEF', 'F1', 'F2', 'F3', 'F4'])
+    // the research's 18 in this order; a policy added later appears after them
+    expect(j.policies.map((p: { id: string }) => p.id).slice(0, 18)).toEqual(['FCFS', 'LCFS', 'SPF', 'LPF', 'SQF', 'LQF', 'LEXP', 'SEXP', 'LRF', 'SRF', 'LAF', 'SAF', 'WFP3', 'UNICEF', 'F1', 'F2', 'F3', 'F4'])
+    expect(j.policies.find((p: { id: string }) => p.id === 'UNICEF')).toMatchObject({ dynamic: true, slurm: { fidelity: 'site factor' }, pbs: { fidelity: 'not exportable' } })
+    expect(r.stdout).toMatch(/^F1\s.*not exportable\s+not exportable/m)
   })
 })
 

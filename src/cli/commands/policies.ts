@@ -1,12 +1,14 @@
 import { bool, jsonTarget, parseArgs, UsageError } from '../args'
 import { table, writeJson, type Io } from '../output'
-import { CH5_POLICIES, CH6_POLICIES, MIXED_FEATURES, POLICIES, UNICEF_LOG2_FLOOR } from '../../core/sim/policies'
+import { policyCatalog } from '../../core/export/catalog'
+import { CH5_POLICIES, CH6_POLICIES, MIXED_FEATURES, UNICEF_LOG2_FLOOR } from '../../core/sim/policies'
 
 export const policiesHelp = `easytune policies [--json [file]]
 
 Lists the queue-ordering policies with their priority formulas (higher runs first; ties by submit
-time, then job id). p̃ = requested time, q = processors, wait = now − submit,
-s = seconds since the start of the simulated window (at least 1).
+time, then job id), whether they change with time, and how faithfully each exports to Slurm and
+PBS. p̃ = requested time, q = processors, wait = now − submit, s = seconds since the start of the
+simulated window (at least 1). docs/POLICIES.md has the same list with explanations.
 `
 
 export async function policiesCommand(argv: string[], io: Io): Promise<number> {
@@ -14,11 +16,11 @@ export async function policiesCommand(argv: string[], io: Io): Promise<number> {
   if (bool(a, 'help')) { io.out(policiesHelp); return 0 }
   if (a.positionals.length > 0) throw new UsageError(`policies takes no arguments (got ${a.positionals.join(' ')})`)
   const json = jsonTarget(a)
-  const list = POLICIES.map((p) => ({ id: p.id, name: p.name, priority: p.formula, dynamic: p.dynamic, family: p.family, source: p.source }))
+  const list = policyCatalog()
   if (json) writeJson(io, json, { schemaVersion: 1, policies: list, mixedFeatures: MIXED_FEATURES, ch5: CH5_POLICIES, ch6: CH6_POLICIES })
   if (json && json.file === null) return 0
-  io.out(table([['id', 'priority (higher first)', 'changes with time', 'name', 'source'],
-    ...list.map((p) => [p.id, p.priority, p.dynamic ? 'yes' : 'no', p.name, p.source])]))
+  io.out(table([['id', 'priority (higher first)', 'changes with time', 'name', 'Slurm', 'PBS', 'source'],
+    ...list.map((p) => [p.id, p.priority, p.dynamic ? 'yes' : 'no', p.name, p.slurm.fidelity, p.pbs.fidelity, p.source])]))
   io.out(`\nMixed policies: w·x over x = (${MIXED_FEATURES.map((f) => f.name).join(', ')}), ‖w‖₁ = 1 ([004]; features oriented "higher first" as in ocst).\n`)
   io.out(`Guards: UNICEF uses max(log₂ q, ${UNICEF_LOG2_FLOOR}) (log₂ 1 = 0); F1–F4 use max(p̃, 1) and s ≥ 1.\n`)
   io.out(`Thesis ch. 5 set (49 pairs): ${CH5_POLICIES.join(', ')}. Thesis ch. 6 set: ${CH6_POLICIES.join(', ')}.\n`)

@@ -2,27 +2,10 @@
 // language. Exported text is only ever built from these nodes and from numbers checked here, so
 // nothing read from a log or a result file can reach generated code.
 
-/** q = CPUs requested, p = requested time (seconds), w = wait so far (seconds),
- * t = submit time (seconds since an origin; static stand-in for −w). */
-export type Var = 'q' | 'p' | 'w' | 't'
+import type { Expr, Var } from '../sim/formula'
 
-export type Expr =
-  | { k: 'num'; v: number }
-  | { k: 'var'; name: Var }
-  | { k: 'neg'; a: Expr }
-  | { k: 'add' | 'mul' | 'div'; a: Expr; b: Expr }
-  | { k: 'cube'; a: Expr }
-  /** max(log₂ a, floor) */
-  | { k: 'log2max'; a: Expr; floor: number }
-
-export const num = (v: number): Expr => ({ k: 'num', v })
-export const v = (name: Var): Expr => ({ k: 'var', name })
-export const neg = (a: Expr): Expr => ({ k: 'neg', a })
-export const add = (a: Expr, b: Expr): Expr => ({ k: 'add', a, b })
-export const mul = (a: Expr, b: Expr): Expr => ({ k: 'mul', a, b })
-export const div = (a: Expr, b: Expr): Expr => ({ k: 'div', a, b })
-export const cube = (a: Expr): Expr => ({ k: 'cube', a })
-export const log2max = (a: Expr, floor: number): Expr => ({ k: 'log2max', a, floor })
+// The tree is declared with the policies (src/core/sim/formula.ts); this module renders it.
+export { add, cube, div, evaluate, linear, log2max, max, mul, neg, num, usesVar, v, type Expr, type Var } from '../sim/formula'
 
 /** A number as source text: finite only, plain digits/exponent, never anything else. */
 export function fmtNum(x: number): string {
@@ -39,75 +22,62 @@ export function fmtInt(x: number, limit = 2 ** 31 - 3): string {
 }
 
 export interface Dialect {
-  vars: Record<Var, string>
+  /** null: a running cluster has no such value (s, the seconds since a simulated window began). */
+  vars: Record<Var, string | null>
   cube: (a: string) => string
+  sqrt: (a: string) => string
+  max: (a: string, b: string) => string
   /** null: the language has no logarithm (PBS's formula). */
   log2max: ((a: string, floor: string) => string) | null
+  log10: ((a: string) => string) | null
 }
 
 export const LUA: Dialect = {
-  vars: { q: 'q', p: 'p', w: 'w', t: 't' },
+  vars: { q: 'q', p: 'p', w: 'w', t: 't', s: null },
   cube: (a) => `(${a})^3`,
+  sqrt: (a) => `math.sqrt(${a})`,
+  max: (a, b) => `math.max(${a}, ${b})`,
   log2max: (a, f) => `math.max(math.log(${a}) / math.log(2), ${f})`,
+  log10: (a) => `(math.log(${a}) / math.log(10))`,
 }
+/** The site-factor script's awk (it defines max2). */
 export const AWK: Dialect = {
-  vars: { q: 'q', p: 'p', w: 'w', t: 't' },
+  vars: { q: 'q', p: 'p', w: 'w', t: 't', s: null },
   cube: (a) => `(${a})^3`,
+  sqrt: (a) => `sqrt(${a})`,
+  max: (a, b) => `max2(${a}, ${b})`,
   log2max: (a, f) => `max2(log(${a}) / log(2), ${f})`,
+  log10: (a) => `(log(${a}) / log(10))`,
 }
 /** PBS job_sort_formula (Python eval: builtins such as pow and max, no math module). */
 export const PBS: Dialect = {
-  vars: { q: 'ncpus', p: 'walltime', w: 'eligible_time', t: '(-eligible_time)' },
+  vars: { q: 'ncpus', p: 'walltime', w: 'eligible_time', t: '(-eligible_time)', s: null },
   cube: (a) => `pow(${a}, 3)`,
+  sqrt: (a) => `pow(${a}, 0.5)`,
+  max: (a, b) => `max(${a}, ${b})`,
   log2max: null,
+  log10: null,
 }
 
-/** Renders with full parentheses (readability is secondary to being unambiguous). */
+/** Renders with full parentheses (readability is secondary to being unambiguous); null when the
+ * dialect cannot express a node or a feature. */
 export function render(e: Expr, d: Dialect): string | null {
   switch (e.k) {
     case 'num': return e.v < 0 ? `(${fmtNum(e.v)})` : fmtNum(e.v)
     case 'var': return d.vars[e.name]
     case 'neg': { const a = render(e.a, d); return a === null ? null : `(-${a})` }
     case 'cube': { const a = render(e.a, d); return a === null ? null : d.cube(a) }
+    case 'sqrt': { const a = render(e.a, d); return a === null ? null : d.sqrt(a) }
+    case 'log10': { const a = render(e.a, d); return a === null || d.log10 === null ? null : d.log10(a) }
     case 'log2max': {
       const a = render(e.a, d)
       return a === null || d.log2max === null ? null : d.log2max(a, fmtNum(e.floor))
     }
+    case 'max': { const a = render(e.a, d), b = render(e.b, d); return a === null || b === null ? null : d.max(a, b) }
     default: {
       const a = render(e.a, d), b = render(e.b, d)
       if (a === null || b === null) return null
       return `(${a} ${e.k === 'add' ? '+' : e.k === 'mul' ? '*' : '/'} ${b})`
     }
   }
-}
-
-/** Evaluates (tests and the encoder's range checks). */
-export function evaluate(e: Expr, x: Record<Var, number>): number {
-  switch (e.k) {
-    case 'num': return e.v
-    case 'var': return x[e.name]
-    case 'neg': return -evaluate(e.a, x)
-    case 'cube': return evaluate(e.a, x) ** 3
-    case 'log2max': return Math.max(Math.log(evaluate(e.a, x)) / Math.log(2), e.floor)
-    case 'add': return evaluate(e.a, x) + evaluate(e.b, x)
-    case 'mul': return evaluate(e.a, x) * evaluate(e.b, x)
-    case 'div': return evaluate(e.a, x) / evaluate(e.b, x)
-  }
-}
-
-/** True when the value depends on the wait (changes while a job is pending). */
-export function usesVar(e: Expr, name: Var): boolean {
-  switch (e.k) {
-    case 'num': return false
-    case 'var': return e.name === name
-    case 'neg': case 'cube': case 'log2max': return usesVar(e.a, name)
-    default: return usesVar(e.a, name) || usesVar(e.b, name)
-  }
-}
-
-/** Σ cᵢ·termᵢ, skipping zero coefficients (an empty sum is 0). */
-export function linear(terms: { c: number; e: Expr }[]): Expr {
-  const used = terms.filter((t) => t.c !== 0)
-  if (used.length === 0) return num(0)
-  return used.map((t) => mul(num(t.c), t.e)).reduce((acc, x) => add(acc, x))
 }

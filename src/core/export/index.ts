@@ -1,4 +1,4 @@
-// Export of the recommended queue order to a batch system's configuration (SLURM.md Part 1):
+// Export of the recommended queue order to a batch system's configuration (docs/POLICIES.md, "Export to Slurm and PBS"):
 // the entry used by the CLI, the desktop app, browser mode and the report. Pure: no Node.
 // The result is untrusted input (validate.ts); generated files are built from typed values only.
 import type { ExportBundle, ExportTarget } from './types'

@@ -1,9 +1,9 @@
-// PBS Professional / OpenPBS export (SLURM.md 3.3): job_sort_formula with eligible_time as the
+// PBS Professional / OpenPBS export (docs/POLICIES.md, "PBS Professional / OpenPBS"): job_sort_formula with eligible_time as the
 // wait, strict_ordering and backfill_depth=1 for EASY's single reservation.
 import type { ExportBundle, ExportFile } from './types'
 import { formatDuration } from '../util/duration'
 import { fmtInt, fmtNum, PBS, render } from './expr'
-import { describeMixed, NOT_EXPORTABLE_REASON, policyExpr } from './policy'
+import { describeMixed, isFcfs, notExportableReason, policyExpr } from './policy'
 import { choiceLabel, type ExportInput } from './validate'
 
 export const PBS_QMGR_FILE = 'pbs-easytune.sh'
@@ -15,12 +15,18 @@ type Item = ExportBundle['items'][number]
 /** The job_sort_formula, or null with the reason when the policy has none in PBS's language. */
 export function pbsFormula(x: ExportInput): { formula: string } | { formula: null; reason: string } {
   const expr = policyExpr(x.primary)
-  if (expr === null) return { formula: null, reason: NOT_EXPORTABLE_REASON[choiceLabel(x.primary)] ?? 'no formula' }
+  if (expr === null) return { formula: null, reason: (x.primary.kind === 'pure' ? notExportableReason(x.primary.id) : null) ?? 'no formula' }
   const policy = render(expr, PBS)
   if (policy === null) return { formula: null, reason: 'it needs a logarithm, which the sort formula (Python eval without the math module) does not offer' }
-  if (x.threshold === null || choiceLabel(x.primary) === 'FCFS') return { formula: policy }
+  if (x.threshold === null || fcfsOrder(x)) return { formula: policy }
   const t = fmtNum(x.threshold)
   return { formula: `(eligible_time > ${t}) * (${fmtNum(PBS_PROMOTE)} + eligible_time) + (eligible_time <= ${t}) * ${policy}` }
+}
+
+/** A registry policy that orders like FCFS: a threshold changes nothing (the oldest jobs are first). */
+function fcfsOrder(x: ExportInput): boolean {
+  const e = x.primary.kind === 'pure' ? policyExpr(x.primary) : null
+  return e !== null && isFcfs(e)
 }
 
 function items(x: ExportInput, f: ReturnType<typeof pbsFormula>): Item[] {
@@ -30,7 +36,7 @@ function items(x: ExportInput, f: ReturnType<typeof pbsFormula>): Item[] {
   if (x.threshold !== null) {
     out.push(f.formula === null
       ? { feature: 'threshold', fidelity: 'not exportable', note: 'the queue order itself cannot be exported' }
-      : choiceLabel(x.primary) === 'FCFS'
+      : fcfsOrder(x)
         ? { feature: 'threshold', fidelity: 'native', note: 'jobs past the threshold are the oldest ones: the FCFS order already runs them first' }
         : { feature: 'threshold', fidelity: 'native', note: 'a step in job_sort_formula; comparisons work because the formula is Python-evaluated but are outside the documented syntax: verify on your version' })
   }

@@ -1,8 +1,9 @@
-// How the recommended policy maps onto Slurm (SLURM.md 3.1–3.2), decided once from typed values:
+// How the recommended policy maps onto Slurm (docs/POLICIES.md, "Slurm"), decided once from typed values:
 // which mechanism carries the order (native weights, job_submit.lua, a periodic site factor), and
 // every number, chosen so that priorities stay inside Slurm's 32-bit range.
+import { sameExpr } from '../sim/formula'
 import { linear, neg, v, type Expr } from './expr'
-import { FEATURE_EXPRS, isDynamic, mixedCoefficients, NOT_EXPORTABLE_REASON, policyExpr } from './policy'
+import { FEATURE_EXPRS, isDynamic, isFcfs, mixedCoefficients, notExportableReason, policyExpr, simExpr } from './policy'
 import type { ExportInput } from './validate'
 
 /** PriorityWeightPartition: every job's base priority (one partition factor of 1.0). */
@@ -51,17 +52,18 @@ export function maxAgeMinutes(longestWait: number | null): number {
 export function slurmPlan(x: ExportInput): SlurmPlan {
   const choice = x.primary
   const expr = policyExpr(choice)
-  if (expr === null) return { mode: 'none', reason: NOT_EXPORTABLE_REASON[choice.kind === 'pure' ? choice.id : ''] ?? 'no formula' }
+  if (expr === null) return { mode: 'none', reason: (choice.kind === 'pure' ? notExportableReason(choice.id) : null) ?? 'no formula' }
   if (choice.kind === 'pure') {
-    const id = choice.id
-    if (id === 'FCFS') return { mode: 'fcfs' }
+    // Chosen from the formula's shape, so a new policy maps without an edit here.
+    if (isFcfs(expr)) return { mode: 'fcfs' }
     if (x.threshold !== null || isDynamic(choice)) return { mode: 'sitefactor', expr, threshold: x.threshold }
-    if (id === 'SQF' || id === 'LQF') return { mode: 'tres', perCpu: id === 'SQF' ? -1 : 1 }
+    const e = simExpr(choice)! // static: the simulator's form (job_submit.lua knows the submit time)
+    if (sameExpr(e, v('q')) || sameExpr(e, neg(v('q')))) return { mode: 'tres', perCpu: e.k === 'neg' ? -1 : 1 }
+    // Time limits are whole minutes: a requested time is exact at one unit per minute.
     const minutes: Encoding = { kind: 'linear', scale: 1 / 60, offset: SF_OFFSET, max: 2 * SF_OFFSET }
-    if (id === 'SPF') return { mode: 'lua', expr: neg(v('p')), enc: minutes }
-    if (id === 'LPF') return { mode: 'lua', expr: v('p'), enc: minutes }
-    if (id === 'LCFS') return { mode: 'lua', expr: v('t'), enc: { kind: 'linear', scale: 1, offset: 0, max: SF_MAX } }
-    return { mode: 'lua', expr, enc: { kind: 'log' } } // LRF, SRF, LAF, SAF: ratios and products
+    if (sameExpr(e, v('p')) || sameExpr(e, neg(v('p')))) return { mode: 'lua', expr: e, enc: minutes }
+    if (sameExpr(e, v('t'))) return { mode: 'lua', expr: e, enc: { kind: 'linear', scale: 1, offset: 0, max: SF_MAX } }
+    return { mode: 'lua', expr: e, enc: { kind: 'log' } } // ratios and products (LRF, SRF, LAF, SAF)
   }
   const c = mixedCoefficients(choice)
   const onlyWait = c.every((ci, i) => (i === 2 ? ci >= 0 : ci === 0))
@@ -70,7 +72,7 @@ export function slurmPlan(x: ExportInput): SlurmPlan {
   return linearPlan(c, x.machineProcs, maxAgeMinutes(x.longestWait))
 }
 
-/** SLURM.md 3.2 "Linear mixture": w → PriorityWeightAge, q → PriorityWeightTRES, p → lua. */
+/** A linear mixture (docs/POLICIES.md, "Slurm"): w → PriorityWeightAge, q → PriorityWeightTRES, p → lua. */
 function linearPlan(c: number[], procs: number, maxAgeMin: number): SlurmPlan {
   const P = LIMIT_IF_UNSET_MIN * 60, Q = procs, A = maxAgeMin * 60
   const range = Math.abs(c[0]) * Q + Math.abs(c[1]) * P + Math.abs(c[2]) * A + Math.abs(c[4]) * P + Math.abs(c[5]) * P * Q

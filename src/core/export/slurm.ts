@@ -1,4 +1,4 @@
-// Slurm export (SLURM.md 3.1–3.2): a commented slurm.conf fragment, job_submit.lua and the
+// Slurm export (docs/POLICIES.md, "Slurm"): a commented slurm.conf fragment, job_submit.lua and the
 // periodic site-factor script when the policy needs them, each item labelled with its fidelity.
 import type { ExportBundle, ExportFile, Fidelity } from './types'
 import { formatDuration } from '../util/duration'

@@ -1,8 +1,12 @@
-// Queue-ordering policies (docs/SIMULATOR.md §Policies in the simulator). Each is one declaration: a priority value where
-// HIGHER RUNS FIRST (the ocst convention), ties broken by (submit, id) in the simulator.
-// p̃ = requested time, q = processors, wait = now − submit, s = seconds since the simulated window
-// started (at least 1). A policy is `dynamic` when its value changes with `now` (re-sorted at
-// every scheduling pass) and static otherwise (scored once at submission).
+// Queue-ordering policies, each declared ONCE below (docs/POLICIES.md is generated from these
+// declarations: scripts/gen-policies-doc.mjs). A policy is a priority formula where HIGHER RUNS
+// FIRST (the ocst convention); the simulator breaks ties by (submit, id). Everything else is
+// derived from the formula: the function the simulator calls (compiled once), the features it
+// reads, whether it changes with time (it reads the wait), the Slurm and PBS export
+// (src/core/export reads the same tree), `easytune policies` and the GUI help.
+// p̃ = requested time, q = processors, wait = now − submit, s = seconds since the simulated
+// window started (at least 1).
+import { add, compile, cube, div, log10, log2max, max, mul, neg, num, p, q, s, sqrt, t, usesVar, varsOf, VARS, w, type Expr, type Var } from './formula'
 import type { MixedSpec, PolicySpec } from './types'
 
 /** The columns a policy may read. */
@@ -16,62 +20,132 @@ export interface PolicyInput {
 
 export type PriorityFn = (c: PolicyInput, j: number, now: number) => number
 
-export interface Policy {
+/** What a policy's author writes (one object per policy, next to the paper). */
+export interface PolicyDeclaration {
   readonly id: string
+  /** Other names accepted on input (the papers' spellings). */
+  readonly aliases?: readonly string[]
   readonly name: string
-  /** Priority formula as shown to users (higher runs first). */
+  /** The priority as the simulator evaluates it (higher runs first). */
+  readonly expr: Expr
+  /** The same formula as shown to users. */
   readonly formula: string
-  readonly dynamic: boolean
-  readonly priority: PriorityFn
+  /** Where it comes from in the research (docs/POLICIES.md lists the references). */
   readonly source: string
-  /** The 12 pure single-key policies of thesis ch. 6 (7 of them form the ch. 5 set). */
+  /** 'pure': a single-key order (those of thesis ch. 5–6 and their variants), also offered as a
+   * backfill order in the GUI; 'learned': formulas fitted or tuned elsewhere (WFP3, UNICEF,
+   * F1–F4) and mixed policies. */
   readonly family: 'pure' | 'learned'
+  /** One sentence for the GUI: what the order favours. */
+  readonly explain: string
+  /** Optional hand-written priority, only where the compiled formula is measurably slower in the
+   * simulator's hot loop (a dynamic policy re-scores every waiting job at every pass). It must
+   * equal the formula's value: the policy tests check it on random jobs. */
+  readonly fast?: PriorityFn
 }
 
-const wait = (c: PolicyInput, j: number, now: number) => now - c.submit[j]
-const expFactor = (c: PolicyInput, j: number, now: number) => (now - c.submit[j] + c.requested[j]) / c.requested[j]
-/** log₂ q guarded for q = 1, where the UNICEF formula divides by zero ([002] gives no guard). */
+/** A declared policy with what is derived from its formula. */
+export interface Policy extends PolicyDeclaration {
+  /** True when the value changes with `now` (the formula reads the wait): re-sorted at every
+   * scheduling pass. Static ones are scored once at submission. */
+  readonly dynamic: boolean
+  /** The features the formula reads. */
+  readonly features: readonly Var[]
+  readonly priority: PriorityFn
+}
+
+/** log₂ q guarded for q = 1, where the UNICEF formula divides by zero ([002] gives no guard; docs/POLICIES.md, Guards). */
 export const UNICEF_LOG2_FLOOR = 0.5
-const sOf = (c: PolicyInput, j: number) => Math.max(1, c.submit[j] - c.windowStart)
+
+const exp = div(add(w, p), p)
+/** r = max(p̃, 1): F1–F4 take log₁₀ and √ of the requested time ([002] gives no guard; docs/POLICIES.md, Guards). */
+const r = max(p, num(1))
+
+const PURE = '[001] ch. 6, [004]'
+// Hand-written `fast` priorities below: the compiled formula composes one closure per operation,
+// which costs 25–350 % more per call for these shapes (measured on KTH); the policy tests check
+// that each equals its formula on random jobs. r and s as the formulas define them:
 const rOf = (c: PolicyInput, j: number) => Math.max(1, c.requested[j])
-
-function pure(id: string, name: string, formula: string, dynamic: boolean, priority: PriorityFn, source: string): Policy {
-  return { id, name, formula, dynamic, priority, source, family: 'pure' }
-}
-function learned(id: string, name: string, formula: string, dynamic: boolean, priority: PriorityFn, source: string): Policy {
-  return { id, name, formula, dynamic, priority, source, family: 'learned' }
-}
-
-export const POLICIES: readonly Policy[] = [
-  // FCFS's priority is wait_j; −r_j gives the same order and does not change with time.
-  pure('FCFS', 'First-Come First-Served', 'wait  (earliest submit first)', false, (c, j) => -c.submit[j], 'Lifka (EASY); [001] ch. 5–6'),
-  pure('LCFS', 'Last-Come First-Served', '−wait  (latest submit first)', false, (c, j) => c.submit[j], '[001] ch. 5–6, [003], [004]'),
-  pure('SPF', 'Smallest requested Processing time First', '−p̃', false, (c, j) => -c.requested[j], '[001] ch. 5–6, [003], [004]'),
-  pure('LPF', 'Longest requested Processing time First', 'p̃', false, (c, j) => c.requested[j], '[001] ch. 5–6, [003], [004]'),
-  pure('SQF', 'Smallest resource reQuirement First', '−q', false, (c, j) => -c.procs[j], '[001] ch. 5–6, [003], [004]'),
-  pure('LQF', 'Largest resource reQuirement First', 'q', false, (c, j) => c.procs[j], '[001] ch. 5–6, [003], [004]'),
-  pure('LEXP', 'Largest EXPansion factor first', '(wait + p̃) / p̃', true, expFactor, '[001] eq. 5.1/6.1, [003] eq. 1'),
-  pure('SEXP', 'Smallest EXPansion factor first', '−(wait + p̃) / p̃', true, (c, j, now) => -expFactor(c, j, now), '[001] ch. 6, [004]'),
-  pure('LRF', 'Largest Ratio p̃/q First', 'p̃ / q', false, (c, j) => c.requested[j] / c.procs[j], '[001] ch. 6, [004]'),
-  pure('SRF', 'Smallest Ratio p̃/q First', '−p̃ / q', false, (c, j) => -c.requested[j] / c.procs[j], '[001] ch. 6, [004]'),
-  pure('LAF', 'Largest Area p̃·q First', 'p̃ · q', false, (c, j) => c.requested[j] * c.procs[j], '[001] ch. 6, [004]'),
-  pure('SAF', 'Smallest Area p̃·q First', '−p̃ · q', false, (c, j) => -c.requested[j] * c.procs[j], '[001] ch. 6, [004]'),
-  learned('WFP3', 'WFP3 (Tang et al.)', '(wait / p̃)³ · q', true, (c, j, now) => Math.pow(wait(c, j, now) / c.requested[j], 3) * c.procs[j], '[002] Table 2'),
-  learned('UNICEF', 'UNICEF (Tang et al.)', `wait / (max(log₂ q, ${UNICEF_LOG2_FLOOR}) · p̃)`, true,
-    (c, j, now) => wait(c, j, now) / (Math.max(Math.log2(c.procs[j]), UNICEF_LOG2_FLOOR) * c.requested[j]), '[002] Table 2; guard for q = 1 (I28)'),
-  // F1–F4 are learned scores where LOWER runs first: priority = −F. r = max(p̃, 1), s ≥ 1 (our guards: [002] gives none).
-  learned('F1', 'F1 (Carastan-Santos & de Camargo)', '−(log₁₀(p̃)·q + 870·log₁₀(s))', false,
-    (c, j) => -(Math.log10(rOf(c, j)) * c.procs[j] + 870 * Math.log10(sOf(c, j))), '[002] Table 3'),
-  learned('F2', 'F2 (Carastan-Santos & de Camargo)', '−(√p̃·q + 25600·log₁₀(s))', false,
-    (c, j) => -(Math.sqrt(rOf(c, j)) * c.procs[j] + 25600 * Math.log10(sOf(c, j))), '[002] Table 3'),
-  learned('F3', 'F3 (Carastan-Santos & de Camargo)', '−(p̃·q + 6.86·10⁶·log₁₀(s))', false,
-    (c, j) => -(rOf(c, j) * c.procs[j] + 6.86e6 * Math.log10(sOf(c, j))), '[002] Table 3'),
-  learned('F4', 'F4 (Carastan-Santos & de Camargo)', '−(p̃·√q + 5.30·10⁵·log₁₀(s))', false,
-    (c, j) => -(rOf(c, j) * Math.sqrt(c.procs[j]) + 5.3e5 * Math.log10(sOf(c, j))), '[002] Table 3'),
+const sOf = (c: PolicyInput, j: number) => Math.max(1, c.submit[j] - c.windowStart)
+export const DECLARATIONS: readonly PolicyDeclaration[] = [
+  // FCFS's priority is the wait; −submit gives the same order and does not change with time.
+  { id: 'FCFS', name: 'First-Come First-Served', expr: neg(t), formula: 'wait  (earliest submit first)', family: 'pure',
+    source: 'Lifka (EASY); [001] ch. 5–6', explain: 'Jobs run in the order they were submitted: the usual default, which keeps the longest waits short.' },
+  { id: 'LCFS', name: 'Last-Come First-Served', expr: t, formula: '−wait  (latest submit first)', family: 'pure',
+    source: '[001] ch. 5–6, [003], [004]', explain: 'The newest job first.' },
+  { id: 'SPF', aliases: ['SPT'], name: 'Smallest requested Processing time First', expr: neg(p), formula: '−p̃', family: 'pure',
+    source: '[001] ch. 5–6, [003], [004]', explain: 'Jobs that asked for the least time first.' },
+  { id: 'LPF', name: 'Longest requested Processing time First', expr: p, formula: 'p̃', family: 'pure',
+    source: '[001] ch. 5–6, [003], [004]', explain: 'Jobs that asked for the most time first.' },
+  { id: 'SQF', name: 'Smallest resource reQuirement First', expr: neg(q), formula: '−q', family: 'pure',
+    source: '[001] ch. 5–6, [003], [004]', explain: 'Jobs that asked for the fewest processors first.' },
+  { id: 'LQF', name: 'Largest resource reQuirement First', expr: q, formula: 'q', family: 'pure',
+    source: '[001] ch. 5–6, [003], [004]', explain: 'Jobs that asked for the most processors first.' },
+  { id: 'LEXP', aliases: ['EXP'], name: 'Largest EXPansion factor first', expr: exp, formula: '(wait + p̃) / p̃', family: 'pure',
+    source: '[001] eq. 5.1/6.1, [003] eq. 1', explain: 'The job whose wait is largest compared with its requested time first (its estimated slowdown so far).' },
+  { id: 'SEXP', name: 'Smallest EXPansion factor first', expr: neg(exp), formula: '−(wait + p̃) / p̃', family: 'pure',
+    source: '[001] ch. 6, [004]', explain: 'The job whose wait is smallest compared with its requested time first.',
+    fast: (c, j, now) => -(now - c.submit[j] + c.requested[j]) / c.requested[j] },
+  { id: 'LRF', name: 'Largest Ratio p̃/q First', expr: div(p, q), formula: 'p̃ / q', family: 'pure',
+    source: PURE, explain: 'Long jobs on few processors first.' },
+  { id: 'SRF', name: 'Smallest Ratio p̃/q First', expr: neg(div(p, q)), formula: '−p̃ / q', family: 'pure',
+    source: PURE, explain: 'Short jobs on many processors first.' },
+  { id: 'LAF', name: 'Largest Area p̃·q First', expr: mul(p, q), formula: 'p̃ · q', family: 'pure',
+    source: PURE, explain: 'Jobs that asked for the most processor-time first.' },
+  { id: 'SAF', name: 'Smallest Area p̃·q First', expr: neg(mul(p, q)), formula: '−p̃ · q', family: 'pure',
+    source: PURE, explain: 'Jobs that asked for the least processor-time first.' },
+  { id: 'WFP3', aliases: ['WFP'], name: 'WFP3 (Tang et al.)', expr: mul(cube(div(w, p)), q), formula: '(wait / p̃)³ · q', family: 'learned',
+    source: '[002] Table 2 (Tang et al.)', explain: 'Short and old jobs strongly favoured, while large jobs do not starve.',
+    fast: (c, j, now) => Math.pow((now - c.submit[j]) / c.requested[j], 3) * c.procs[j] },
+  { id: 'UNICEF', aliases: ['UNI'], name: 'UNICEF (Tang et al.)', expr: div(w, mul(log2max(q, UNICEF_LOG2_FLOOR), p)),
+    formula: `wait / (max(log₂ q, ${UNICEF_LOG2_FLOOR}) · p̃)`, family: 'learned',
+    source: '[002] Table 2 (Tang et al.); guard for q = 1 ours', explain: 'Fast turnaround for small jobs: the wait divided by the size and requested time.',
+    fast: (c, j, now) => (now - c.submit[j]) / (Math.max(Math.log2(c.procs[j]), UNICEF_LOG2_FLOOR) * c.requested[j]) },
+  // F1–F4 are learned scores where LOWER runs first: priority = −F. r = max(p̃, 1), s ≥ 1 (guards: docs/POLICIES.md).
+  { id: 'F1', name: 'F1 (Carastan-Santos & de Camargo)', expr: neg(add(mul(log10(r), q), mul(num(870), log10(s)))),
+    formula: '−(log₁₀(p̃)·q + 870·log₁₀(s))', family: 'learned', source: '[002] Table 3',
+    explain: 'A score learned by simulation that favours jobs on few processors and early arrivals.',
+    fast: (c, j) => -(Math.log10(rOf(c, j)) * c.procs[j] + 870 * Math.log10(sOf(c, j))) },
+  { id: 'F2', name: 'F2 (Carastan-Santos & de Camargo)', expr: neg(add(mul(sqrt(r), q), mul(num(25600), log10(s)))),
+    formula: '−(√p̃·q + 25600·log₁₀(s))', family: 'learned', source: '[002] Table 3',
+    explain: 'A score learned by simulation that penalises many processors most, then long requests.',
+    fast: (c, j) => -(Math.sqrt(rOf(c, j)) * c.procs[j] + 25600 * Math.log10(sOf(c, j))) },
+  { id: 'F3', name: 'F3 (Carastan-Santos & de Camargo)', expr: neg(add(mul(r, q), mul(num(6.86e6), log10(s)))),
+    formula: '−(p̃·q + 6.86·10⁶·log₁₀(s))', family: 'learned', source: '[002] Table 3',
+    explain: 'A score learned by simulation that penalises the requested area (time × processors).',
+    fast: (c, j) => -(rOf(c, j) * c.procs[j] + 6.86e6 * Math.log10(sOf(c, j))) },
+  { id: 'F4', name: 'F4 (Carastan-Santos & de Camargo)', expr: neg(add(mul(r, sqrt(q)), mul(num(5.3e5), log10(s)))),
+    formula: '−(p̃·√q + 5.30·10⁵·log₁₀(s))', family: 'learned', source: '[002] Table 3',
+    explain: 'A score learned by simulation that penalises long requests most.',
+    fast: (c, j) => -(rOf(c, j) * Math.sqrt(c.procs[j]) + 5.3e5 * Math.log10(sOf(c, j))) },
+  // LEXP is the slowdown estimated with p̃ ([001] §6.2.1); bounding it with τ = 10 s as the
+  // bounded-slowdown metric does ([004] §2.3) stops jobs that asked for seconds from jumping ahead.
+  { id: 'LBSLD', name: 'Largest estimated Bounded SLowDown first', expr: div(add(w, p), max(p, num(10))), formula: '(wait + p̃) / max(p̃, 10 s)', family: 'pure',
+    source: '[001] §6.2.1 (LEXP as the estimated slowdown) bounded with τ = 10 s as in [004] §2.3',
+    explain: 'The job whose estimated bounded slowdown (the metric itself, τ = 10 s) is largest first: LEXP without favouring jobs that ask for a few seconds.' },
 ]
 
-const ALIASES: Record<string, string> = { EXP: 'LEXP', SPT: 'SPF', WFP: 'WFP3', UNI: 'UNICEF' }
-const BY_ID = new Map(POLICIES.map((p) => [p.id, p]))
+/** A declaration with everything derived from its formula. */
+export function definePolicy(d: PolicyDeclaration): Policy {
+  return policyObject(d, d.fast ?? compile(d.expr))
+}
+
+/** Every Policy object has the same properties in the same order (one hidden class), so the
+ * simulator's reads of `priority` and `dynamic` stay monomorphic whatever the policy. */
+function policyObject(d: PolicyDeclaration, priority: PriorityFn): Policy {
+  return {
+    id: d.id, aliases: d.aliases ?? [], name: d.name, expr: d.expr, formula: d.formula, source: d.source, family: d.family,
+    explain: d.explain, fast: d.fast, dynamic: usesVar(d.expr, 'w'), features: varsOf(d.expr), priority,
+  }
+}
+
+export const POLICIES: readonly Policy[] = DECLARATIONS.map(definePolicy)
+
+const BY_NAME = new Map<string, Policy>()
+for (const pol of POLICIES) for (const name of [pol.id, ...(pol.aliases ?? [])]) {
+  if (BY_NAME.has(name)) throw new Error(`internal: two policies are called ${name}`)
+  BY_NAME.set(name, pol)
+}
 
 /** The 7 policies of thesis ch. 5 (49 primary × backfill pairs). */
 export const CH5_POLICIES = ['FCFS', 'LCFS', 'SPF', 'LPF', 'SQF', 'LQF', 'LEXP'] as const
@@ -79,44 +153,73 @@ export const CH5_POLICIES = ['FCFS', 'LCFS', 'SPF', 'LPF', 'SQF', 'LQF', 'LEXP']
 export const CH6_POLICIES = ['FCFS', 'LCFS', 'SPF', 'LPF', 'LQF', 'SQF', 'LEXP', 'SEXP', 'LRF', 'SRF', 'LAF', 'SAF'] as const
 
 export function findPolicy(id: string): Policy | undefined {
-  const key = id.trim().toUpperCase()
-  return BY_ID.get(ALIASES[key] ?? key)
+  return BY_NAME.get(id.trim().toUpperCase())
 }
 
-/** Mixed features (docs/PROTOCOL.md §Mixed search, ocst sign convention): smaller-is-better keys negated. */
-export const MIXED_FEATURES = [
-  { name: '−q', meaning: 'small jobs first (SQF)' },
-  { name: '−p̃', meaning: 'short requested time first (SPF)' },
-  { name: 'wait', meaning: 'long wait first (FCFS)' },
-  { name: '−exp', meaning: 'small expansion factor first (SEXP)' },
-  { name: '−p̃/q', meaning: 'small ratio first (SRF)' },
-  { name: '−p̃·q', meaning: 'small area first (SAF)' },
-] as const
+/** The features of mixed policies ([004] §3.3 with the ocst sign convention: smaller-is-better
+ * keys negated, wait positive, higher score first), declared once for the simulator, the export
+ * and every listing. `ascii` names them in generated configuration comments; `pure` is the
+ * registry policy that orders like the feature alone (the vertex of the weight polytope). */
+export const MIXED_FEATURE_DECLARATIONS: readonly { name: string; ascii: string; meaning: string; pure: string; expr: Expr }[] = [
+  { name: '−q', ascii: '-q', meaning: 'small jobs first (SQF)', pure: 'SQF', expr: neg(q) },
+  { name: '−p̃', ascii: '-p', meaning: 'short requested time first (SPF)', pure: 'SPF', expr: neg(p) },
+  { name: 'wait', ascii: 'wait', meaning: 'long wait first (FCFS)', pure: 'FCFS', expr: w },
+  { name: '−exp', ascii: '-exp', meaning: 'small expansion factor first (SEXP)', pure: 'SEXP', expr: neg(exp) },
+  { name: '−p̃/q', ascii: '-p/q', meaning: 'small ratio first (SRF)', pure: 'SRF', expr: neg(div(p, q)) },
+  { name: '−p̃·q', ascii: '-p*q', meaning: 'small area first (SAF)', pure: 'SAF', expr: neg(mul(p, q)) },
+]
+/** Name and meaning of each mixed feature (listings and reports). */
+export const MIXED_FEATURES: readonly { name: string; meaning: string }[] = MIXED_FEATURE_DECLARATIONS.map(({ name, meaning }) => ({ name, meaning }))
 
-export function mixedPolicy(spec: MixedSpec): Policy {
-  const w = spec.weights
-  if (w.length !== 6 || w.some((x) => !Number.isFinite(x))) throw new Error('a mixed policy needs 6 finite weights')
+/** Σ w_i·(x_i − μ_i)/σ_i over the mixed features, literally (σ_i = 0 → the term is 0, so exact
+ * ties stay exact ties), in the order the features are declared. */
+export function mixedExpr(spec: MixedSpec): Expr {
   const mean = spec.mean ?? [0, 0, 0, 0, 0, 0]
   const scale = spec.scale ?? [1, 1, 1, 1, 1, 1]
-  const dynamic = (w[2] !== 0 && scale[2] !== 0) || (w[3] !== 0 && scale[3] !== 0)
-  // Σ w_i·(x_i − μ_i)/σ_i literally (σ_i = 0 → 0), so exact ties stay exact ties.
-  const term = (i: number, x: number) => (scale[i] === 0 ? 0 : (w[i] * (x - mean[i])) / scale[i])
-  const priority: PriorityFn = (c, j, now) => {
-    const q = c.procs[j], pt = c.requested[j], wt = now - c.submit[j]
-    return term(0, -q) + term(1, -pt) + term(2, wt) + term(3, -(wt + pt) / pt) + term(4, -pt / q) + term(5, -pt * q)
+  const terms = MIXED_FEATURE_DECLARATIONS.map((f, i) => (scale[i] === 0 || spec.weights[i] === 0
+    ? null
+    : div(mul(num(spec.weights[i]), mean[i] === 0 ? f.expr : add(f.expr, num(-mean[i]))), num(scale[i]))))
+    .filter((x): x is Expr => x !== null)
+  return terms.length === 0 ? num(0) : terms.reduce((acc, x) => add(acc, x))
+}
+
+export function mixedPolicy(spec: MixedSpec): Policy {
+  const wts = spec.weights
+  if (wts.length !== MIXED_FEATURE_DECLARATIONS.length || wts.some((x) => !Number.isFinite(x))) throw new Error('a mixed policy needs 6 finite weights')
+  const scale = spec.scale ?? [1, 1, 1, 1, 1, 1]
+  const expr = mixedExpr(spec)
+  const terms = wts.map((wi, i) => (wi === 0 ? '' : `${wi}·${MIXED_FEATURE_DECLARATIONS[i].name}`)).filter(Boolean).join(' + ')
+  // A feature with weight 0 or scale 0 is not in the formula, so it does not make the policy dynamic.
+  return policyObject({
+    id: `mixed(${wts.join(',')})`, name: 'Mixed linear policy', formula: terms || '0', expr,
+    source: '[004] §3.3 eq. 3', family: 'learned', explain: 'A weighted sum of the six features, searched on the training weeks.',
+  }, mixedPriority(spec.weights, spec.mean ?? [0, 0, 0, 0, 0, 0], scale))
+}
+
+/** The mixed score as one function (no closure per feature: it runs for every waiting job at
+ * every pass of the mixed search). Equal to compile(mixedExpr(spec)) on every job: the mixed
+ * unit tests check it on random jobs. */
+function mixedPriority(wts: readonly number[], mean: readonly number[], scale: readonly number[]): PriorityFn {
+  const term = (i: number, x: number) => (scale[i] === 0 ? 0 : (wts[i] * (x - mean[i])) / scale[i])
+  return (c, j, now) => {
+    const qj = c.procs[j], pt = c.requested[j], wt = now - c.submit[j]
+    return term(0, -qj) + term(1, -pt) + term(2, wt) + term(3, -(wt + pt) / pt) + term(4, -pt / qj) + term(5, -pt * qj)
   }
-  const terms = w.map((wi, i) => (wi === 0 ? '' : `${wi}·${MIXED_FEATURES[i].name}`)).filter(Boolean).join(' + ')
-  return { id: `mixed(${w.join(',')})`, name: 'Mixed linear policy', formula: terms || '0', dynamic, priority, source: '[004] §3.3 eq. 3', family: 'learned' }
 }
 
 /** Resolves a PolicySpec to a Policy, or throws an Error that lists the valid ids. */
 export function resolvePolicy(spec: PolicySpec): Policy {
   if (typeof spec !== 'string') return mixedPolicy(spec)
-  const p = findPolicy(spec)
-  if (!p) throw new Error(`unknown policy "${spec}"; known: ${POLICIES.map((x) => x.id).join(', ')}`)
-  return p
+  const pol = findPolicy(spec)
+  if (!pol) throw new Error(`unknown policy "${spec}"; known: ${POLICIES.map((x) => x.id).join(', ')}`)
+  return pol
 }
 
 export function policyLabel(spec: PolicySpec | 'same'): string {
   return typeof spec === 'string' ? (spec === 'same' ? 'same' : resolvePolicy(spec).id) : resolvePolicy(spec).id
+}
+
+/** The symbols of the features a policy reads (listings). */
+export function featureSymbols(pol: Pick<Policy, 'features'>): string[] {
+  return pol.features.map((f) => VARS[f].symbol)
 }

@@ -24,6 +24,7 @@
 import { simulate } from '../sim/easy'
 import { computeMetrics } from '../sim/metrics'
 import type { MixedSpec, PolicySpec, SimConfig } from '../sim/types'
+import { MIXED_FEATURE_DECLARATIONS } from '../sim/policies'
 import { formatThreshold } from '../util/duration'
 import { deriveSeed, Rng } from '../util/random'
 import type { JobTable } from '../workload/types'
@@ -50,7 +51,7 @@ export const MIXED_DEFAULT_BUDGET = DEFAULTS.mixed.value.budget
 export const XNES_SIGMA0 = 0.5
 export const PENALTY_LAMBDA = 0.01
 /** The pure policy at each feature's vertex (weight 1): FCFS = (0,0,1,0,0,0). */
-export const VERTEX_POLICIES = ['SQF', 'SPF', 'FCFS', 'SEXP', 'SRF', 'SAF'] as const
+export const VERTEX_POLICIES: readonly string[] = MIXED_FEATURE_DECLARATIONS.map((f) => f.pure)
 
 // ---------------------------------------------------------------- XNES
 export interface XnesOptions { sigma0: number; budget: number; seed: number; popSize?: number }
