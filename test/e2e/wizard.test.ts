@@ -6,7 +6,7 @@
 // 1280×800 (light) and 1920×1080 (dark) go to test-artifacts/wizard/. The renderer is built into
 // a private folder (electron-vite --outDir) and served with --renderer-dir, so a concurrent build
 // of out/ cannot pull files from under the page. Without /usr/bin/chromium the suite is skipped,
-// unless EASYTUNE_REQUIRE_CHROMIUM=1 (CI), where it fails.
+// unless EASYTUNE_CI=1 (CI), where it fails.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'

@@ -4,8 +4,11 @@
 import { spawnSync } from 'node:child_process'
 import type { TestContext } from 'vitest'
 
-/** True under .ci/run: a missing tool or data set is then a failure, not a skip. */
-export const CI = process.env.EASYTUNE_CI === '1'
+/** True under .ci/run: a missing tool or data set is then a failure, not a skip. Read on each
+ * call, so a test can check both behaviours. */
+export function inCi(): boolean {
+  return process.env.EASYTUNE_CI === '1'
+}
 
 /** True when `cmd` is on PATH (sbin included: slurmctld and munged live there). */
 export function onPath(cmd: string): boolean {
@@ -20,7 +23,7 @@ export function onPath(cmd: string): boolean {
  */
 export function skipOrFail(ctx: TestContext, missing: string | null): void {
   if (missing === null) return
-  if (CI) throw new Error(`${missing} — EASYTUNE_CI=1 (CI) requires it, so this test fails instead of skipping`)
+  if (inCi()) throw new Error(`${missing} — EASYTUNE_CI=1 (CI) requires it, so this test fails instead of skipping`)
   console.warn(`SKIPPED "${ctx.task.name}": ${missing}`)
   ctx.skip(missing)
 }
@@ -42,7 +45,7 @@ export function requireTool(ctx: TestContext, candidates: readonly string[], ins
  * suite runs and its beforeAll fails with the reason.
  */
 export function skipSuite(suite: string, missing: string | null, requiredInCi = true): boolean {
-  if (missing === null || (CI && requiredInCi)) return false
+  if (missing === null || (inCi() && requiredInCi)) return false
   console.warn(`SKIPPED ${suite}: ${missing}`)
   return true
 }
