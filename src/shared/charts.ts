@@ -1,6 +1,6 @@
 // Chart.js 4 configurations for the results step and the offline report, built from an
 // EvaluationResult (docs/RESULT-SCHEMA.md). Pure and JSON-safe: plain data only (no functions, no
-// DOM, chart.js imported for types only), so the wizard hands them to vue-chartjs and the report
+// DOM, chart.js imported for types only), so the wizard hands them to Chart.js (ChartPanel.vue) and the report
 // inlines them as JSON. Every chart is a 'scatter' chart (lines are `showLine` datasets, whiskers
 // are line datasets broken by null points), with `animation: false` and
 // `maintainAspectRatio: false` (give the canvas's box a height). A point's tooltip text is its
