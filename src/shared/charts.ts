@@ -8,6 +8,8 @@
 // light and dark variants): build one config per theme and swap on a theme change.
 import type { ChartConfiguration, ChartDataset, PointStyle, TooltipItem } from 'chart.js'
 import type { EvaluationResult } from '../core/tune/result'
+import { formatDuration as formatSeconds } from '../core/util/duration'
+import { formatPercent, formatRatio } from '../core/util/format'
 
 export type Theme = 'light' | 'dark'
 export type Part = 'train' | 'test'
@@ -71,14 +73,8 @@ export interface RiskOptions extends ChartOptions {
 export interface ThresholdOptions extends ChartOptions { /** How many orders (best on train first), default 5. */ orders?: number }
 
 const finite = (...v: number[]) => v.every((x) => Number.isFinite(x))
-const pct = (r: number) => `${(r * 100).toFixed(1)}%`
-const times = (r: number) => `${r.toFixed(2)}×`
-/** Seconds for people: "90 s", "45 min", "20 h", "2.3 d". */
-export function formatSeconds(s: number): string {
-  const a = Math.abs(s)
-  const f = (v: number, u: string) => `${Number(v.toFixed(v >= 100 ? 0 : v >= 10 ? 1 : 2))} ${u}`
-  return !Number.isFinite(s) ? String(s) : a < 120 ? f(s, 's') : a < 7200 ? f(s / 60, 'min') : a < 172800 ? f(s / 3600, 'h') : f(s / 86400, 'd')
-}
+const pct = (r: number) => formatPercent(r, 1)
+const times = (r: number) => formatRatio(r)
 const objectiveWords = (r: EvaluationResult) => (r.protocol.objective === 'avgWait' ? 'average wait' : 'average bounded slowdown')
 const partWords = (p: Part) => (p === 'train' ? 'train' : 'test')
 const gainTitle = (part: Part, what: string): AxisTitle => [`Gain on ${partWords(part)} (%)`, `share of EASY-FCFS's ${what} removed`]

@@ -14,6 +14,7 @@ const drop = (log: ParsedLog, rule: string) => log.parserDrops.find((d) => d.rul
 const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0)
 const max = (xs: number[]) => xs.reduce((a, b) => Math.max(a, b), -Infinity)
 const bytes = (text: string) => new TextEncoder().encode(text)
+const thousands = (n: number) => n.toLocaleString('en-US')
 
 /** A table with a header line: one record per data line, keyed by column name. */
 function table(text: string, separator: string): Record<string, string>[] {
@@ -71,12 +72,12 @@ describe('real SLURM logs', () => {
     expect(r.map((j) => j.requested)).toEqual(ran.map(limit))
     expect(max(r.map((j) => j.req))).toBe(1000) // SOURCES.md: the largest job requests 1,000 CPUs
     const overLimit = ran.filter((x) => limit(x) >= 0 && runtime(x) > limit(x)).length
-    expect(log.warnings[0]).toContain(`CPUTimeRAW / ReqCPUS for ${ran.length} jobs`)
-    expect(log.warnings[0]).toContain(`for ${overLimit} jobs it exceeds the time limit`)
-    expect(log.warnings[1]).toContain(`ResvCPURAW / ReqCPUS for ${ran.length} jobs`)
+    expect(log.warnings[0]).toContain(`CPUTimeRAW / ReqCPUS for ${thousands(ran.length)} jobs`)
+    expect(log.warnings[0]).toContain(`for ${thousands(overLimit)} jobs it exceeds the time limit`)
+    expect(log.warnings[1]).toContain(`ResvCPURAW / ReqCPUS for ${thousands(ran.length)} jobs`)
     // every Submit is an ISO time without a zone
     expect(all.every((x) => /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$/.test(x.Submit))).toBe(true)
-    expect(log.warnings.at(-1)).toMatch(new RegExp(`^No time zone on ${all.length} time stamps \\(e\\.g\\. ${all[0].Submit}\\)`))
+    expect(log.warnings.at(-1)).toMatch(new RegExp(`^No time zone on ${thousands(all.length)} time stamps \\(e\\.g\\. ${all[0].Submit}\\)`))
     const earliest = all.map((x) => x.Submit).sort()[0] // ISO stamps sort as text
     expect(log.unixStartTime).toBe(Date.parse(`${earliest}Z`) / 1000)
   })

@@ -7,6 +7,7 @@ import type { EvaluationResult } from '../tune/result'
 import type { PartSummary } from '../tune/select'
 import { RECOMMENDATION_FILE } from './index'
 import { formatDuration, formatThreshold } from '../util/duration'
+import { formatInt, formatPercent, formatRatio } from '../util/format'
 
 export type Block =
   | { kind: 'text'; text: string; tone?: 'key' | 'note' | 'warning' }
@@ -98,9 +99,9 @@ export function validateResult(x: unknown): EvaluationResult {
 
 // ---- formatting: every number with its unit; null (a NaN in JSON) shows as "–" ----
 const ok = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v)
-export const fmtInt = (n: number) => (ok(n) ? Math.round(n).toLocaleString('en-US') : '–')
-export const fmtPct = (r: number, d = 1) => (ok(r) ? `${(r * 100).toFixed(d)}%` : '–')
-export const fmtRatio = (r: number) => (ok(r) ? `${r.toFixed(2)}×` : '–')
+export const fmtInt = formatInt
+export const fmtPct = formatPercent
+export const fmtRatio = formatRatio
 export const fmtDur = (s: number) => (ok(s) ? formatDuration(s) : '–')
 const objective = (r: EvaluationResult) => (r.protocol.objective === 'avgWait' ? 'average wait' : 'average bounded slowdown')
 const objValue = (r: EvaluationResult, v: number) => (r.protocol.objective === 'avgWait' ? fmtDur(v) : ok(v) ? v.toFixed(2) : '–')
