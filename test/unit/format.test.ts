@@ -2,7 +2,7 @@
 // values checked by hand.
 import { describe, expect, it } from 'vitest'
 import { formatDuration, formatThreshold } from '../../src/core/util/duration'
-import { formatInt, formatNumber, formatPercent, formatRatio, NO_VALUE, plural } from '../../src/core/util/format'
+import { formatInt, formatNumber, formatObjective, formatPercent, formatRatio, NO_VALUE, objectiveName, plural } from '../../src/core/util/format'
 
 describe('number formatters', () => {
   it('formatInt: thousands separators, rounded, a dash for no number', () => {
@@ -67,5 +67,17 @@ describe('duration formatters', () => {
   it('formatThreshold: none, or a duration', () => {
     expect(formatThreshold(null)).toBe('none')
     expect(formatThreshold(72000)).toBe('20 h')
+  })
+})
+
+describe('objective formatters', () => {
+  it('names the objective and formats its values: a wait as a duration, a slowdown with two decimals', () => {
+    expect(objectiveName('avgWait')).toBe('average wait')
+    expect(objectiveName('avgBsld')).toBe('average bounded slowdown')
+    expect(formatObjective('avgWait', 72000)).toBe('20 h')
+    expect(formatObjective('avgBsld', 3.14159)).toBe('3.14')
+    expect(formatObjective('avgBsld', 12)).toBe('12.00')
+    expect(formatObjective('avgWait', NaN)).toBe('–')
+    expect(formatObjective('avgBsld', NaN)).toBe('–')
   })
 })

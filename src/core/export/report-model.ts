@@ -7,7 +7,7 @@ import type { EvaluationResult } from '../tune/result'
 import type { PartSummary } from '../tune/select'
 import { RECOMMENDATION_FILE } from './index'
 import { formatDuration, formatThreshold } from '../util/duration'
-import { formatInt, formatPercent, formatRatio } from '../util/format'
+import { formatInt, formatObjective, formatPercent, formatRatio, objectiveName } from '../util/format'
 
 export type Block =
   | { kind: 'text'; text: string; tone?: 'key' | 'note' | 'warning' }
@@ -103,8 +103,8 @@ export const fmtInt = formatInt
 export const fmtPct = formatPercent
 export const fmtRatio = formatRatio
 export const fmtDur = (s: number) => (ok(s) ? formatDuration(s) : '–')
-const objective = (r: EvaluationResult) => (r.protocol.objective === 'avgWait' ? 'average wait' : 'average bounded slowdown')
-const objValue = (r: EvaluationResult, v: number) => (r.protocol.objective === 'avgWait' ? fmtDur(v) : ok(v) ? v.toFixed(2) : '–')
+const objective = (r: EvaluationResult) => objectiveName(r.protocol.objective)
+const objValue = (r: EvaluationResult, v: number) => formatObjective(r.protocol.objective, v)
 function when(r: EvaluationResult, t: number): string {
   if (r.log.unixStartTime === null || !ok(t)) return `${fmtDur(t)} after the log's time 0`
   const d = new Date((r.log.unixStartTime + t) * 1000)

@@ -2,6 +2,8 @@
 // warnings, the offline report, the charts' tooltips, the GUI): thousands separators (en-US), a
 // typographic minus, and "–" where there is no number (NaN in a result, an empty run). Durations
 // are in ./duration.ts (formatDuration, formatThreshold).
+import type { Objective } from '../tune/campaign'
+import { formatDuration } from './duration'
 
 /** Shown where a value is not a finite number. */
 export const NO_VALUE = '–'
@@ -39,4 +41,16 @@ export function formatRatio(r: number, digits = 2): string {
 /** A count with its noun: "1 job", "29,898 jobs". */
 export function plural(n: number, one: string, many = `${one}s`): string {
   return `${formatInt(n)} ${n === 1 ? one : many}`
+}
+
+/** The selection objective in words: "average wait", "average bounded slowdown". */
+export function objectiveName(objective: Objective): string {
+  return objective === 'avgWait' ? 'average wait' : 'average bounded slowdown'
+}
+
+/** A value of the objective: a wait as a duration ("20 h"), a bounded slowdown with two decimals
+ * ("3.14"); "–" for no number. */
+export function formatObjective(objective: Objective, v: number): string {
+  if (!Number.isFinite(v)) return NO_VALUE
+  return objective === 'avgWait' ? formatDuration(v) : v.toFixed(2)
 }
