@@ -8,7 +8,7 @@ import type { SimConfig } from '../../src/core/sim/types'
 import { readLog } from '../../src/node/read-log'
 import { checkSchedule } from '../support/checker'
 import { requireData } from '../support/data'
-import { documentedJobCounts, plainClean, plainSwf } from './plain-reading'
+import { documentedJobCounts, plainClean, plainSwf } from '../support/plain-reading'
 
 const rule = (w: Awaited<ReturnType<typeof readLog>>, id: string) => w.report.rules.find((r) => r.rule === id)?.count ?? 0
 /** The report's removal counts, rule → count, without the zeros. */
@@ -36,7 +36,7 @@ describe('every SWF file in ../shared/data imports', () => {
     expect(plain.jobs.length).toBe(documented(ctx, file))
     expect(plain.jobs.every((f) => f.length === 18 && f.every(Number.isFinite))).toBe(true)
     const machine = Number(plain.header.get('MaxProcs')?.split(/\s/)[0])
-    const expected = plainClean(plain.jobs, machine)
+    const expected = plainClean(plain, machine)
 
     const w = await readLog(path)
     expect(w.report.jobsRead).toBe(plain.jobs.length)
@@ -64,7 +64,7 @@ describe('every SWF file in ../shared/data imports', () => {
     // SOURCES.md: "It is -1 for many jobs in LANL-CM5 (11,290)"; the importer counts only those
     // that reach the requested-time rule (jobs without processors are removed before it)
     expect(lanlPlain.jobs.filter((f) => f[8] === -1).length).toBe(11290)
-    const missing = plainClean(lanlPlain.jobs, Number(lanlPlain.header.get('MaxProcs'))).requestedMissing
+    const missing = plainClean(lanlPlain, Number(lanlPlain.header.get('MaxProcs'))).requestedMissing
     expect(missing).toBeLessThan(11290)
     expect(lanl.report.requestedMissing).toBe(missing)
     expect(lanl.report.warnings.join(' ')).toContain(`Requested time is missing for ${thousands(missing)} jobs`)
@@ -88,10 +88,10 @@ describe('every SWF file in ../shared/data imports', () => {
     expect(w.report.jobsRead).toBe(read)
     expect(w.jobs.count).toBe(0)
     expect(w.report.machine).toMatchObject({ procs, source })
-    const missing = plainClean(plain.jobs, procs).requestedMissing
+    const missing = plainClean(plain, procs).requestedMissing
     expect(w.report.warnings.join(' ')).toMatch(new RegExp(`Requested time is missing for ${thousands(missing)} jobs \\(${(100 * missing / read).toFixed(1)}%\\)`))
     const filled = await readLog(path, { requestedFallback: 'runtime' })
-    const expected = plainClean(plain.jobs, procs, true)
+    const expected = plainClean(plain, procs, true)
     expect(removedByRule(filled)).toEqual(expected.removed)
     expect(filled.jobs.count).toBe(expected.kept)
     expect(filled.jobs.count).toBeGreaterThan(read * 0.95)

@@ -8,7 +8,7 @@ import { createSacctParser } from '../../src/core/workload/sacct'
 import type { ParsedLog } from '../../src/core/workload/types'
 import { requireData } from '../support/data'
 import { rows, run } from '../support/parsing'
-import { keyValues, lines, readText } from './plain-reading'
+import { keyValues, lines, readText } from '../support/plain-reading'
 
 const drop = (log: ParsedLog, rule: string) => log.parserDrops.find((d) => d.rule === rule)?.count ?? 0
 const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0)

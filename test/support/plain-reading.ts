@@ -1,7 +1,7 @@
-// An independent reading of the real logs for the real-log suites: plain string splitting and
-// the documented rules written out again, with nothing imported from src/. The suites compare
-// the importer's report with these counts, so an expected number is never the program's own
-// output pasted into a test.
+// An independent reading of real logs (../shared/data, the bundled sample) for the tests: plain
+// string splitting and the documented rules written out again, with nothing imported from src/.
+// The tests compare the importer's report with these counts, so an expected number is never the
+// program's own output pasted into a test.
 import { readFileSync } from 'node:fs'
 import { gunzipSync } from 'node:zlib'
 
@@ -21,20 +21,27 @@ export interface PlainSwf {
   header: Map<string, string>
   /** One array of numbers per job line (every non-comment line), fields numbered from 0. */
   jobs: number[][]
+  /** The file's line number (from 1) of each job line. */
+  lineNumbers: number[]
 }
 
 /** An SWF log read the obvious way: `;` lines are the header, every other line is a job. */
 export function plainSwf(path: string): PlainSwf {
   const header = new Map<string, string>()
   const jobs: number[][] = []
-  for (const line of lines(readText(path))) {
+  const lineNumbers: number[] = []
+  readText(path).split('\n').forEach((line, i) => {
     const t = line.trim()
+    if (t === '') return
     if (t.startsWith(';')) {
       const m = /^;\s*(\w+)\s*:\s*(.*?)\s*$/.exec(t)
       if (m && !header.has(m[1])) header.set(m[1], m[2])
-    } else jobs.push(t.split(/\s+/).map(Number))
-  }
-  return { header, jobs }
+    } else {
+      jobs.push(t.split(/\s+/).map(Number))
+      lineNumbers.push(i + 1)
+    }
+  })
+  return { header, jobs, lineNumbers }
 }
 
 // SWF fields (0-based here; the format numbers them from 1).
@@ -48,6 +55,8 @@ export interface PlainCounts {
   requestedMissing: number
   /** Requested processors missing, allocated ones used instead (C4: a change, not a removal). */
   procsFromAllocated: number
+  /** Per removal rule, the line numbers of the jobs it removed, in file order. */
+  lines: Record<string, number[]>
 }
 
 /**
@@ -56,11 +65,17 @@ export interface PlainCounts {
  * allocated processors), C3 (more processors than the machine), no requested time (removed, or
  * with `fillWithRuntime` set to the run time), C7 (ran longer than requested).
  */
-export function plainClean(jobs: readonly number[][], machine: number, fillWithRuntime = false): PlainCounts {
+export function plainClean(log: PlainSwf, machine: number, fillWithRuntime = false): PlainCounts {
   const removed: Record<string, number> = {}
-  const remove = (rule: string) => { removed[rule] = (removed[rule] ?? 0) + 1 }
+  const lines: Record<string, number[]> = {}
+  let i = 0
+  const remove = (rule: string) => {
+    removed[rule] = (removed[rule] ?? 0) + 1
+    ;(lines[rule] ??= []).push(log.lineNumbers[i])
+  }
   let kept = 0, requestedMissing = 0, procsFromAllocated = 0
-  for (const f of jobs) {
+  for (; i < log.jobs.length; i++) {
+    const f = log.jobs[i]
     if (f[SUBMIT] < 0) { remove('C5-submit'); continue }
     if (f[RUNTIME] < 0) { remove('C5-runtime'); continue }
     if (f[REQ_PROCS] <= 0 && f[ALLOC] <= 0) { remove('C4-no-procs'); continue }
@@ -75,7 +90,7 @@ export function plainClean(jobs: readonly number[][], machine: number, fillWithR
     if (f[RUNTIME] > requested) { remove('C7-overrun'); continue }
     kept++
   }
-  return { kept, removed, requestedMissing, procsFromAllocated }
+  return { kept, removed, requestedMissing, procsFromAllocated, lines }
 }
 
 /**
