@@ -2,7 +2,7 @@
 // values checked by hand.
 import { describe, expect, it } from 'vitest'
 import { formatDuration, formatThreshold } from '../../src/core/util/duration'
-import { formatInt, formatNumber, formatObjective, formatPercent, formatRatio, NO_VALUE, objectiveName, plural } from '../../src/core/util/format'
+import { formatInt, formatLogDate, formatNumber, formatObjective, formatPercent, formatRatio, formatUtcMinute, NO_VALUE, objectiveName, plural } from '../../src/core/util/format'
 
 describe('number formatters', () => {
   it('formatInt: thousands separators, rounded, a dash for no number', () => {
@@ -79,5 +79,19 @@ describe('objective formatters', () => {
     expect(formatObjective('avgBsld', 12)).toBe('12.00')
     expect(formatObjective('avgWait', NaN)).toBe('–')
     expect(formatObjective('avgBsld', NaN)).toBe('–')
+  })
+})
+
+describe('date formatters', () => {
+  it('formatUtcMinute: to the minute, in UTC', () => {
+    expect(formatUtcMinute(new Date(Date.UTC(2026, 10, 25, 6, 42, 59)))).toBe('2026-11-25 06:42 UTC')
+  })
+
+  it('formatLogDate: a log time as its UTC calendar date, or its day number without an origin', () => {
+    // KTH-SP2's UnixStartTime 843480031 is 1996-09-23 12:00:31 UTC
+    expect(formatLogDate(843480031, 0)).toBe('1996-09-23')
+    expect(formatLogDate(843480031, 13 * 3600)).toBe('1996-09-24')
+    expect(formatLogDate(null, 0)).toBe('day 0')
+    expect(formatLogDate(null, 86400 * 1500 + 5)).toBe('day 1,500')
   })
 })

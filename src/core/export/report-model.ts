@@ -7,7 +7,7 @@ import type { EvaluationResult } from '../tune/result'
 import type { PartSummary } from '../tune/select'
 import { RECOMMENDATION_FILE } from './index'
 import { formatDuration, formatThreshold } from '../util/duration'
-import { formatInt, formatObjective, formatPercent, formatRatio, objectiveName } from '../util/format'
+import { formatInt, formatObjective, formatPercent, formatRatio, formatUtcMinute, objectiveName } from '../util/format'
 
 export type Block =
   | { kind: 'text'; text: string; tone?: 'key' | 'note' | 'warning' }
@@ -108,7 +108,7 @@ const objValue = (r: EvaluationResult, v: number) => formatObjective(r.protocol.
 function when(r: EvaluationResult, t: number): string {
   if (r.log.unixStartTime === null || !ok(t)) return `${fmtDur(t)} after the log's time 0`
   const d = new Date((r.log.unixStartTime + t) * 1000)
-  return Number.isNaN(d.getTime()) ? fmtDur(t) : d.toISOString().slice(0, 16).replace('T', ' ') + ' UTC'
+  return Number.isNaN(d.getTime()) ? fmtDur(t) : formatUtcMinute(d)
 }
 const ci = (s: PartSummary) => `${fmtPct(s.gainCi[0])} to ${fmtPct(s.gainCi[1])}`
 

@@ -54,3 +54,15 @@ export function formatObjective(objective: Objective, v: number): string {
   if (!Number.isFinite(v)) return NO_VALUE
   return objective === 'avgWait' ? formatDuration(v) : v.toFixed(2)
 }
+
+/** A date to the minute in UTC: "2026-11-25 06:42 UTC". */
+export function formatUtcMinute(d: Date): string {
+  return `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`
+}
+
+/** A time on a log's submit axis (seconds after its UnixStartTime) as a calendar date in UTC,
+ * "1996-09-25"; "day N" when the log has no absolute time origin. */
+export function formatLogDate(unixStartTime: number | null, t: number): string {
+  if (unixStartTime === null) return `day ${formatInt(Math.floor(t / 86400))}`
+  return new Date((unixStartTime + t) * 1000).toISOString().slice(0, 10)
+}

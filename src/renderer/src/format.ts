@@ -2,7 +2,7 @@
 // The formatters shared with the CLI and the report come from core (src/core/util/format.ts,
 // duration.ts) under the GUI's short names; the ones below them only the GUI uses.
 import { formatDuration, formatThreshold } from '../../core/util/duration'
-import { formatInt, formatNumber, formatPercent, formatRatio, plural } from '../../core/util/format'
+import { formatInt, formatLogDate, formatNumber, formatPercent, formatRatio, plural } from '../../core/util/format'
 
 export const duration = formatDuration
 export const threshold = formatThreshold
@@ -43,10 +43,7 @@ export function mb(n: number): string {
 }
 
 /** A time on the log's submit axis as a calendar date (UTC), or "day N" when the log has no date. */
-export function logDate(unixStartTime: number | null, t: number): string {
-  if (unixStartTime === null) return `day ${int(Math.floor(t / 86400))}`
-  return new Date((unixStartTime + t) * 1000).toISOString().slice(0, 10)
-}
+export const logDate = formatLogDate
 
 /** Processor-seconds as processor-hours. */
 export function procHours(procSeconds: number): string {
