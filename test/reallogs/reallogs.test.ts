@@ -1,5 +1,6 @@
 // Real logs from ../shared/data: every file imports with the counts its provenance documents and
-// an independent plain reading gives, and EASY simulations on the research's logs pass the independent schedule checker.
+// an independent plain reading gives, and EASY simulations on the research's logs pass the
+// independent schedule checker.
 import { readFileSync } from 'node:fs'
 import { describe, expect, it, type TestContext } from 'vitest'
 import { simulate } from '../../src/core/sim/easy'
@@ -44,6 +45,10 @@ describe('every SWF file in ../shared/data imports', () => {
     expect(w.report.machine.source).toBe('header-maxprocs')
     expect(w.machineProcs).toBe(machine)
     expect(removedByRule(w)).toEqual(expected.removed)
+    for (const r of w.report.rules.filter((x) => x.effect === 'removed' && x.count > 0)) {
+      expect(r.exampleLines.length, r.rule).toBeGreaterThan(0)
+      expect(r.exampleLines, r.rule).toEqual(expected.lines[r.rule].slice(0, r.exampleLines.length))
+    }
     expect(rule(w, 'C4-procs-from-allocated')).toBe(expected.procsFromAllocated)
     expect(w.report.requestedMissing).toBe(expected.requestedMissing)
     expect(w.jobs.count).toBe(expected.kept)
