@@ -1,6 +1,7 @@
 // Human output helpers: aligned tables, numbers with units, and a progress line on stderr that
 // appears only for work longer than a second and only on a terminal.
 import { writeFileSync } from 'node:fs'
+import { formatInt, formatPercent } from '../core/util/format'
 
 export interface Io {
   out: (s: string) => void
@@ -29,9 +30,12 @@ export function table(rows: string[][], align: ('l' | 'r')[] = []): string {
   }).join('  ').trimEnd()).join('\n') + '\n'
 }
 
-export const int = (n: number) => Math.round(n).toLocaleString('en-US')
+/** 28000 → "28,000" (src/core/util/format.ts, shared with the report and the GUI). */
+export const int = formatInt
+/** Exactly `d` decimals, so that a table's column lines up: 2 → "2.00". */
 export const num = (n: number, d = 2) => n.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d })
-export const pct = (r: number, d = 1) => `${(r * 100).toFixed(d)}%`
+/** 0.314 → "31.4%" (one decimal in the CLI's tables). */
+export const pct = (r: number, d = 1) => formatPercent(r, d)
 
 /** Writes a JSON result to stdout (`--json`) or to a file (`--json file`). */
 export function writeJson(io: Io, target: { file: string | null }, value: unknown): void {

@@ -1,5 +1,6 @@
 // `--split midpoint | <fraction> | <date>`: where the log is cut into train (before) and test.
 import type { SplitSpec } from '../core/tune/split'
+import { formatLogDate } from '../core/util/format'
 import { UsageError } from './args'
 
 const HOW = 'use midpoint, a fraction strictly between 0 and 1 (e.g. 0.6) or a date YYYY-MM-DD'
@@ -31,7 +32,7 @@ export function parseSplit(text: string, unixStartTime: number | null, span?: { 
   }
   const at = ms / 1000 - unixStartTime
   if (span && !(at > span.first && at <= span.last)) {
-    const day = (s: number) => new Date((unixStartTime + s) * 1000).toISOString().slice(0, 10)
+    const day = (s: number) => formatLogDate(unixStartTime, s)
     throw new UsageError(`--split ${t} is outside the log, whose jobs were submitted from ${day(span.first)} to ${day(span.last)} (UTC); pick a date in between`)
   }
   return { kind: 'time', at }

@@ -1,6 +1,6 @@
 // Chart.js 4 configurations for the results step and the offline report, built from an
 // EvaluationResult (docs/RESULT-SCHEMA.md). Pure and JSON-safe: plain data only (no functions, no
-// DOM, chart.js imported for types only), so the wizard hands them to vue-chartjs and the report
+// DOM, chart.js imported for types only), so the wizard hands them to Chart.js (ChartPanel.vue) and the report
 // inlines them as JSON. Every chart is a 'scatter' chart (lines are `showLine` datasets, whiskers
 // are line datasets broken by null points), with `animation: false` and
 // `maintainAspectRatio: false` (give the canvas's box a height). A point's tooltip text is its
@@ -8,6 +8,8 @@
 // light and dark variants): build one config per theme and swap on a theme change.
 import type { ChartConfiguration, ChartDataset, PointStyle, TooltipItem } from 'chart.js'
 import type { EvaluationResult } from '../core/tune/result'
+import { formatDuration, formatThreshold } from '../core/util/duration'
+import { formatObjective, formatPercent, formatRatio, objectiveName } from '../core/util/format'
 
 export type Theme = 'light' | 'dark'
 export type Part = 'train' | 'test'
@@ -71,15 +73,9 @@ export interface RiskOptions extends ChartOptions {
 export interface ThresholdOptions extends ChartOptions { /** How many orders (best on train first), default 5. */ orders?: number }
 
 const finite = (...v: number[]) => v.every((x) => Number.isFinite(x))
-const pct = (r: number) => `${(r * 100).toFixed(1)}%`
-const times = (r: number) => `${r.toFixed(2)}×`
-/** Seconds for people: "90 s", "45 min", "20 h", "2.3 d". */
-export function formatSeconds(s: number): string {
-  const a = Math.abs(s)
-  const f = (v: number, u: string) => `${Number(v.toFixed(v >= 100 ? 0 : v >= 10 ? 1 : 2))} ${u}`
-  return !Number.isFinite(s) ? String(s) : a < 120 ? f(s, 's') : a < 7200 ? f(s / 60, 'min') : a < 172800 ? f(s / 3600, 'h') : f(s / 86400, 'd')
-}
-const objectiveWords = (r: EvaluationResult) => (r.protocol.objective === 'avgWait' ? 'average wait' : 'average bounded slowdown')
+const pct = (r: number) => formatPercent(r, 1)
+const times = (r: number) => formatRatio(r)
+const objectiveWords = (r: EvaluationResult) => objectiveName(r.protocol.objective)
 const partWords = (p: Part) => (p === 'train' ? 'train' : 'test')
 const gainTitle = (part: Part, what: string): AxisTitle => [`Gain on ${partWords(part)} (%)`, `share of EASY-FCFS's ${what} removed`]
 const longestTitle = (part: Part) => `Longest wait on ${partWords(part)} (× EASY-FCFS's, worst week)`
@@ -150,7 +146,7 @@ export function scatterRisk(r: EvaluationResult, opts: RiskOptions = {}): EasyTu
     const x = xk === 'max' ? s.maxMaxWaitRatio : s.meanMaxWaitRatio, y = yk === 'gain' ? s.gain * 100 : s.meanRatio
     if (!finite(x, y)) return null
     const yText = yk === 'gain' ? `gain ${pct(s.gain)} (90% CI ${pct(s.gainCi[0])} to ${pct(s.gainCi[1])})` : `weekly ratio ${times(s.meanRatio)} (p10–p90 ${times(s.p10Ratio)}–${times(s.p90Ratio)})`
-    const xText = xk === 'max' ? `longest wait ${times(x)} (${formatSeconds(s.maxMaxWait)})` : `weekly longest wait ${times(x)} (mean ${formatSeconds(s.meanMaxWait)})`
+    const xText = xk === 'max' ? `longest wait ${times(x)} (${formatDuration(s.maxMaxWait)})` : `weekly longest wait ${times(x)} (mean ${formatDuration(s.meanMaxWait)})`
     return { x, y, label: `${r.candidates[i].label}: ${yText}, ${xText}` }
   }
   const whisk = (i: number): [number, number, number] | null => {
@@ -216,19 +212,18 @@ export function thresholdTradeoff(r: EvaluationResult, opts: ThresholdOptions = 
   const rank = (t: number | null) => (t === null ? -Infinity : -t)
   const thresholds = [...new Set(r.candidates.filter((c) => !c.baseline).map((c) => c.threshold))].sort((a, b) => rank(a) - rank(b))
   const shape = (t: number | null) => SHAPES[thresholds.indexOf(t) % SHAPES.length]
-  const tText = (t: number | null) => (t === null ? 'none' : formatSeconds(t))
   const datasets: Dataset[] = [...byOrder].slice(0, opts.orders ?? 5).map(([name, list], k) => {
     const sorted = list.slice().sort((a, b) => rank(r.candidates[a].threshold) - rank(r.candidates[b].threshold))
       .filter((i) => finite(r.candidates[i][part].maxMaxWaitRatio, r.candidates[i][part].gain))
     const color = p.series[k % p.series.length]
     return points(name, sorted.map((i) => {
       const c = r.candidates[i], s = c[part]
-      return { x: s.maxMaxWaitRatio, y: s.gain * 100, label: `${name} Θ=${tText(c.threshold)}: gain ${pct(s.gain)}, longest wait ${times(s.maxMaxWaitRatio)} (${formatSeconds(s.maxMaxWait)})` }
+      return { x: s.maxMaxWaitRatio, y: s.gain * 100, label: `${name} Θ=${formatThreshold(c.threshold)}: gain ${pct(s.gain)}, longest wait ${times(s.maxMaxWaitRatio)} (${formatDuration(s.maxMaxWait)})` }
     }), color, { showLine: true, borderWidth: 2, pointRadius: 5, pointStyle: sorted.map((i) => shape(r.candidates[i].threshold)), order: 1 })
   })
   const base = r.candidates[0]
   if (base) datasets.push(points('EASY-FCFS (baseline)', [{ x: 1, y: 0, label: 'EASY-FCFS: the reference (gain 0%, longest wait 1×)' }], p.baseline, { pointStyle: 'crossRot', pointRadius: 7, borderWidth: 2, order: 0 }))
-  for (const t of thresholds) datasets.push(points(`Θ = ${tText(t)}`, [], p.muted, { pointStyle: shape(t), pointRadius: 5 }))
+  for (const t of thresholds) datasets.push(points(`Θ = ${formatThreshold(t)}`, [], p.muted, { pointStyle: shape(t), pointRadius: 5 }))
   const what = objectiveWords(r)
   return { type: 'scatter', data: { datasets }, options: options(opts.title === false ? null : CHART_TITLES.thresholds, longestTitle(part), gainTitle(part, what), p) }
 }
@@ -240,7 +235,7 @@ export function weeklyDistribution(r: EvaluationResult, opts: ChartOptions = {})
   const wait = r.protocol.objective === 'avgWait'
   const all = r.weekly.flatMap((w) => w[part]).filter((v) => Number.isFinite(v))
   const [unit, div] = !wait ? ['no unit', 1] : Math.max(0, ...all) < 7200 ? ['min', 60] : ['h', 3600]
-  const fmt = (v: number) => (wait ? formatSeconds(v) : v.toFixed(2))
+  const fmt = (v: number) => formatObjective(r.protocol.objective, v)
   const colorOf = (label: string, k: number) => {
     const i = r.candidates.findIndex((c) => c.label === label)
     return i === 0 ? p.baseline : i === r.recommended ? p.recommended : i === r.bestOnTest ? p.bestOnTest : p.series[(k + 2) % p.series.length]

@@ -6,7 +6,7 @@
 // bundled here and evaluated in the page, so it runs under the page's origin and CSP) round-trips
 // calls, uploads a file, saves a download, and runs a tiny campaign whose progress events arrive
 // over the WebSocket. Screenshots: test-artifacts/serve/. Without /usr/bin/chromium the suite is
-// skipped, unless EASYTUNE_REQUIRE_CHROMIUM=1 (CI), where it fails.
+// skipped, unless EASYTUNE_CI=1 (CI), where it fails.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { chromium, type Browser, type Page } from 'playwright-core'

@@ -8,12 +8,13 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { ExportBundle } from '../../src/shared/api'
 import type { EvaluationResult } from '../../src/core/tune/result'
+import { onPath } from '../support/tools'
 
 export const CLUSTER_SH = fileURLToPath(new URL('./cluster.sh', import.meta.url))
 const PACKAGES = ['slurmctld', 'slurmd', 'slurm-client', 'munge']
 const BINARIES = ['slurmctld', 'slurmd', 'sbatch', 'squeue', 'scontrol', 'munged', 'mungekey']
 
-const has = (cmd: string) => spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore', env: { ...process.env, PATH: `${process.env.PATH}:/usr/sbin:/sbin` } }).status === 0
+const has = onPath
 
 /** Cheap check at collection time: null when the test can run (maybe after installing). */
 export function whyNotSlurm(): string | null {

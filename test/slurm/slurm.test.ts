@@ -23,9 +23,9 @@ import { readExportInput } from '../../src/core/export/validate'
 import { simulate } from '../../src/core/sim/easy'
 import { resolvePolicy } from '../../src/core/sim/policies'
 import type { MixedSpec, PolicySpec } from '../../src/core/sim/types'
+import { inCi, skipSuite } from '../support/tools'
 import { Cluster, CLUSTER_SH, freePorts, prepareSlurm, resultFor, whyNotSlurm, type TestJob } from './harness'
 
-const REQUIRED = process.env.EASYTUNE_REQUIRE_SLURM === '1'
 const NODES = 16
 /** The jobs that queue behind the blocker: CPUs and time limits chosen so that FCFS, SPF, SQF
  * and the mixture below all give different orders. */
@@ -54,17 +54,16 @@ function simulatedOrder(primary: PolicySpec, threshold: number | null, late: str
 }
 
 // Collection time: cheap checks only; installing the packages (if needed) happens in beforeAll.
-const skipReason = whyNotSlurm()
-if (skipReason && !REQUIRED) console.warn(`SKIPPED the real-Slurm test: ${skipReason}. Run as root on Debian (apt) to check the exported configuration on slurmctld.`)
+const skip = skipSuite('the real-Slurm test', whyNotSlurm()?.concat('. Run as root on Debian (apt) to check the exported configuration on slurmctld') ?? null)
 
-describe.skipIf(skipReason !== null && !REQUIRED)('exported Slurm configuration on a real loopback Slurm', () => {
+describe.skipIf(skip)('exported Slurm configuration on a real loopback Slurm', () => {
   let dir = ''
   let cluster: Cluster | null = null
   const t0 = Date.now()
 
   beforeAll(async () => {
     const why = prepareSlurm()
-    if (why) throw new Error(`the real-Slurm test cannot run: ${why}${REQUIRED ? ' (EASYTUNE_REQUIRE_SLURM=1: it must run here)' : ''}`)
+    if (why) throw new Error(`the real-Slurm test cannot run: ${why}${inCi() ? ' (EASYTUNE_CI=1: it must run here)' : ''}`)
     dir = mkdtempSync(join(tmpdir(), 'easytune-slurm-'))
     const [ctld, ...nodes] = await freePorts(NODES + 1)
     cluster = new Cluster(dir, ctld, nodes)

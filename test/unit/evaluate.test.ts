@@ -5,8 +5,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { runCli } from '../support/cli'
+import { SAMPLE, SAMPLE_LOG } from '../support/sample'
 
-const KTH = 'resources/KTH-SP2-1996-2.1-cln.swf.gz'
+const KTH = SAMPLE_LOG
 const SMALL = ['--weeks', '4', '--preset', 'ch6', '--thresholds', 'none,20h', '--seed', '3']
 let dir: string
 
@@ -27,12 +28,12 @@ describe('easytune evaluate', () => {
     expect(j.candidates[0]).toMatchObject({ baseline: true, label: 'EASY-FCFS' })
     expect(j.candidates[0].train.gain).toBe(0)
     expect(j.protocol.resample).toMatchObject({ method: 'user-weeks', weeks: 4, seed: 3, trainSamples: 4, testSamples: 4 })
-    expect(j.protocol.split.train.jobs + j.protocol.split.test.jobs).toBe(28000)
+    expect(j.protocol.split.train.jobs + j.protocol.split.test.jobs).toBe(SAMPLE.jobsKept)
     const rec = j.candidates[j.recommended]
     expect(j.ranking[0]).toBe(j.bestOnTrain)
     expect(rec.train.mean).toBe(Math.min(...j.candidates.map((c: { train: { mean: number } }) => c.train.mean)))
     expect(j.recommendation.sentence).toMatch(/cut the average wait on the test months by|did not help|Keep EASY-FCFS/)
-    expect(j.calibration.jobs).toBe(28000)
+    expect(j.calibration.jobs).toBe(SAMPLE.jobsKept)
     expect(j.weekly[0].train.length).toBe(4)
   })
 

@@ -1,6 +1,6 @@
 // Export to Slurm and PBS (src/core/export): fidelity labels for every policy, hostile results,
 // PBS formulas, and the generated Lua, awk and Python actually run and order jobs like the
-// simulator's policy (each needs its interpreter: that assertion is skipped with a message if absent).
+// simulator's policy (each needs its interpreter: skipped with the reason if absent, failed under CI).
 import { spawnSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -15,12 +15,11 @@ import { POLICIES, resolvePolicy } from '../../src/core/sim/policies'
 import type { PolicySpec } from '../../src/core/sim/types'
 import type { ExportBundle } from '../../src/shared/api'
 import { runCli } from '../support/cli'
+import { requireTool } from '../support/tools'
 import { resultFor } from '../slurm/harness'
 
 const dir = mkdtempSync(join(tmpdir(), 'easytune-export-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
-const has = (cmd: string) => spawnSync('sh', ['-c', `command -v ${cmd}`]).status === 0
-const skipped = (what: string) => console.warn(`SKIPPED ${what}`)
 const labels = (b: ExportBundle) => Object.fromEntries(b.items.map((i) => [i.feature, i.fidelity]))
 const slurm = (p: unknown, o: Parameters<typeof resultFor>[1] = {}) => exportConfig(resultFor(p, o), 'slurm')
 const pbs = (p: unknown, o: Parameters<typeof resultFor>[1] = {}) => exportConfig(resultFor(p, o), 'pbs')
@@ -127,13 +126,14 @@ describe('PBS job_sort_formula', () => {
     expect(pbsFormula(readExportInput(resultFor('SPF', { threshold: 72_000 }))).formula)
       .toBe('(eligible_time > 72000) * (1000000000000000 + eligible_time) + (eligible_time <= 72000) * (-walltime)')
   })
-  it('orders jobs like the simulator when Python evaluates it', () => {
-    if (!has('python3')) return skipped('PBS formula evaluation: python3 not found')
+  it('orders jobs like the simulator when Python evaluates it', (ctx) => {
+    const python = requireTool(ctx, ['python3'], 'apt-get install -y python3')
     // every exportable registry policy, including any added after these tables
     const specs: [PolicySpec, number | null][] = [...POLICIES.filter((p) => policyEntry(p).pbs.jobSortFormula !== null).map((p): [PolicySpec, null] => [p.id, null]), ['SPF', 20_000], ['WFP3', 50_000]]
     const formulas = specs.map(([s, t]) => pbsFormula(readExportInput(resultFor(s, { threshold: t }))).formula!)
     const py = `import json,sys\nfs=json.loads(sys.argv[1]); jobs=json.loads(sys.argv[2])\nprint(json.dumps([[eval(f, {'eligible_time': j[0], 'walltime': j[1], 'ncpus': j[2]}) for j in jobs] for f in fs]))`
-    const r = spawnSync('python3', ['-c', py, JSON.stringify(formulas), JSON.stringify(JOBS.map((j) => [NOW - j.submit, j.p, j.q]))], { encoding: 'utf8' })
+    const r = spawnSync(python, ['-c', py, JSON.stringify(formulas), JSON.stringify(JOBS.map((j) => [NOW - j.submit, j.p, j.q]))], { encoding: 'utf8' })
+    expect(r.status, r.stderr).toBe(0)
     const values = JSON.parse(r.stdout) as number[][]
     specs.forEach(([s, t], k) => expectSameOrder(s, values[k], t))
   })
@@ -196,9 +196,8 @@ describe('generated job_submit.lua and site-factor script', () => {
     ...POLICIES.filter((p) => policyEntry(p).slurm.fidelity !== 'not exportable').map((p): [string, null] => [p.id, null]),
     ['SPF', 72_000], ['LEXP', 72_000], [MIX([0.3, 0.3, 0, 0, 0.2, 0.2], [1, 3600, 1, 1, 10, 1e5]), null], [MIX([0.5, 0.5, 0.5, 0.5, 0, 0], [1, 3600, 3600, 1, 1, 1]), 3600],
   ]
-  it('is valid Lua 5.1 (luac -p)', () => {
-    const luac = ['luac5.1', 'luac'].find(has)
-    if (!luac) return skipped('luac -p syntax check: luac not found (apt-get install -y lua5.1)')
+  it('is valid Lua 5.1 (luac -p)', (ctx) => {
+    const luac = requireTool(ctx, ['luac5.1', 'luac'], 'apt-get install -y lua5.1')
     for (const [spec, t] of LUA_SPECS) {
       const lua = file(slurm(spec, { threshold: t }), 'job_submit.lua')
       if (!lua) continue
@@ -207,9 +206,8 @@ describe('generated job_submit.lua and site-factor script', () => {
       expect(r.status, `${JSON.stringify(spec)}: ${r.stderr}`).toBe(0)
     }
   })
-  it('sets site factors in [0, 2147483645] that order jobs like the policy (static policies)', () => {
-    const lua = ['lua5.1', 'lua'].find(has)
-    if (!lua) return skipped('running job_submit.lua: lua5.1 not found (apt-get install -y lua5.1)')
+  it('sets site factors in [0, 2147483645] that order jobs like the policy (static policies)', (ctx) => {
+    const lua = requireTool(ctx, ['lua5.1', 'lua'], 'apt-get install -y lua5.1')
     const runner = join(dir, 'run.lua')
     writeFileSync(runner, ['slurm = { SUCCESS = 0, NO_VAL = 4294967294, INFINITE = 4294967295, log_info = function() end }',
       'local now = 0', 'os.time = function() return now end', 'dofile(arg[1])',

@@ -2,10 +2,11 @@ import { describe, it, expect } from 'vitest'
 import { readFileSync } from 'node:fs'
 import { InputError } from '../../src/core/workload/errors'
 import { createPbsParser, pbsJobId, procsFromNodeSpec } from '../../src/core/workload/pbs'
-import { dataFile } from '../support/data'
+import { fixture } from '../support/data'
 import { randomBytes, rows, run } from '../support/parsing'
 
-const CASPER = dataFile('pbs/ncar-casper/testdata')
+// The whole NCAR Casper test log (10 KB; source in test/fixtures/README.md).
+const CASPER = fixture('pbs/ncar-casper-testdata')
 
 describe('PBS helpers', () => {
   it('reads job ids, including array subjobs', () => {

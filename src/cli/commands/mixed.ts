@@ -13,6 +13,7 @@ import { mixedJson } from '../../core/tune/reports'
 import { RESAMPLE_METHODS, type ResampleMethod } from '../../core/tune/resample'
 import type { PartSummary } from '../../core/tune/select'
 import { formatDuration, formatThreshold } from '../../core/util/duration'
+import { formatObjective, objectiveName } from '../../core/util/format'
 import type { Workload } from '../../core/workload/import'
 import { DEFAULTS } from '../../core/defaults'
 import { shown } from '../defaults-help'
@@ -95,8 +96,8 @@ export async function mixedCommand(argv: string[], io: Io): Promise<number> {
 }
 
 function formatReport(w: Workload, p: Prepared, o: MixedOptions, r: MixedReport): string {
-  const unit = o.objective === 'avgWait' ? 'average wait' : 'average bounded slowdown'
-  const val = (v: number) => (o.objective === 'avgWait' ? formatDuration(v) : num(v))
+  const unit = objectiveName(o.objective)
+  const val = (v: number) => formatObjective(o.objective, v)
   const gain = (s: PartSummary) => `${pct(s.gain)} [${pct(s.gainCi[0])}, ${pct(s.gainCi[1])}]`
   const s = r.search
   const lines = [

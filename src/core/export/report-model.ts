@@ -7,6 +7,7 @@ import type { EvaluationResult } from '../tune/result'
 import type { PartSummary } from '../tune/select'
 import { RECOMMENDATION_FILE } from './index'
 import { formatDuration, formatThreshold } from '../util/duration'
+import { formatInt, formatObjective, formatPercent, formatRatio, formatUtcMinute, objectiveName } from '../util/format'
 
 export type Block =
   | { kind: 'text'; text: string; tone?: 'key' | 'note' | 'warning' }
@@ -98,16 +99,16 @@ export function validateResult(x: unknown): EvaluationResult {
 
 // ---- formatting: every number with its unit; null (a NaN in JSON) shows as "–" ----
 const ok = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v)
-export const fmtInt = (n: number) => (ok(n) ? Math.round(n).toLocaleString('en-US') : '–')
-export const fmtPct = (r: number, d = 1) => (ok(r) ? `${(r * 100).toFixed(d)}%` : '–')
-export const fmtRatio = (r: number) => (ok(r) ? `${r.toFixed(2)}×` : '–')
+export const fmtInt = formatInt
+export const fmtPct = formatPercent
+export const fmtRatio = formatRatio
 export const fmtDur = (s: number) => (ok(s) ? formatDuration(s) : '–')
-const objective = (r: EvaluationResult) => (r.protocol.objective === 'avgWait' ? 'average wait' : 'average bounded slowdown')
-const objValue = (r: EvaluationResult, v: number) => (r.protocol.objective === 'avgWait' ? fmtDur(v) : ok(v) ? v.toFixed(2) : '–')
+const objective = (r: EvaluationResult) => objectiveName(r.protocol.objective)
+const objValue = (r: EvaluationResult, v: number) => formatObjective(r.protocol.objective, v)
 function when(r: EvaluationResult, t: number): string {
   if (r.log.unixStartTime === null || !ok(t)) return `${fmtDur(t)} after the log's time 0`
   const d = new Date((r.log.unixStartTime + t) * 1000)
-  return Number.isNaN(d.getTime()) ? fmtDur(t) : d.toISOString().slice(0, 16).replace('T', ' ') + ' UTC'
+  return Number.isNaN(d.getTime()) ? fmtDur(t) : formatUtcMinute(d)
 }
 const ci = (s: PartSummary) => `${fmtPct(s.gainCi[0])} to ${fmtPct(s.gainCi[1])}`
 

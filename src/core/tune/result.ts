@@ -2,6 +2,7 @@
 // from plain data only; see docs/RESULT-SCHEMA.md.
 import type { ImportReport } from '../workload/import'
 import { formatDuration, formatThreshold } from '../util/duration'
+import { formatPercent, objectiveName } from '../util/format'
 import { policyLabel } from '../sim/policies'
 import type { Calibration } from './calibrate'
 import { candidateLabel, type CampaignSpec, type CellResult, type Candidate } from './campaign'
@@ -88,8 +89,8 @@ export function buildResult(args: {
 /** The recommendation in one sentence, with its test gain, CI and MaxWait risk. */
 export function recommendationSentence(s: Selection, objective: CampaignSpec['objective']): { label: string; sentence: string; testDisagrees: boolean } {
   const c = s.candidates[s.recommended]
-  const what = objective === 'avgWait' ? 'average wait' : 'average bounded slowdown'
-  const pct = (x: number) => `${Math.round(x * 100)}%`
+  const what = objectiveName(objective)
+  const pct = (x: number) => formatPercent(x, 0)
   const limit = s.risk.maxWaitRatio === null ? '' : ` within your limit (longest wait ≤ ${s.risk.maxWaitRatio}× EASY-FCFS's)`
   if (c.baseline) {
     return {

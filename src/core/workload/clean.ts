@@ -1,5 +1,6 @@
 // Log cleaning: the research's rules, exactly (docs/SIMULATOR.md §Cleaning rules), each counted with example
 // lines so the import report shows what happened to every job.
+import { formatNumber } from '../util/format'
 import { ExampleCounter, ruleCount } from './builder'
 import type { JobTable, MachineSource, ParsedLog, RawJobs, RuleCount } from './types'
 import { DEFAULTS } from '../defaults'
@@ -164,6 +165,5 @@ export function cleanJobs(raw: RawJobs, m: number, opts: CleanOptions = {}): Cle
   return { jobs: out, rules, requestedMissing }
 }
 
-export function fmt(n: number): string {
-  return n.toLocaleString('en-US', { maximumFractionDigits: 2 })
-}
+/** Counts and sizes in the report's words: "93,312". */
+export const fmt = (n: number) => formatNumber(n)

@@ -1,5 +1,6 @@
 // Import = detect the format, stream the bytes through its parser, find the machine size, clean.
 // Pure: the caller reads the file (plain or gzip) and feeds byte chunks.
+import { formatPercent } from '../util/format'
 import { cleanJobs, fmt, machineSize, type CleanOptions, type OverrunPolicy, type RequestedFallback } from './clean'
 import { detectFormat } from './detect'
 import { InputError } from './errors'
@@ -142,7 +143,7 @@ function finishImport(log: ParsedLog, opts: ImportOptions, formatSource: 'detect
   if (cleaned.requestedMissing > 0) {
     const share = cleaned.requestedMissing / Math.max(1, log.jobs.count)
     warnings.push(
-      `Requested time is missing for ${fmt(cleaned.requestedMissing)} jobs (${(share * 100).toFixed(1)}%). EASY reserves and backfills on requested times, ` +
+      `Requested time is missing for ${fmt(cleaned.requestedMissing)} jobs (${formatPercent(share, 1)}). EASY reserves and backfills on requested times, ` +
       (fallback === 'drop'
         ? 'so these jobs were removed. To keep them, choose a fallback (--requested-fallback runtime uses the actual runtime, i.e. perfect estimates, which makes backfilling look better than it is).'
         : fallback === 'runtime' ? 'so they use their actual runtime as the estimate: backfilling is clairvoyant for them and looks better than it would be.'

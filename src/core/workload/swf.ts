@@ -1,6 +1,7 @@
 // Standard Workload Format parser (PWA swf.html, v2.2): 18 whitespace-separated numeric fields,
 // -1 = unknown, `;` header comments. It works on raw bytes (no string per line) because SWF is the
 // format of the big archive logs: a 1M-job log must import at ≥ 1M lines/s.
+import { formatInt } from '../util/format'
 import { BadLines, RawJobsBuilder } from './builder'
 import { LineSplitter, lineText } from './lines'
 import type { LogParser, ParsedLog } from './types'
@@ -87,7 +88,7 @@ export function createSwfParser(): LogParser {
       splitter.end()
       const warnings: string[] = []
       if (extraColumns > 0) {
-        warnings.push(`${extraColumns.toLocaleString('en-US')} job lines have more than 18 fields (first at line ${firstExtraLine}); the extra columns were ignored.`)
+        warnings.push(`${formatInt(extraColumns)} job lines have more than 18 fields (first at line ${firstExtraLine}); the extra columns were ignored.`)
       }
       const maxProcs = positiveHeader(header, 'MaxProcs')
       const maxNodes = positiveHeader(header, 'MaxNodes')

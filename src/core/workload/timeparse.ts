@@ -2,6 +2,7 @@
 // counts, `key=value` records, and making submit times relative. Unknown durations and counts are -1 (the SWF
 // convention); unknown timestamps are NaN; text that is not a duration at all is NaN.
 
+import { plural } from '../util/format'
 import type { RawJobsBuilder } from './builder'
 
 /** Words SLURM prints where a duration or limit is not known or not set. */
@@ -21,10 +22,8 @@ export function isDigits(s: string): boolean {
   return true
 }
 
-/** `1 job`, `3 jobs`: a count with its noun, for warnings. */
-export function plural(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? '' : 's'}`
-}
+/** `1 job`, `29,898 jobs`: a count with its noun, for warnings (one definition for every surface). */
+export { plural }
 
 /** A non-negative integer count (CPUs, nodes, raw seconds), or -1 when empty or not a number. */
 export function parseCount(text: string): number {

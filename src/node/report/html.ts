@@ -6,6 +6,7 @@ import { exportConfig } from '../../core/export/index'
 import { buildReportModel, validateResult, type Block, type ReportExport } from '../../core/export/report-model'
 import type { EvaluationResult } from '../../core/tune/result'
 import { buildChart, CHART_CAPTIONS, CHART_IDS, CHART_TITLES, type ChartId } from '../../shared/charts'
+import { formatUtcMinute } from '../../core/util/format'
 import { chartJsSource, REPORT_CSS } from './assets'
 
 export const REPORT_CSP = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; font-src 'none'; connect-src 'none'; base-uri 'none'; form-action 'none'"
@@ -95,7 +96,7 @@ const INIT = `(function () {
  * export the recommendation to SLURM and PBS now; null = none. Throws an Error in plain words when
  * the result is not a valid schema-1 EvaluationResult. */
 export function renderReportHtml(result: unknown, exports?: ReportExport[] | null, opts: ReportOptions = {}): string {
-  const generatedAt = opts.generatedAt ?? new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC'
+  const generatedAt = opts.generatedAt ?? formatUtcMinute(new Date())
   const r = validateResult(result)
   const model = buildReportModel(r, exports === undefined ? defaultExports(r) : exports ?? [], { generatedAt })
   const charts = Object.fromEntries((['light', 'dark'] as const).map((theme) => [theme, Object.fromEntries(CHART_IDS.map((id) => [id, buildChart(id, r, { theme })]))]))

@@ -1,28 +1,23 @@
 // Numbers for people: thousands separators, units everywhere, durations as "20 h" / "2.31 d".
+// The formatters shared with the CLI and the report come from core (src/core/util/format.ts,
+// duration.ts) under the GUI's short names; the ones below them only the GUI uses.
 import { formatDuration, formatThreshold } from '../../core/util/duration'
-
-const intFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 })
+import { formatInt, formatLogDate, formatNumber, formatPercent, formatRatio, plural } from '../../core/util/format'
 
 export const duration = formatDuration
 export const threshold = formatThreshold
-
 /** 28000 → "28,000". */
-export function int(n: number): string {
-  return Number.isFinite(n) ? intFormat.format(Math.round(n)) : '–'
-}
-
+export const int = formatInt
 /** A plain number with up to `digits` decimals (trailing zeros kept off). */
-export function num(n: number, digits = 2): string {
-  if (!Number.isFinite(n)) return '–'
-  return new Intl.NumberFormat('en-US', { maximumFractionDigits: digits }).format(n)
-}
+export const num = formatNumber
+/** 1.234 → "1.23×". */
+export const times = formatRatio
+/** "1 job" / "3 jobs". */
+export { plural }
 
-/** 0.314 → "31%"; −0 is shown as 0%. */
+/** 0.314 → "31%" (the GUI shows whole percents unless asked); −0 is shown as 0%. */
 export function pct(x: number, digits = 0): string {
-  if (!Number.isFinite(x)) return '–'
-  const v = Number((x * 100).toFixed(digits))
-  const text = `${Math.abs(v).toFixed(digits)}%`
-  return v < 0 ? `−${text}` : text
+  return formatPercent(x, digits)
 }
 
 /** A gain with its sign: "+31%" / "−4%". */
@@ -31,11 +26,6 @@ export function signedPct(x: number, digits = 0): string {
   const v = Number((x * 100).toFixed(digits))
   if (v === 0) return `${(0).toFixed(digits)}%`
   return `${v > 0 ? '+' : '−'}${Math.abs(v).toFixed(digits)}%`
-}
-
-/** 1.234 → "1.23×". */
-export function times(x: number, digits = 2): string {
-  return Number.isFinite(x) ? `${x.toFixed(digits)}×` : '–'
 }
 
 /** Bytes with a decimal unit: "1.2 MB". */
@@ -53,10 +43,7 @@ export function mb(n: number): string {
 }
 
 /** A time on the log's submit axis as a calendar date (UTC), or "day N" when the log has no date. */
-export function logDate(unixStartTime: number | null, t: number): string {
-  if (unixStartTime === null) return `day ${int(Math.floor(t / 86400))}`
-  return new Date((unixStartTime + t) * 1000).toISOString().slice(0, 10)
-}
+export const logDate = formatLogDate
 
 /** Processor-seconds as processor-hours. */
 export function procHours(procSeconds: number): string {
@@ -76,9 +63,4 @@ export function shortDuration(s: number): string {
   if (s < 3600) return `${r(s / 60)}m`
   if (s < 86400) return `${r(s / 3600)}h`
   return `${r(s / 86400)}d`
-}
-
-/** "1 job" / "3 jobs". */
-export function plural(n: number, one: string, many = `${one}s`): string {
-  return `${int(n)} ${n === 1 ? one : many}`
 }
