@@ -15,7 +15,7 @@ import type { ImportOptions } from '../core/workload/import'
 import { defaultWorkerPath, forkNode, type ForkWorker, type WorkerHandle } from '../engine/pool'
 import type { AnalysisOptions, FromWorker, WorkloadSetup } from '../engine/protocol'
 import type { AnalysisRequest, CampaignEvent } from '../shared/api'
-import { ApiInputError } from '../shared/validate'
+import { ApiInputError } from '../shared/errors'
 
 export interface AnalysisRunnerOptions {
   fork?: ForkWorker

@@ -15,7 +15,7 @@ import { defaultWorkerPath, forkNode, type ForkWorker } from '../engine/pool'
 import type { FromWorker } from '../engine/protocol'
 import { FileInputError, type ReadProgress } from '../node/read-log'
 import type { CampaignEvent } from '../shared/api'
-import { ApiInputError } from '../shared/validate'
+import { ApiInputError } from '../shared/errors'
 
 /** Progress events at most this often (~5 per second; the final one is always sent). */
 export const IMPORT_PROGRESS_EVERY_MS = 200
