@@ -156,7 +156,7 @@ export function plainDataProblem(v: unknown, limits: { depth: number; nodes: num
   let nodes = 0
   const walk = (x: unknown, depth: number): string | null => {
     if (++nodes > limits.nodes) return 'is too large'
-    if (x === null || typeof x === 'boolean') return null
+    if (x === null || x === undefined || typeof x === 'boolean') return null
     if (typeof x === 'number') return null // the schemas say where a number must be finite
     if (typeof x === 'string') return x.length > limits.chars ? `contains a text that is too long (${x.length} characters, at most ${limits.chars})` : null
     if (typeof x !== 'object') return `contains ${typeof x}, which is not plain data`
@@ -246,6 +246,8 @@ const TYPE_WORDS: Record<string, string> = {
 /** One zod issue in plain words, without the field (issueMessage adds it). */
 function issueText(issue: z.core.$ZodIssue & { input?: unknown }): string {
   const got = 'input' in issue ? `, got ${describeValue(issue.input)}` : ''
+  // A message the schema gave (not one of zod's defaults) says it best.
+  if (!/^(Invalid|Too (big|small)|Unrecognized)/.test(issue.message) && issue.code !== 'unrecognized_keys') return issue.message
   switch (issue.code) {
     case 'invalid_type': {
       if (issue.expected === 'int') return `must be a whole number${got}`
@@ -291,7 +293,16 @@ function fieldPath(path: readonly PropertyKey[]): string {
  * request's options.weeks must be at most 260, got 261". `what` names the whole value; `names`
  * name a tuple's items (an operation's arguments), so the path starts with the argument's name. */
 export function issueMessage(error: z.ZodError, what: string, names?: readonly string[]): string {
-  const issue = error.issues[0]! as z.core.$ZodIssue & { input?: unknown }
+  let issue = error.issues[0]! as z.core.$ZodIssue & { input?: unknown }
+  // A union none of whose options fit: the option the input went furthest into says what is
+  // wrong ({ list: [...] } with a bad policy: that policy), unless none got past the first step.
+  while (issue.code === 'invalid_union' && issue.errors.length > 0) {
+    // Furthest = longest path; on a tie, a field that is there beats one that is missing.
+    const depth = (e: z.core.$ZodIssue & { input?: unknown }) => e.path.length + (e.input === undefined ? 0 : 0.5)
+    const best = issue.errors.map((e) => e[0]).filter((e) => e !== undefined).reduce((a, b) => (depth(b) > depth(a) ? b : a))
+    if (!best || best.path.length === 0) break
+    issue = { ...best, path: [...issue.path, ...best.path] } as typeof issue
+  }
   let path: readonly PropertyKey[] = issue.path
   let head = what
   if (names && typeof path[0] === 'number') {
@@ -299,7 +310,7 @@ export function issueMessage(error: z.ZodError, what: string, names?: readonly s
     path = path.slice(1)
   }
   const field = fieldPath(path)
-  return `${head}${field ? `'s ${field}` : ''} ${issueText(issue)}`
+  return `${head}${field ? `${head.endsWith('s') ? "'" : "'s"} ${field}` : ''} ${issueText(issue)}`
 }
 
 /** Parses `v` with `schema` or throws ApiInputError in plain words (see issueMessage). Plain data
