@@ -159,7 +159,7 @@ export function createApi(ctx: ApiContext): { call: (req: IncomingMessage, res: 
       sendJson(res, 200, { ok: true, value: value ?? null })
     } catch (e) {
       const f = failure(e)
-      if (kind === 'file-in' && req.destroyed && !(e instanceof HttpError)) return // the client went away
+      if (kind === 'file-in' && req.socket.destroyed && !(e instanceof HttpError)) return // the client went away
       // Do not read the rest of an oversized or refused upload: close the connection once answered.
       if (f.status === 413 || kind === 'file-in') {
         res.setHeader('Connection', 'close')
