@@ -199,4 +199,38 @@ describe('Backend', () => {
     await b.close()
     expect(existsSync(f)).toBe(false)
   })
+
+  it('turns a dropped file (addLogFile) into a handle after checking it is a readable file; errors name only the file', async () => {
+    const b = new Backend({ mode: 'desktop', stateDir: join(tmp.dir, 'state5'), cacheDir: null, workerPath })
+    try {
+      const log = join(tmp.dir, 'dropped.swf.gz')
+      copyFileSync(KTH, log)
+      const h = await b.addLogFile({ path: log })
+      expect(h).toEqual({ handle: expect.stringMatching(/^[A-Za-z0-9_-]{1,64}$/), name: 'dropped.swf.gz' })
+      await expect(b.addLogFile({ path: tmp.dir })).rejects.toThrow(/is a folder: drop a log file/)
+      await expect(b.addLogFile({ path: join(tmp.dir, 'gone.swf') })).rejects.toThrow(/^gone\.swf no longer exists$/)
+      // An upload's temporary file is the back end's to delete; a dropped file never is.
+      await b.close()
+      expect(existsSync(log)).toBe(true)
+    } finally {
+      await b.close()
+    }
+  })
+
+  it('answers the files to save (saveText, saveProject) and opens an uploaded project file, deleting it', async () => {
+    const b = new Backend({ mode: 'browser', stateDir: join(tmp.dir, 'state6'), cacheDir: null, workerPath })
+    try {
+      expect(b.saveText('a.txt', 'x', 'text/plain')).toEqual({ name: 'a.txt', content: 'x', mime: 'text/plain' })
+      const saved = b.saveProject(projectState({ log: { name: 'KTH SP2.swf.gz', sha256: KTH_SHA } }))
+      expect(saved).toMatchObject({ name: 'KTH_SP2.swf.easytune.json', mime: 'application/json' })
+      const up = join(tmp.dir, 'upload-project')
+      writeFileSync(up, saved.content)
+      await expect(b.openProject({ path: up, name: 'mine.easytune', temporary: true })).resolves.toMatchObject({ version: 1, log: { sha256: KTH_SHA } })
+      expect(existsSync(up)).toBe(false)
+      await expect(b.openProject(null)).rejects.toThrow(/pick the project file/)
+      expect(() => b.saveReportPdf({} as never)).toThrow(/browser mode cannot make a PDF/)
+    } finally {
+      await b.close()
+    }
+  })
 })
