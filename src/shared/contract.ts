@@ -32,7 +32,6 @@
 // callers. Nothing else names it.
 import { z } from 'zod'
 import type { ImportReport } from '../core/workload/import'
-import type { EvaluationResult } from '../core/tune/result'
 import type { ExportBundle } from '../core/export/types'
 import type { AnalysisEvent, AppInfo, CampaignEstimate, CampaignEvent, ImportEvent, SplitPreview, WorkloadSummary } from './api'
 import {

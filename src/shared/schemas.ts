@@ -43,7 +43,6 @@ export const PathSchema = z.string().min(1).max(MAX_PATH_CHARS)
   .refine((s) => s.startsWith('/') || /^[A-Za-z]:[\\/]/.test(s) || s.startsWith('\\\\'), 'must be an absolute path')
 /** A file name to save under: no folders, no control characters. */
 export const FileNameSchema = z.string().min(1).max(255)
-  // eslint-disable-next-line no-control-regex
   .refine((s) => !/[/\\\u0000-\u001f\u007f]/.test(s) && s !== '.' && s !== '..', 'must be a plain file name (no folders or control characters)')
 export const MimeSchema = z.string().max(100).regex(/^[a-z]+\/[a-z0-9.+-]+(;\s?charset=utf-8)?$/i, 'is not a valid MIME type')
 const seed = int(0, 2 ** 32 - 1)

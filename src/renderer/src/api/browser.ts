@@ -183,7 +183,7 @@ function pickFile(accept: string): Promise<File | null> {
     input.type = 'file'
     input.accept = accept
     input.onchange = () => resolve(input.files?.[0] ?? null)
-    input.addEventListener('cancel', () => resolve(null))
+    input.oncancel = () => resolve(null) // the picker was closed without a file
     input.click()
   })
 }
