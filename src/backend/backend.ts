@@ -233,6 +233,29 @@ export class Backend {
     this.campaigns.cancel(id)
   }
 
+  /** clearCellCache: deletes the finished cells cached in cacheDir (only the cache's own `.cell`
+   * files: a folder given with --cache-dir may hold other things). A running campaign reads and
+   * writes them, so it is refused then. */
+  async clearCellCache(): Promise<{ cells: number; bytes: number }> {
+    const dir = this.opts.cacheDir
+    if (this.campaigns.active > 0) throw new ApiInputError('a campaign is running: cancel it or wait for it before clearing the cache')
+    let names: string[] = []
+    try {
+      names = dir ? await fsp.readdir(dir) : []
+    } catch { /* no cache folder yet: nothing cached */ }
+    let cells = 0, bytes = 0
+    for (const name of names.filter((n) => n.endsWith('.cell'))) {
+      const path = join(dir!, name)
+      try {
+        const { size } = await fsp.stat(path)
+        await fsp.rm(path)
+        cells++
+        bytes += size
+      } catch { /* gone meanwhile */ }
+    }
+    return { cells, bytes }
+  }
+
   exportConfig(result: EvaluationResult, target: ExportTarget, options: { slurmVersion?: string } = {}): ExportBundle {
     return exportBundle(result, target, options)
   }

@@ -92,6 +92,9 @@ export const CONTRACT = {
   startAnalysis: call(['request'], [AnalysisRequestSchema], returns<{ analysisId: string }>()),
   /** Cancels a campaign, an analysis or a tracked import (by its importId); unknown ids are ignored. */
   cancel: call(['id'], [IdSchema], returns<void>()),
+  /** Deletes the cached campaign cells (only a speed-up: a later run computes them again) and
+   * says how many and how much space; refused while a campaign runs. */
+  clearCellCache: call([], [], returns<{ cells: number; bytes: number }>()),
   exportConfig: call(['result', 'target', 'options'], [EvaluationResultSchema, z.enum(['slurm', 'pbs']), ExportOptionsSchema.optional()], returns<ExportBundle>()),
   /** Saves text the user asked for (an exported file, an HTML report, a chart) as a file. */
   saveText: save(['name', 'content', 'mime'], [FileNameSchema, z.string().max(MAX_TEXT_CHARS), MimeSchema]),

@@ -116,6 +116,7 @@ export function fakeApi(over: Partial<EasyTuneApi> = {}): FakeApi {
     startCampaign: vi.fn(async () => ({ campaignId: 'c1' })),
     startAnalysis: vi.fn(async () => ({ analysisId: 'a1' })),
     cancel: vi.fn(async () => {}),
+    clearCellCache: vi.fn(async () => ({ cells: 3, bytes: 4_500 })),
     onCampaignEvent: vi.fn((l: (e: CampaignEvent) => void) => { listeners.add(l); return () => { listeners.delete(l) } }),
     onImportEvent: vi.fn((l: (e: ImportEvent) => void) => { importListeners.add(l); return () => { importListeners.delete(l) } }),
     onAnalysisEvent: vi.fn((l: (e: AnalysisEvent) => void) => { analysisListeners.add(l); return () => { analysisListeners.delete(l) } }),

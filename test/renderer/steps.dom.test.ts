@@ -177,6 +177,19 @@ describe('Run step', () => {
     expect(wiz.current.id).toBe('results')
     w2.unmount()
   })
+
+  it('clears the cell cache on request and says how much it freed, or why not', async () => {
+    const w = mountStep(RunStep)
+    await w.get('[data-testid="clear-cache"]').trigger('click')
+    await flushPromises()
+    expect(app.api.clearCellCache).toHaveBeenCalledTimes(1)
+    expect(w.get('[data-testid="cache-note"]').text()).toBe('Cleared 3 cached cells (4.5 kB).')
+    vi.mocked(app.api.clearCellCache).mockRejectedValueOnce(new Error('a campaign is running: cancel it or wait for it before clearing the cache'))
+    await w.get('[data-testid="clear-cache"]').trigger('click')
+    await flushPromises()
+    expect(w.get('[data-testid="cache-note"]').text()).toBe('Could not clear the cache: a campaign is running: cancel it or wait for it before clearing the cache')
+    w.unmount()
+  })
 })
 
 describe('Results step', () => {

@@ -233,4 +233,27 @@ describe('Backend', () => {
       await b.close()
     }
   })
+
+  it('clears the cell cache: only its .cell files, with their count and size; refused while a campaign runs', async () => {
+    const cacheDir = join(tmp.dir, 'cells')
+    const b = new Backend({ mode: 'browser', stateDir: join(tmp.dir, 'state7'), cacheDir, workerPath })
+    try {
+      expect(await b.clearCellCache()).toEqual({ cells: 0, bytes: 0 }) // no folder yet
+      const w = await b.importLog({ kind: 'sample' }, {})
+      const { finished } = collect(b)
+      b.startCampaign(request(w.id))
+      await expect(b.clearCellCache()).rejects.toThrow(/a campaign is running/)
+      expect((await finished).kind).toBe('done')
+      const { readdirSync, statSync } = await import('node:fs')
+      const cells = readdirSync(cacheDir).filter((f) => f.endsWith('.cell'))
+      expect(cells.length).toBe(6) // 2 candidates + EASY-FCFS, on train and test
+      const size = cells.reduce((s, f) => s + statSync(join(cacheDir, f)).size, 0)
+      writeFileSync(join(cacheDir, 'notes.txt'), 'not the cache\'s')
+      expect(await b.clearCellCache()).toEqual({ cells: 6, bytes: size })
+      expect(readdirSync(cacheDir)).toEqual(['notes.txt'])
+      expect(await b.clearCellCache()).toEqual({ cells: 0, bytes: 0 })
+    } finally {
+      await b.close()
+    }
+  })
 })
