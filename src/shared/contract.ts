@@ -23,10 +23,11 @@
 //              page gets true, or false when the person cancelled. An implementation may also do
 //              the saving itself and answer the boolean (the desktop project file remembers where
 //              it lives). `saveText` means exactly that everywhere: save this text as a file.
-// Streams: three event streams (campaign, import, analysis), each with its own event type and
-// its own subscription method on the renderer's API (onCampaignEvent, onImportEvent,
-// onAnalysisEvent). Desktop: one MessagePort per window carries { stream, event }; browser mode:
-// one WebSocket carries the same messages.
+// Streams: three event streams (campaign, import, analysis), each with its own event type; the
+// renderer's API has one subscription method per stream (onCampaignEvent, onImportEvent,
+// onAnalysisEvent), and a 'call' that starts something declares the stream it reports on
+// (`events`). Desktop: one MessagePort per window carries { stream, event }; browser mode: one
+// WebSocket carries the same messages.
 //
 // Adding an operation = its declaration below + the Backend method of the same name + its
 // callers. Nothing else names it.
@@ -48,7 +49,12 @@ export type OperationKind = 'call' | 'file-in' | 'save'
 /** A result's type (results come from our own back end: typed, not re-validated). */
 const returns = <T>() => z.custom<T>(() => true)
 
-interface CallDecl<A extends z.ZodTuple = z.ZodTuple, R extends z.ZodType = z.ZodType> { kind: 'call'; args: A; names: readonly string[]; result: R }
+interface CallDecl<A extends z.ZodTuple = z.ZodTuple, R extends z.ZodType = z.ZodType> {
+  kind: 'call'; args: A; names: readonly string[]; result: R
+  /** The stream on which what this call starts reports (its events name the id it answers, or
+   * the id it was given). The browser client has that stream's socket open before it calls. */
+  events?: StreamName
+}
 interface SaveDecl<A extends z.ZodTuple = z.ZodTuple> { kind: 'save'; args: A; names: readonly string[] }
 interface FileInDecl<R extends z.ZodType = z.ZodType, O extends boolean = boolean> {
   kind: 'file-in'; args: z.ZodTuple; names: readonly string[]; result: R
@@ -63,8 +69,8 @@ export type OperationDecl = CallDecl | SaveDecl | FileInDecl
 export const DesktopFileSchema = z.strictObject({ path: PathSchema })
 
 type Items = readonly [z.ZodType, ...z.ZodType[]] | []
-function call<const I extends Items, R extends z.ZodType>(names: { [K in keyof I]: string }, items: I, result: R): CallDecl<z.ZodTuple<I, null>, R> {
-  return { kind: 'call', args: z.tuple(items as never) as never, names, result }
+function call<const I extends Items, R extends z.ZodType>(names: { [K in keyof I]: string }, items: I, result: R, opts: { events?: StreamName } = {}): CallDecl<z.ZodTuple<I, null>, R> {
+  return { kind: 'call', args: z.tuple(items as never) as never, names, result, ...opts }
 }
 function save<const I extends Items>(names: { [K in keyof I]: string }, items: I): SaveDecl<z.ZodTuple<I, null>> {
   return { kind: 'save', args: z.tuple(items as never) as never, names }
@@ -81,15 +87,15 @@ export const CONTRACT = {
   addLogFile: fileIn({ optional: false, accept: '' }, returns<{ handle: string; name: string }>()),
   /** With `tracking`, the import reports on the import stream under `tracking.importId`, and
    * `cancel(importId)` stops it: importLog then rejects with "the import was cancelled". */
-  importLog: call(['source', 'options', 'tracking'], [LogSourceSchema, ImportOptionsSchema.optional(), ImportTrackingSchema.optional()], returns<WorkloadSummary>()),
+  importLog: call(['source', 'options', 'tracking'], [LogSourceSchema, ImportOptionsSchema.optional(), ImportTrackingSchema.optional()], returns<WorkloadSummary>(), { events: 'import' }),
   getImportReport: call(['workloadId'], [IdSchema], returns<ImportReport>()),
   previewSplit: call(['workloadId', 'split'], [IdSchema, SplitSchema], returns<SplitPreview>()),
   estimateCampaign: call(['request'], [CampaignRequestSchema], returns<CampaignEstimate>()),
   /** Its events come on the campaign stream under the returned id. */
-  startCampaign: call(['request'], [CampaignRequestSchema], returns<{ campaignId: string }>()),
+  startCampaign: call(['request'], [CampaignRequestSchema], returns<{ campaignId: string }>(), { events: 'campaign' }),
   /** An online-selection emulation or a mixed-policy search on one engine worker; its events come
    * on the analysis stream under the returned id, and cancel(id) stops it. */
-  startAnalysis: call(['request'], [AnalysisRequestSchema], returns<{ analysisId: string }>()),
+  startAnalysis: call(['request'], [AnalysisRequestSchema], returns<{ analysisId: string }>(), { events: 'analysis' }),
   /** Cancels a campaign, an analysis or a tracked import (by its importId); unknown ids are ignored. */
   cancel: call(['id'], [IdSchema], returns<void>()),
   /** Deletes the cached campaign cells (only a speed-up: a later run computes them again) and

@@ -32,6 +32,11 @@ describe('the contract', () => {
     expect(isOperation('importLog')).toBe(true)
   })
 
+  it('says which calls report on which stream (the id they answer or are given names the events)', () => {
+    const reporting = Object.fromEntries(OPERATION_NAMES.flatMap((n) => { const d = CONTRACT[n]; return d.kind === 'call' && d.events ? [[n, d.events]] : [] }))
+    expect(reporting).toEqual({ importLog: 'import', startCampaign: 'campaign', startAnalysis: 'analysis' })
+  })
+
   it('names each argument of each operation (messages name the field by them)', () => {
     for (const name of OPERATION_NAMES) {
       const d = CONTRACT[name]

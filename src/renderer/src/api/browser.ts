@@ -7,9 +7,9 @@
 //              progress); with no File (optional ones), the page's file picker asks for one
 //   'save'     like 'call'; the answer names a one-time download, which the page opens
 //              (/download/<id>?token=…) so the browser saves it
-//   streams    WebSocket /ws?token=…, one JSON { stream, event } per message; reconnects. The
-//              socket is opened before any call that starts something (a call with an id to
-//              follow), so no early event is missed.
+//   streams    WebSocket /ws?token=…, one JSON { stream, event } per message; reconnects. Before
+//              a call that reports on a stream (the contract's `events`), the socket is opened
+//              when anyone listens to that stream, so no early event is missed.
 import { CONTRACT, OPERATION_NAMES, STREAM_NAMES, subscribeName, type EasyTuneApi, type OperationDecl, type StreamMessage, type StreamName } from '../../../shared/contract'
 
 export const TOKEN_HEADER = 'x-easytune-token'
@@ -116,13 +116,11 @@ export function createBrowserApi(opts: BrowserApiOptions): EasyTuneApi {
     return true
   }
 
-  /** Before a call that may start something followed on a stream, have the socket open (when
-   * anyone listens), so none of its first events is missed. */
-  const beforeCall = async () => { if (listening()) await ensureSocket() }
-
   const BY_KIND: { [K in OperationDecl['kind']]: (name: string, d: Extract<OperationDecl, { kind: K }>) => (...a: never[]) => Promise<unknown> } = {
-    'call': (name) => async (...args: unknown[]) => {
-      await beforeCall()
+    'call': (name, d) => async (...args: unknown[]) => {
+      // What this call starts reports on a stream: have its socket open first (when anyone
+      // listens there), so none of its first events is missed.
+      if (d.events && listeners[d.events].size > 0) await ensureSocket()
       return call(name, args)
     },
     'save': (name) => async (...args: unknown[]) => {
