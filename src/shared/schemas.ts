@@ -17,12 +17,11 @@ import type { EvaluationResult } from '../core/tune/result'
 import { thresholdProblem } from '../core/util/duration'
 import { LOG_FORMATS } from '../core/workload/types'
 import { ApiInputError } from './errors'
-import { SettingsSchema } from './settings'
+import { MAX_WORKERS, SettingsSchema } from './settings'
 
 /** Handles, workload ids, campaign / analysis / import ids. */
 export const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/
 export const MAX_WEEKS = 5000
-export const MAX_WORKERS = 64
 export const MAX_TEXT_CHARS = 64 * 1024 * 1024
 export const MAX_PATH_CHARS = 4096
 export const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype'])
