@@ -34,15 +34,14 @@
 import { z } from 'zod'
 import type { ImportReport } from '../core/workload/import'
 import type { ExportBundle } from '../core/export/types'
-import type { AnalysisEvent, AppInfo, CampaignEstimate, CampaignEvent, ImportEvent, SplitPreview, WorkloadSummary } from './api'
+import type { AnalysisEvent, AppInfo, CampaignEstimate, CampaignEvent, ImportEvent, ProjectState, SplitPreview, WorkloadSummary } from './api'
+import { ApiInputError } from './errors'
 import {
   AnalysisRequestSchema, CampaignRequestSchema, EvaluationResultSchema, ExportOptionsSchema, FileNameSchema, IdSchema, ImportOptionsSchema,
-  ImportTrackingSchema, LogSourceSchema, MAX_TEXT_CHARS, MimeSchema, PathSchema, ProjectStateSchema, SaveProjectOptionsSchema, SettingsPatchSchema,
-  parseOrThrow, SplitSchema,
+  ImportTrackingSchema, LogSourceSchema, MAX_TEXT_CHARS, MimeSchema, parseOrThrow, PathSchema, ProjectStateSchema, SaveProjectOptionsSchema,
+  SettingsPatchSchema, SplitSchema,
 } from './schemas'
-import { ApiInputError } from './errors'
 import type { Settings } from './settings'
-import type { ProjectState } from './api'
 
 export type OperationKind = 'call' | 'file-in' | 'save'
 
