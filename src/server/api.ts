@@ -134,7 +134,8 @@ export function createApi(ctx: ApiContext): { call: (req: IncomingMessage, res: 
    * implementation then owns (it is deleted here only when the call fails). */
   async function upload(name: OperationName, req: IncomingMessage, url: URL): Promise<unknown> {
     const path = join(ctx.uploadDir, `upload-${randomBytes(12).toString('hex')}`)
-    const limit = ctx.maxUploadBytes
+    const d = CONTRACT[name]
+    const limit = Math.min(ctx.maxUploadBytes, d.kind === 'file-in' ? d.maxBytes ?? Infinity : Infinity)
     try {
       const fileName = parseOrThrow(FileNameSchema, url.searchParams.get('name') ?? 'upload', 'the uploaded file name')
       const declared = Number(req.headers['content-length'] ?? NaN)

@@ -61,6 +61,8 @@ interface FileInDecl<R extends z.ZodType = z.ZodType, O extends boolean = boolea
   optional: O
   /** The browser file picker's `accept`. */
   accept: string
+  /** Largest file (bytes) browser mode takes for it, below the server's upload limit. */
+  maxBytes?: number
 }
 export type OperationDecl = CallDecl | SaveDecl | FileInDecl
 
@@ -74,7 +76,7 @@ function call<const I extends Items, R extends z.ZodType>(names: { [K in keyof I
 function save<const I extends Items>(names: { [K in keyof I]: string }, items: I): SaveDecl<z.ZodTuple<I, null>> {
   return { kind: 'save', args: z.tuple(items as never) as never, names }
 }
-function fileIn<R extends z.ZodType, const O extends boolean>(opts: { optional: O; accept: string }, result: R): FileInDecl<R, O> {
+function fileIn<R extends z.ZodType, const O extends boolean>(opts: { optional: O; accept: string; maxBytes?: number }, result: R): FileInDecl<R, O> {
   const file = opts.optional ? DesktopFileSchema.nullable().optional() : DesktopFileSchema
   return { kind: 'file-in', args: z.tuple([file]), names: ['file'], result, ...opts }
 }
@@ -114,7 +116,7 @@ export const CONTRACT = {
   saveProject: save(['state', 'options'], [ProjectStateSchema, SaveProjectOptionsSchema.optional()]),
   /** A project file: the File given (a drop, a file input), else the open dialog (desktop) or the
    * page's file picker (browser). null when the person cancelled. */
-  openProject: fileIn({ optional: true, accept: '.easytune,.json,application/json' }, returns<ProjectState>()),
+  openProject: fileIn({ optional: true, accept: '.easytune,.json,application/json', maxBytes: MAX_TEXT_CHARS }, returns<ProjectState>()),
   /** Keeps the state safe against a crash (written atomically, debounced by the caller). */
   autosave: call(['state'], [ProjectStateSchema], returns<void>()),
   /** The state autosaved last, restored when the app starts; null when there is none. A project

@@ -87,6 +87,14 @@ describe('browser API client', () => {
     }
   })
 
+  it('refuses a project file over the contract\'s limit before uploading it', async () => {
+    const xhr = vi.fn()
+    vi.stubGlobal('XMLHttpRequest', xhr)
+    const api = createBrowserApi({ token: TOKEN })
+    await expect(api.openProject({ name: 'huge.easytune', size: 1e9 } as File)).rejects.toThrow(/^huge\.easytune is too large \(1000000000 bytes, at most 67108864\)$/)
+    expect(xhr).not.toHaveBeenCalled()
+  })
+
   it('hands each stream\'s WebSocket messages to that stream\'s listeners only', async () => {
     const sockets: { onmessage: ((m: { data: string }) => void) | null; onopen: (() => void) | null; close: () => void; readyState: number }[] = []
     class FakeSocket {

@@ -135,6 +135,7 @@ export function createBrowserApi(opts: BrowserApiOptions): EasyTuneApi {
         if (d.optional) return null
         throw new Error('no file was given')
       }
+      if (d.maxBytes !== undefined && f.size > d.maxBytes) throw new Error(`${f.name} is too large (${f.size} bytes, at most ${d.maxBytes})`)
       return upload(name, f, onProgress, signal)
     },
   }
