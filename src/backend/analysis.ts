@@ -15,13 +15,13 @@ import type { MixedOptions } from '../core/tune/mixed'
 import type { ImportOptions } from '../core/workload/import'
 import { defaultWorkerPath, forkNode, type ForkWorker, type WorkerHandle } from '../engine/pool'
 import type { AnalysisOptions, FromWorker, WorkloadSetup } from '../engine/protocol'
-import type { AnalysisRequest, CampaignEvent } from '../shared/api'
-import { ApiInputError } from '../shared/validate'
+import type { AnalysisEvent, AnalysisRequest } from '../shared/api'
+import { ApiInputError } from '../shared/errors'
 
 export interface AnalysisRunnerOptions {
   fork?: ForkWorker
   workerPath?: string
-  emit: (e: CampaignEvent) => void
+  emit: (e: AnalysisEvent) => void
 }
 
 export interface AnalysisWorkload {
@@ -71,8 +71,8 @@ export class AnalysisRunner {
     const campaignId = `a${randomBytes(9).toString('base64url')}`
     const kind = req.kind
     let finished = false
-    const emit = (e: CampaignEvent) => { try { this.opts.emit(e) } catch { /* a failing listener must not stop the run */ } }
-    const finish = (e: CampaignEvent | null) => {
+    const emit = (e: AnalysisEvent) => { try { this.opts.emit(e) } catch { /* a failing listener must not stop the run */ } }
+    const finish = (e: AnalysisEvent | null) => {
       if (finished) return
       finished = true
       if (e) emit(e)
@@ -85,15 +85,15 @@ export class AnalysisRunner {
     worker.onMessage((m: FromWorker) => {
       if (finished) return
       switch (m.type) {
-        case 'analysis-progress': emit({ campaignId, kind: 'analysis-progress', analysis: kind, fraction: m.fraction }); break
-        case 'analysis-done': finish({ campaignId, kind: 'analysis-done', analysis: kind, result: m.result }); break
-        case 'error': finish({ campaignId, kind: 'error', message: m.file ? `${m.file}${m.line ? `:${m.line}` : ''}: ${m.message}` : m.message }); break
+        case 'analysis-progress': emit({ analysisId: campaignId, kind: 'progress', analysis: kind, fraction: m.fraction }); break
+        case 'analysis-done': finish({ analysisId: campaignId, kind: 'done', analysis: kind, result: m.result }); break
+        case 'error': finish({ analysisId: campaignId, kind: 'error', message: m.file ? `${m.file}${m.line ? `:${m.line}` : ''}: ${m.message}` : m.message }); break
         default: break
       }
     })
     worker.onExit((code, signal) => {
       this.running.delete(campaignId)
-      finish(r.cancelled ? { campaignId, kind: 'cancelled' } : { campaignId, kind: 'error', message: `the engine worker stopped unexpectedly (${signal ? `signal ${signal}` : `exit code ${code}`})` })
+      finish(r.cancelled ? { analysisId: campaignId, kind: 'cancelled' } : { analysisId: campaignId, kind: 'error', message: `the engine worker stopped unexpectedly (${signal ? `signal ${signal}` : `exit code ${code}`})` })
       resolveExit()
     })
     worker.send({ type: 'setup', setup })

@@ -1,10 +1,13 @@
 // The transport-neutral back end of the desktop app (Electron main's IPC handlers) and of browser
-// mode (src/server): it holds the imported workloads (by id), the files the user handed over (by
-// opaque handle), the campaigns, the settings and the autosave. Callers validate arguments with
-// src/shared/validate.ts first; everything here trusts the types but not the files.
+// mode (src/server): the implementation of the API contract (src/shared/contract.ts), one method
+// per operation under the operation's name. It holds the imported workloads (by id), the files the
+// user handed over (by opaque handle), the campaigns and analyses, the settings and the autosave,
+// and the three event streams (campaign, import, analysis: subscribe). The transports parse the
+// arguments with the contract's schemas first; everything here trusts the types but not the files.
 import { randomBytes } from 'node:crypto'
 import { existsSync, promises as fsp } from 'node:fs'
-import { basename } from 'node:path'
+import type { Stats } from 'node:fs'
+import { basename, join } from 'node:path'
 import { exportConfig as exportBundle } from '../core/export/index'
 import type { EvaluationResult } from '../core/tune/result'
 import type { ImportOptions, Workload } from '../core/workload/import'
@@ -14,14 +17,15 @@ import type { ForkWorker } from '../engine/pool'
 import { importLogFile, type ImportedLog } from '../engine/import'
 import { FileInputError } from '../node/read-log'
 import { renderReportHtml } from '../node/report'
-import type { AnalysisRequest, AppInfo, CampaignEstimate, CampaignEvent, CampaignRequest, ExportBundle, ExportTarget, ImportOptionsDto, ImportTracking, LogSource, ProjectState, Settings, SplitPreview, WorkloadSummary } from '../shared/api'
-import { ApiInputError } from '../shared/validate'
+import type { AnalysisRequest, AppInfo, CampaignEstimate, CampaignRequest, ExportBundle, ExportTarget, ImportOptionsDto, ImportTracking, LogSource, ProjectState, Settings, SplitPreview, WorkloadSummary } from '../shared/api'
+import type { ReceivedFile, SaveFile, StreamEvents, StreamName } from '../shared/contract'
+import { ApiInputError } from '../shared/errors'
 import { AnalysisRunner } from './analysis'
-import { CampaignRunner, type CampaignListener } from './campaigns'
+import { CampaignRunner } from './campaigns'
 import { estimateCampaign, previewSplit, secondsPerJob } from './estimate'
 import { ImportCancelledError, importInWorker, ImportTracker, type TrackedImport } from './imports'
 import { bundledSamplePath } from './paths'
-import { readAutosave, readProjectFile, saveProjectFile, writeAutosave } from './project'
+import { projectFileName, projectText, readAutosave, readProjectFile, saveProjectFile, writeAutosave } from './project'
 import { SettingsFile } from './settings'
 
 export interface BackendOptions {
@@ -66,10 +70,10 @@ export class Backend {
   readonly stateDir: string
   private readonly files = new Map<string, StoredFile>()
   private readonly workloads = new Map<string, StoredWorkload>()
-  private readonly listeners = new Set<CampaignListener>()
+  private readonly listeners: { [S in StreamName]: Set<(e: StreamEvents[S]) => void> } = { campaign: new Set(), import: new Set(), analysis: new Set() }
   private readonly campaigns: CampaignRunner
   private readonly analyses: AnalysisRunner
-  private readonly imports = new ImportTracker((e) => this.emit(e))
+  private readonly imports = new ImportTracker((e) => this.emit('import', e))
   private closed = false
   private readonly closing = new AbortController()
   private readonly importWorkers = new Set<Promise<unknown>>()
@@ -81,14 +85,22 @@ export class Backend {
     this.settings = new SettingsFile(opts.stateDir)
     this.campaigns = new CampaignRunner({
       fork: opts.fork, workerPath: opts.workerPath, cacheDir: opts.cacheDir,
-      emit: (e) => this.emit(e),
+      emit: (e) => this.emit('campaign', e),
     })
-    this.analyses = new AnalysisRunner({ fork: opts.fork, workerPath: opts.workerPath, emit: (e) => this.emit(e) })
+    this.analyses = new AnalysisRunner({ fork: opts.fork, workerPath: opts.workerPath, emit: (e) => this.emit('analysis', e) })
   }
 
-  /** Campaign events and tracked imports' progress, to every onCampaignEvent listener. */
-  private emit(e: CampaignEvent): void {
-    for (const l of [...this.listeners]) { try { l(e) } catch { /* one listener's failure is not the others' */ } }
+  /** One stream's event, to each of its listeners. */
+  private emit<S extends StreamName>(stream: S, e: StreamEvents[S]): void {
+    for (const l of [...this.listeners[stream]]) { try { l(e) } catch { /* one listener's failure is not the others' */ } }
+  }
+
+  /** Subscribes to one stream (campaign events, tracked imports' progress, analyses' events);
+   * returns the unsubscribe. */
+  subscribe<S extends StreamName>(stream: S, listener: (e: StreamEvents[S]) => void): () => void {
+    const set = this.listeners[stream] as Set<(e: StreamEvents[S]) => void>
+    set.add(listener)
+    return () => { set.delete(listener) }
   }
 
   get samplePath(): string {
@@ -113,10 +125,17 @@ export class Backend {
     return { handle, name }
   }
 
+  /** addLogFile: a file the user dropped or picked (desktop: its path, checked here; browser mode:
+   * the upload's temporary file, deleted when no longer needed) becomes an opaque handle. */
+  async addLogFile(file: ReceivedFile): Promise<{ handle: string; name: string }> {
+    if (!file.temporary) await checkDroppedFile(file.path)
+    return this.addFile(file.path, file.name ?? basename(file.path), { temporary: file.temporary ?? false })
+  }
+
   /** Imports the sample or a handed-over file. 'dialog' is the caller's job (Electron main).
-   * With `tracking`, the import emits 'import-progress' events under its id and cancel(importId)
+   * With `tracking`, the import emits on the import stream under its id and cancel(importId)
    * stops it (it then rejects with ImportCancelledError and keeps no workload). */
-  async importLog(source: LogSource, options: ImportOptionsDto, tracking?: ImportTracking): Promise<WorkloadSummary> {
+  async importLog(source: LogSource, options: ImportOptionsDto = {}, tracking?: ImportTracking): Promise<WorkloadSummary> {
     if (source.kind === 'sample') return this.importFromPath(this.samplePath, options, tracking)
     if (source.kind === 'dialog') throw new ApiInputError(this.mode === 'browser' ? 'there is no file dialog in browser mode: upload the file instead' : 'the open dialog is shown by the app, not the back end')
     const f = this.files.get(source.handle)
@@ -189,7 +208,7 @@ export class Backend {
     return estimateCampaign({ jobs: w.workload.jobs, machineProcs: w.workload.machineProcs, perJob: w.perJob, readSeconds: w.readSeconds }, req)
   }
 
-  /** Starts a campaign; its events go to every onCampaignEvent listener. */
+  /** Starts a campaign; its events go on the campaign stream. */
   startCampaign(req: CampaignRequest): { campaignId: string } {
     if (this.closed) throw new ApiInputError('EasyTune is shutting down')
     const w = this.workload(req.workloadId)
@@ -199,24 +218,42 @@ export class Backend {
   }
 
   /** Starts an online-selection emulation or a mixed-policy search (src/backend/analysis.ts) on one
-   * engine worker; its events go to every onCampaignEvent listener under the returned id. */
-  startAnalysis(req: AnalysisRequest): { campaignId: string } {
+   * engine worker; its events go on the analysis stream under the returned id. */
+  startAnalysis(req: AnalysisRequest): { analysisId: string } {
     if (this.closed) throw new ApiInputError('EasyTune is shutting down')
     const w = this.workload(req.workloadId)
     if (req.kind === 'mixed') this.previewSplit(req.workloadId, req.split) // a bad split in plain words, before any worker starts
-    return { campaignId: this.analyses.start(req, { path: w.path, importOptions: w.importOptions }) }
+    return { analysisId: this.analyses.start(req, { path: w.path, importOptions: w.importOptions }) }
   }
 
   /** Cancels a campaign, an analysis or a tracked import (importLog's importId); unknown ids are ignored. */
-  cancel(campaignId: string): void {
-    if (this.imports.cancel(campaignId)) return
-    if (this.analyses.cancel(campaignId)) return
-    this.campaigns.cancel(campaignId)
+  cancel(id: string): void {
+    if (this.imports.cancel(id)) return
+    if (this.analyses.cancel(id)) return
+    this.campaigns.cancel(id)
   }
 
-  onCampaignEvent(listener: CampaignListener): () => void {
-    this.listeners.add(listener)
-    return () => { this.listeners.delete(listener) }
+  /** clearCellCache: deletes the finished cells cached in cacheDir (only the cache's own `.cell`
+   * files: a folder given with --cache-dir may hold other things). A running campaign reads and
+   * writes them, so it is refused then. */
+  async clearCellCache(): Promise<{ cells: number; bytes: number }> {
+    const dir = this.opts.cacheDir
+    if (this.campaigns.active > 0) throw new ApiInputError('a campaign is running: cancel it or wait for it before clearing the cache')
+    let names: string[] = []
+    try {
+      names = dir ? await fsp.readdir(dir) : []
+    } catch { /* no cache folder yet: nothing cached */ }
+    let cells = 0, bytes = 0
+    for (const name of names.filter((n) => n.endsWith('.cell'))) {
+      const path = join(dir!, name)
+      try {
+        const { size } = await fsp.stat(path)
+        await fsp.rm(path)
+        cells++
+        bytes += size
+      } catch { /* gone meanwhile */ }
+    }
+    return { cells, bytes }
   }
 
   exportConfig(result: EvaluationResult, target: ExportTarget, options: { slurmVersion?: string } = {}): ExportBundle {
@@ -226,6 +263,34 @@ export class Backend {
   /** The offline HTML report (with the SLURM and PBS exports of the recommendation). */
   generateReport(result: EvaluationResult): string {
     return renderReportHtml(result)
+  }
+
+  /** saveText: the text as the file to hand to the person (the transport saves or downloads it). */
+  saveText(name: string, content: string, mime: string): SaveFile {
+    return { name, content, mime }
+  }
+
+  /** The report as a PDF needs a browser engine to print it: the desktop app has one (main's
+   * services replace this); browser mode's server has not, so it says what to do instead. */
+  saveReportPdf(_result: EvaluationResult): SaveFile {
+    throw new ApiInputError('browser mode cannot make a PDF: save the report as HTML, open it, and print it from the browser (Print > Save as PDF)')
+  }
+
+  /** saveProject: the project file to hand over (browser mode: a download; the desktop app saves
+   * to the project's own file instead, src/main/project.ts). */
+  saveProject(state: ProjectState, _options?: { saveAs?: boolean }): SaveFile {
+    return { name: projectFileName(state.log?.name), content: projectText(state), mime: 'application/json' }
+  }
+
+  /** openProject: reads and validates the file handed over (an upload's temporary file is deleted
+   * once read). Without a file there is nothing to open: the page picks one. */
+  async openProject(file: ReceivedFile | null): Promise<ProjectState | null> {
+    if (!file) throw new ApiInputError('pick the project file in the page (there is no open dialog in browser mode)')
+    try {
+      return await readProjectFile(file.path, file.name)
+    } finally {
+      if (file.temporary) await fsp.rm(file.path, { force: true })
+    }
   }
 
   saveProjectFile(path: string, state: ProjectState): Promise<void> {
@@ -274,4 +339,18 @@ export class Backend {
     this.workloads.clear()
     await Promise.all(temps.map((f) => fsp.rm(f.path, { force: true })))
   }
+}
+
+/** Checks that a dropped path is a readable regular file; errors name only the file. */
+export async function checkDroppedFile(path: string): Promise<void> {
+  const name = basename(path)
+  let s: Stats
+  try {
+    s = await fsp.stat(path)
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code
+    throw new ApiInputError(code === 'ENOENT' ? `${name} no longer exists` : code === 'EACCES' ? `${name} cannot be read (permission denied)` : `${name} cannot be read`)
+  }
+  if (s.isDirectory()) throw new ApiInputError(`${name} is a folder: drop a log file`)
+  if (!s.isFile()) throw new ApiInputError(`${name} is not a regular file`)
 }

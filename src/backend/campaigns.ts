@@ -12,7 +12,7 @@ import { EnginePool, cellLabel, forkNode, type ForkWorker } from '../engine/pool
 import type { FromWorker } from '../engine/protocol'
 import { FileInputError } from '../node/read-log'
 import type { CampaignEvent, CampaignRequest } from '../shared/api'
-import { ApiInputError } from '../shared/validate'
+import { ApiInputError } from '../shared/errors'
 
 /** Progress events at most this often (the last one of a run is always sent). */
 const PROGRESS_EVERY_MS = 150

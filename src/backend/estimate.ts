@@ -18,7 +18,7 @@ import { splitWorkload, type Split } from '../core/tune/split'
 import type { JobTable } from '../core/workload/types'
 import { defaultWorkerCount } from '../engine/pool'
 import type { CampaignEstimate, CampaignRequest, SplitPreview } from '../shared/api'
-import { ApiInputError } from '../shared/validate'
+import { ApiInputError } from '../shared/errors'
 import { campaignSpec } from './campaigns'
 
 export const POLICY_FACTOR = 1.25

@@ -14,8 +14,8 @@ import type { ImportedLog } from '../engine/import'
 import { defaultWorkerPath, forkNode, type ForkWorker } from '../engine/pool'
 import type { FromWorker } from '../engine/protocol'
 import { FileInputError, type ReadProgress } from '../node/read-log'
-import type { CampaignEvent } from '../shared/api'
-import { ApiInputError } from '../shared/validate'
+import type { ImportEvent } from '../shared/api'
+import { ApiInputError } from '../shared/errors'
 
 /** Progress events at most this often (~5 per second; the final one is always sent). */
 export const IMPORT_PROGRESS_EVERY_MS = 200
@@ -42,7 +42,7 @@ export interface TrackedImport {
 export class ImportTracker {
   private readonly running = new Map<string, AbortController>()
 
-  constructor(private readonly emit: (e: CampaignEvent) => void) {}
+  constructor(private readonly emit: (e: ImportEvent) => void) {}
 
   get active(): number {
     return this.running.size
@@ -61,7 +61,7 @@ export class ImportTracker {
         if (p.bytesRead < p.totalBytes && now - last < IMPORT_PROGRESS_EVERY_MS) return
         last = now
         try {
-          this.emit({ campaignId: importId, kind: 'import-progress', bytesRead: p.bytesRead, totalBytes: p.totalBytes, jobsRead: p.jobsRead })
+          this.emit({ importId, kind: 'progress', bytesRead: p.bytesRead, totalBytes: p.totalBytes, jobsRead: p.jobsRead })
         } catch { /* a failing listener must not stop the import */ }
       },
       check: () => { if (abort.signal.aborted) throw new ImportCancelledError() },

@@ -5,7 +5,11 @@ import { randomBytes } from 'node:crypto'
 import { promises as fsp } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import type { ProjectState } from '../shared/api'
-import { ApiInputError, MAX_TEXT_CHARS, parseProjectText, validatePath, validateProjectState } from '../shared/validate'
+import { ApiInputError } from '../shared/errors'
+import { MAX_TEXT_CHARS, parseOrThrow, parseProjectText, PathSchema, ProjectStateSchema } from '../shared/schemas'
+
+const validatePath = (path: unknown) => parseOrThrow(PathSchema, path, 'the project path')
+const validateProjectState = (state: unknown) => parseOrThrow(ProjectStateSchema, state, 'the project')
 
 /** Writes `text` to `path` atomically. */
 export async function writeFileAtomic(path: string, text: string | Uint8Array): Promise<void> {
@@ -41,27 +45,34 @@ export function projectText(state: ProjectState): string {
 
 /** Saves a project file (the state is validated first). */
 export async function saveProjectFile(path: string, state: ProjectState): Promise<void> {
-  await writeFileAtomic(validatePath(path, 'the project path'), projectText(state))
+  await writeFileAtomic(validatePath(path), projectText(state))
 }
 
-/** Reads and validates a project file; problems are ApiInputErrors that name the file. */
-export async function readProjectFile(path: string): Promise<ProjectState> {
-  validatePath(path, 'the project path')
+/** A project file's name for a download, from its log's name. */
+export function projectFileName(logName: string | undefined): string {
+  const base = (logName ?? 'project').replace(/\.(gz|swf|csv|txt|log)$/gi, '').replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 80) || 'project'
+  return `${base}.easytune.json`
+}
+
+/** Reads and validates a project file; problems are ApiInputErrors that name the file (`name`,
+ * default its base name: an upload's temporary path means nothing to the person). */
+export async function readProjectFile(path: string, name = basename(path)): Promise<ProjectState> {
+  validatePath(path)
   let text: string
   try {
     const st = await fsp.stat(path)
-    if (!st.isFile()) throw new ApiInputError(`${path} is not a file`)
-    if (st.size > MAX_TEXT_CHARS) throw new ApiInputError(`${path} is too large for a project file (${st.size} bytes)`)
+    if (!st.isFile()) throw new ApiInputError(`${name} is not a file`)
+    if (st.size > MAX_TEXT_CHARS) throw new ApiInputError(`${name} is too large for a project file (${st.size} bytes)`)
     text = await fsp.readFile(path, 'utf8')
   } catch (e) {
     if (e instanceof ApiInputError) throw e
     const code = (e as NodeJS.ErrnoException).code
-    throw new ApiInputError(`${path}: ${code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : (e as Error).message}`)
+    throw new ApiInputError(`${name}: ${code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : (e as Error).message}`)
   }
   try {
     return parseProjectText(text)
   } catch (e) {
-    throw new ApiInputError(`${basename(path)}: ${(e as Error).message}`)
+    throw new ApiInputError(`${name}: ${(e as Error).message}`)
   }
 }
 

@@ -1,14 +1,17 @@
-// Campaign events reach the renderer over a MessagePort, not over one IPC message each.
-// When the page first subscribes (preload: 'easytune:onCampaignEvent'), main creates a
+// The three event streams (campaign, import, analysis) reach the renderer over one MessagePort
+// per window, not over one IPC message each; each message is { stream, event } (StreamMessage of
+// src/shared/contract.ts). When the page first subscribes to any stream (preload:
+// 'easytune:events'), main creates a
 // MessageChannelMain, transfers one end to that window (webContents.postMessage) and keeps the
-// other. What main posts on it is low-rate: the cell-level events (each finished 'cell', warnings,
+// other. What main posts on it is low-rate: tracked imports' progress, analyses' progress and
+// outcome, and for campaigns the cell-level events (each finished 'cell', warnings,
 // then done / error / cancelled) and the pool's aggregate 'progress' (overall counts, ETA, which
 // worker runs which cell), which the back end throttles (src/backend/campaigns.ts). Main has to
 // post these: the pool that schedules the cells, caches them and aggregates their progress runs in
 // main. The high-rate stream, each worker's progress through its cell, does not pass through main:
 // every engine worker posts it to the window on a port of its own (worker-ports.ts).
 import { MessageChannelMain } from 'electron'
-import type { CampaignEvent } from '../shared/api'
+import type { StreamMessage } from '../shared/contract'
 
 /** The parts of MessagePortMain used here. */
 export interface PortLike {
@@ -47,11 +50,11 @@ export class EventPorts {
 
   get openPorts(): number { return this.ports.size }
 
-  /** Posts an event on every window's port. */
-  emit(event: CampaignEvent): void {
+  /** Posts a stream's event on every window's port. */
+  emit(message: StreamMessage): void {
     for (const port of this.ports.values()) {
       try {
-        port.postMessage(event)
+        port.postMessage(message)
       } catch { /* a port closed under us: the window is going away */ }
     }
   }

@@ -1,6 +1,7 @@
 // Electron main: app lifecycle (one instance, one main window), the security rules on every web
 // contents, the app:// protocol, settings, the Backend with engine workers as utility processes,
-// the IPC handlers, the events MessagePort and the engine workers' progress ports, the menus. See docs/ARCHITECTURE.md §Processes, §Electron security rules.
+// the IPC handlers derived from the API contract (ipc.ts, with main's own services: services.ts),
+// the events MessagePort of the three streams and the engine workers' progress ports, the menus See docs/ARCHITECTURE.md §Processes, §Electron security rules.
 //
 // __dirname is electron-vite's ESM shim (never redeclare it: docs/TOOLCHAIN.md §Build layout). Built layout:
 // out/main/index.js, out/main/engine-worker.js, out/preload/index.cjs, out/renderer/.
@@ -17,7 +18,9 @@ import { EventPorts, type ContentsLike } from './events-port'
 import { WorkerPorts } from './worker-ports'
 import { registerIpc, unregisterIpc } from './ipc'
 import { menuTemplate, type MenuCommand } from './menu'
-import { renderPdf, ReportRegistry } from './pdf'
+import { renderPdf } from './pdf'
+import { desktopImplementation } from './services'
+import { STREAM_NAMES, type StreamMessage } from '../shared/contract'
 import { DesktopProject } from './project'
 import { openExternalVetted } from './security/external'
 import { installSecurity } from './security/index'
@@ -78,10 +81,11 @@ async function start(): Promise<void> {
   })
   backend = be
   const ports = new EventPorts()
-  be.onCampaignEvent((e) => ports.emit(e))
+  for (const stream of STREAM_NAMES) be.subscribe(stream, (event) => ports.emit({ stream, event } as StreamMessage))
   const dialogs = electronDialogs(() => mainWindow)
   const send = (command: MenuCommand) => { if (mainWindow && !mainWindow.isDestroyed()) mainWindow.webContents.send('easytune:menu', command) }
   const project = new DesktopProject({ backend: be, recent: settings, dialogs, onRecentChanged: () => buildMenu() })
+  const impl = desktopImplementation(be, { project, settings, dialogs, renderPdf })
   const appInfo = () => desktopAppInfo(be.getAppInfo())
   openFromOutside = (path) => { project.queueOpen(path); send('open-project') }
 
@@ -100,18 +104,13 @@ async function start(): Promise<void> {
   }
 
   channels = registerIpc(ipcMain, {
-    backend: be,
-    project,
-    settings,
+    impl,
     dialogs,
     openEventsPort: (sender) => {
       ports.open(sender as ContentsLike)
       workerPorts.attach(sender as ContentsLike)
     },
-    reports: new ReportRegistry(),
-    renderPdf,
     writeFile: writeFileAtomic,
-    appInfo,
     getWindow: () => (mainWindow && !mainWindow.isDestroyed() ? mainWindow : null),
   })
   buildMenu()

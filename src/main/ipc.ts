@@ -1,124 +1,94 @@
-// The IPC handlers: one `ipcMain.handle('easytune:<method>')` per EasyTuneApi method (the preload
-// makes exactly one ipcRenderer.invoke per call). Every handler first checks the sender (the main
-// window's top frame showing app://easytune, security/sender.ts), then validates its arguments
-// with the shared validators (src/shared/validate.ts: a malformed call is rejected with the
-// validator's message), and only then delegates to the Backend or to main's own services
-// (dialogs, settings, the project file, the events port, PDF printing).
-// Paths: a log chosen in the open dialog is imported in main, a dropped one becomes an opaque
-// handle (Backend.addFile); projects come back parsed; save targets come from a save dialog. No
-// handler ever returns a path.
-import { stat } from 'node:fs/promises'
-import { basename } from 'node:path'
+// The IPC handlers, derived from the API contract (src/shared/contract.ts): one
+// `ipcMain.handle('easytune:<operation>')` per operation, registered by one loop that names no
+// operation. Every handler first checks the sender (the main window's top frame showing
+// app://easytune, security/sender.ts), then parses its arguments with the operation's schemas (a
+// malformed call is rejected with their plain-words message), calls the implementation of the
+// same name (the Backend, or main's own service for a few: services.ts) and finishes by KIND:
+//   'call'     the value is the answer;
+//   'file-in'  the argument is { path } of the File the preload read with webUtils, or nothing
+//              (the implementation then asks with a dialog);
+//   'save'     the implementation answers the file to save (or already saved it: a boolean);
+//              main asks where with a save dialog and writes it: true, or false when cancelled.
+// One more channel opens the window's events port for the three streams (events-port.ts), and
+// 'easytune:operations' (synchronous, answered as the preload loads) describes the contract to
+// the preload: [name, kind] pairs and the stream names. That list is public (it is the source)
+// and grants nothing: every operation's own channel checks the sender.
+// No handler ever returns a path.
 import type { IpcMain } from 'electron'
-import type { Backend } from '../backend/backend'
-import type { AppInfo, ImportOptionsDto, ProjectState, Settings } from '../shared/api'
-import { ApiInputError, VALIDATORS, type ApiMethod, type ValidatedArgs } from '../shared/validate'
+import { CONTRACT, OPERATION_NAMES, parseArgs, STREAM_NAMES, type Implementation, type OperationKind, type SaveFile } from '../shared/contract'
+import { ApiInputError } from '../shared/errors'
 import type { Dialogs } from './dialogs'
-import type { DesktopProject } from './project'
 import { assertTrustedSender, type SenderEvent, type TrustedWindow } from './security/sender'
 
 export const CHANNEL_PREFIX = 'easytune:'
-export const channelOf = (method: string) => `${CHANNEL_PREFIX}${method}`
+export const channelOf = (operation: string) => `${CHANNEL_PREFIX}${operation}`
+/** The page asks for its events port here (the preload, on the first subscription to any stream). */
+export const EVENTS_CHANNEL = 'easytune:events'
+/** The preload's synchronous question: which operations and streams are there? */
+export const OPERATIONS_CHANNEL = 'easytune:operations'
 
-export type IpcBackend = Pick<Backend, 'addFile' | 'importLog' | 'importFromPath' | 'getImportReport' | 'previewSplit' | 'estimateCampaign'
-  | 'startCampaign' | 'startAnalysis' | 'cancel' | 'exportConfig' | 'generateReport' | 'restoreLastProject'>
+export type IpcMainLike = Pick<IpcMain, 'handle' | 'removeHandler' | 'on' | 'removeAllListeners'>
 
-export type IpcMainLike = Pick<IpcMain, 'handle' | 'removeHandler'>
+/** What the preload builds window.easytune from: the contract's operations and streams. */
+export function describeContract(): { operations: [string, OperationKind][]; streams: string[] } {
+  return { operations: OPERATION_NAMES.map((n) => [n, CONTRACT[n].kind]), streams: [...STREAM_NAMES] }
+}
 
 export interface IpcDeps {
-  backend: IpcBackend
-  project: Pick<DesktopProject, 'save' | 'open' | 'autosave'>
-  settings: { get(): Settings; set(patch: Partial<Settings>): Settings }
-  dialogs: Pick<Dialogs, 'openLog' | 'saveFile'>
-  /** Hands the calling window a MessagePort for campaign events (events-port.ts) and one per
+  /** Every operation's implementation (services.ts: the Backend with main's own services). */
+  impl: Implementation
+  dialogs: Pick<Dialogs, 'saveFile'>
+  writeFile(path: string, data: string | Uint8Array): Promise<void>
+  /** Hands the calling window a MessagePort for the three streams (events-port.ts) and one per
    * running engine worker for its per-sample progress (worker-ports.ts). */
   openEventsPort(sender: unknown): void
-  reports: { remember(html: string): void; isKnown(html: string): boolean }
-  renderPdf(html: string): Promise<Uint8Array>
-  writeFile(path: string, data: string | Uint8Array): Promise<void>
-  appInfo(): AppInfo
   /** The main window (null while there is none): the only trusted sender. */
   getWindow(): TrustedWindow | null
 }
 
-type Handler<K extends ApiMethod> = (event: SenderEvent, ...args: ValidatedArgs[K]) => unknown
-
-/** Checks that a dropped path is a readable regular file; errors name only the file. */
-export async function checkDroppedFile(path: string): Promise<void> {
-  const name = basename(path)
-  let s
-  try {
-    s = await stat(path)
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code
-    throw new ApiInputError(code === 'ENOENT' ? `${name} no longer exists` : code === 'EACCES' ? `${name} cannot be read (permission denied)` : `${name} cannot be read`)
-  }
-  if (s.isDirectory()) throw new ApiInputError(`${name} is a folder: drop a log file`)
-  if (!s.isFile()) throw new ApiInputError(`${name} is not a regular file`)
+type Finish = (value: unknown, deps: IpcDeps) => unknown
+const FINISH: Record<OperationKind, Finish> = {
+  'call': (value) => value,
+  'file-in': (value) => value,
+  'save': async (value, deps) => {
+    if (typeof value === 'boolean') return value
+    const file = value as SaveFile
+    const path = await deps.dialogs.saveFile(file.name, file.mime)
+    if (!path) return false
+    await deps.writeFile(path, file.content)
+    return true
+  },
 }
 
 /** Registers every handler; returns the channels (to remove them on shutdown). */
 export function registerIpc(ipcMain: IpcMainLike, deps: IpcDeps): string[] {
   const channels: string[] = []
-  const add = (method: string, validate: (raw: unknown[]) => unknown[], fn: (event: SenderEvent, ...args: never[]) => unknown) => {
-    const channel = channelOf(method)
+  const add = (channel: string, fn: (event: SenderEvent, raw: unknown[]) => unknown) => {
     ipcMain.handle(channel, async (event, ...raw: unknown[]) => {
       assertTrustedSender(channel, event, deps.getWindow())
-      const args = validate(raw)
-      return fn(event, ...(args as never[]))
+      return fn(event, raw)
     })
     channels.push(channel)
   }
-  const on = <K extends ApiMethod>(method: K, fn: Handler<K>) => add(method, (raw) => VALIDATORS[method](raw) as unknown[], fn as (event: SenderEvent, ...args: never[]) => unknown)
-
-  on('getAppInfo', () => deps.appInfo())
-  on('addLogFile', async (_e, path) => {
-    await checkDroppedFile(path)
-    return deps.backend.addFile(path)
+  for (const name of OPERATION_NAMES) {
+    const { kind } = CONTRACT[name]
+    add(channelOf(name), async (_event, raw) => {
+      const args: unknown[] = parseArgs(name, raw)
+      const fn = deps.impl[name] as (...a: unknown[]) => unknown
+      // A 'file-in' implementation always gets its one argument: the file, or null.
+      const value = await (kind === 'file-in' ? fn(args[0] ?? null) : fn(...args))
+      return FINISH[kind](value, deps)
+    })
+  }
+  add(EVENTS_CHANNEL, (event, raw) => {
+    if (raw.length !== 0) throw new ApiInputError(`the events channel takes no arguments, got ${raw.length}`)
+    deps.openEventsPort(event.sender)
   })
-  // The optional tracking ({ importId }) is passed on as it came (absent stays absent): the import
-  // then posts 'import-progress' on the events port and `cancel(importId)` stops it, the dialog
-  // case included (once a file is chosen).
-  on('importLog', async (_e, source, options: ImportOptionsDto, ...tracking) => {
-    if (source.kind !== 'dialog') return deps.backend.importLog(source, options, ...tracking)
-    const path = await deps.dialogs.openLog()
-    if (!path) throw new ApiInputError('no file was chosen (the dialog was cancelled)')
-    return deps.backend.importFromPath(path, options, ...tracking)
-  })
-  on('getImportReport', (_e, id) => deps.backend.getImportReport(id))
-  on('previewSplit', (_e, id, split) => deps.backend.previewSplit(id, split))
-  on('estimateCampaign', (_e, req) => deps.backend.estimateCampaign(req))
-  on('startCampaign', (_e, req) => deps.backend.startCampaign(req))
-  on('startAnalysis', (_e, req) => deps.backend.startAnalysis(req))
-  on('cancel', (_e, id) => { deps.backend.cancel(id) })
-  add('onCampaignEvent', (raw) => {
-    if (raw.length !== 0) throw new ApiInputError(`onCampaignEvent takes no arguments, got ${raw.length}`)
-    return []
-  }, (e) => { deps.openEventsPort(e.sender) })
-  on('exportConfig', (_e, result, target, options) => deps.backend.exportConfig(result, target, options))
-  on('saveText', async (_e, name, content, mime) => {
-    const pdf = mime.toLowerCase() === 'application/pdf'
-    // PDF: `content` is a report's HTML; main prints only HTML it generated itself (pdf.ts).
-    if (pdf && !deps.reports.isKnown(content)) throw new ApiInputError('EasyTune prints to PDF only the reports it generated: generate the report again')
-    const path = await deps.dialogs.saveFile(name, mime)
-    if (!path) return false
-    await deps.writeFile(path, pdf ? await deps.renderPdf(content) : content)
-    return true
-  })
-  on('generateReport', (_e, result) => {
-    const html = deps.backend.generateReport(result)
-    deps.reports.remember(html)
-    return html
-  })
-  on('saveProject', (_e, state: ProjectState, options) => deps.project.save(state, options))
-  on('openProject', (_e, arg) => deps.project.open(arg))
-  on('autosave', (_e, state) => deps.project.autosave(state))
-  on('restoreLastProject', () => deps.backend.restoreLastProject())
-  on('getSettings', () => deps.settings.get())
-  on('setSettings', (_e, patch) => deps.settings.set(patch))
+  ipcMain.on(OPERATIONS_CHANNEL, (event) => { event.returnValue = describeContract() })
   return channels
 }
 
 export function unregisterIpc(ipcMain: IpcMainLike, channels: string[]): void {
   for (const c of channels) ipcMain.removeHandler(c)
+  ipcMain.removeAllListeners(OPERATIONS_CHANNEL)
 }

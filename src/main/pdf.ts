@@ -1,11 +1,10 @@
-// "Save report as PDF" in the desktop app: Electron's printToPDF of the report HTML in a hidden
-// window. Flow: the wizard calls generateReport(result) (main remembers a hash of each report it
-// generated) and then saveText('report.pdf', html, 'application/pdf'); main prints only HTML it
-// generated itself (ReportRegistry), so a hostile page cannot make main render HTML of its choice.
+// "Save report as PDF" in the desktop app (the contract's saveReportPdf): main generates the
+// report's HTML itself from the result (the Backend's generateReport) and prints it with
+// Electron's printToPDF in a hidden window; the page never hands main HTML to render.
 // The hidden window: sandboxed, no preload, its own in-memory session whose only reachable URL is
 // the report itself (every other request is cancelled), the report's CSP (inline script for the
 // charts, no network), external links never opened (security/external.ts: noExternalLinks).
-import { createHash, randomBytes } from 'node:crypto'
+import { randomBytes } from 'node:crypto'
 import { BrowserWindow, session, type Session } from 'electron'
 import { REPORT_CSP } from '../node/report/html'
 import { setSessionCsp } from './security/csp'
@@ -14,26 +13,6 @@ import { APP_SCHEME } from './security/origin'
 
 export const REPORT_PARTITION = 'easytune-report'
 const REPORT_HOST = 'report'
-const MAX_REMEMBERED = 32
-
-/** Hashes of the reports main generated in this session (most recent last, bounded). */
-export class ReportRegistry {
-  private readonly hashes: string[] = []
-
-  remember(html: string): void {
-    const h = sha256(html)
-    if (!this.hashes.includes(h)) this.hashes.push(h)
-    if (this.hashes.length > MAX_REMEMBERED) this.hashes.shift()
-  }
-
-  isKnown(html: string): boolean {
-    return this.hashes.includes(sha256(html))
-  }
-}
-
-function sha256(s: string): string {
-  return createHash('sha256').update(s).digest('hex')
-}
 
 /** Only the report page itself (and data: images inside it) may load in the report session. */
 export function isAllowedReportRequest(url: string, reportUrl: string): boolean {

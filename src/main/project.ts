@@ -5,7 +5,6 @@
 // and skips states that were superseded while a write was in flight.
 import { basename } from 'node:path'
 import type { ProjectState } from '../shared/api'
-import { parseProjectText, type OpenProjectArg } from '../shared/validate'
 import type { Dialogs } from './dialogs'
 
 /** How long a queued open waits for the page to ask for it. */
@@ -62,13 +61,8 @@ export class DesktopProject {
     return true
   }
 
-  /** Opens a project: a dropped file's path, a text, a queued recent file, or the open dialog. */
-  async open(arg: OpenProjectArg | null): Promise<ProjectState | null> {
-    if (arg && 'text' in arg) {
-      const state = parseProjectText(arg.text)
-      this.path = null
-      return state
-    }
+  /** Opens a project: a dropped file (its path), a queued recent file, or the open dialog. */
+  async open(arg: { path: string } | null): Promise<ProjectState | null> {
     const queued = this.pendingOpen && Date.now() - this.pendingOpen.at <= QUEUE_MS ? this.pendingOpen.path : null
     this.pendingOpen = null
     const path = arg?.path ?? queued ?? (await this.opts.dialogs.openProject())

@@ -1,23 +1,25 @@
-// Browser mode's API over HTTP (the same EasyTuneApi as Electron's IPC):
-//   POST /api/<method>   body: a JSON array of the arguments (application/json, size-limited);
-//                        validated with src/shared/validate.ts, then handed to the Backend.
-//                        200 {"ok":true,"value":…} | 4xx/5xx {"ok":false,"error":"…"}.
-//   POST /api/upload?name=<file name>   the raw file bytes, streamed to a temporary file with a
-//                        size limit (413 beyond it); answers {"ok":true,"value":{handle,name}}.
-//   saveText / saveProject answer {"download":"<id>"}: the page then opens
-//   GET /download/<id>?token=… (one time, within 10 minutes), which the browser saves.
-//   openProject takes [{ "text": <the file's content> }] (the page reads the picked file).
+// Browser mode's API over HTTP, derived from the API contract (src/shared/contract.ts): one
+// route per operation, POST /api/<operation>, handled by one generic function that names no
+// operation; the operation's KIND decides the body and the answer:
+//   'call'     body: a JSON array of the arguments (application/json, size-limited), parsed with
+//              the operation's schemas, then the Backend's method of the same name.
+//              200 {"ok":true,"value":…} | 4xx/5xx {"ok":false,"error":"…"}.
+//   'file-in'  body: the raw file bytes (?name=<file name>), streamed to a temporary file with a
+//              size limit (413 beyond it); the Backend gets { path, name, temporary: true }.
+//   'save'     like 'call', but the Backend answers the file to save: it waits as a one-time
+//              download, and the answer is {"download":"<id>","name":"…"}; the page then opens
+//              GET /download/<id>?token=… (once, within 10 minutes), which the browser saves.
 import { randomBytes } from 'node:crypto'
 import { createWriteStream, promises as fsp } from 'node:fs'
 import { join } from 'node:path'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { errorMessage } from '../backend/campaigns'
-import type { Backend } from '../backend/backend'
-import { projectText } from '../backend/project'
 import { FileInputError } from '../node/read-log'
 import { InputError } from '../core/workload/errors'
-import { ApiInputError, isApiMethod, parseProjectText, validateCall, validateFileName, type ApiMethod, type ValidatedArgs } from '../shared/validate'
-import { Downloads } from './downloads'
+import { CONTRACT, isOperation, parseArgs, type Implementation, type OperationKind, type OperationName, type ReceivedFile, type SaveFile } from '../shared/contract'
+import { ApiInputError } from '../shared/errors'
+import { FileNameSchema, parseOrThrow } from '../shared/schemas'
+import type { Downloads } from './downloads'
 
 export class HttpError extends Error {
   constructor(readonly status: number, message: string) {
@@ -82,46 +84,13 @@ function streamToFile(req: IncomingMessage, path: string, limit: number): Promis
   })
 }
 
-type Handlers = { [K in ApiMethod]: (...a: ValidatedArgs[K]) => unknown }
-
 export interface ApiContext {
-  backend: Backend
+  /** Every operation's implementation: the Backend. */
+  impl: Implementation
   downloads: Downloads
   maxBodyBytes: number
   maxUploadBytes: number
   uploadDir: string
-}
-
-function handlers(ctx: ApiContext): Handlers {
-  const b = ctx.backend
-  return {
-    getAppInfo: () => b.getAppInfo(),
-    addLogFile: () => { throw new ApiInputError('in browser mode, log files are uploaded (POST /api/upload), not named by path') },
-    importLog: (source, options, tracking) => b.importLog(source, options, tracking),
-    getImportReport: (id) => b.getImportReport(id),
-    previewSplit: (id, split) => b.previewSplit(id, split),
-    estimateCampaign: (req) => b.estimateCampaign(req),
-    startCampaign: (req) => b.startCampaign(req),
-    startAnalysis: (req) => b.startAnalysis(req),
-    cancel: (id) => { b.cancel(id); return null },
-    exportConfig: (result, target, options) => b.exportConfig(result, target, options),
-    saveText: (name, content, mime) => ({ download: ctx.downloads.add(name, content, mime) }),
-    generateReport: (result) => b.generateReport(result),
-    saveProject: (state) => ({ download: ctx.downloads.add(projectFileName(state.log?.name), projectText(state), 'application/json') }),
-    openProject: (f) => {
-      if (!f || !('text' in f)) throw new ApiInputError('in browser mode, pick the project file in the page (its content is sent, not its path)')
-      return parseProjectText(f.text)
-    },
-    autosave: async (state) => { await b.autosave(state); return null },
-    restoreLastProject: () => b.restoreLastProject(),
-    getSettings: () => b.getSettings(),
-    setSettings: (s) => b.setSettings(s),
-  }
-}
-
-function projectFileName(logName: string | undefined): string {
-  const base = (logName ?? 'project').replace(/\.(gz|swf|csv|txt|log)$/gi, '').replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 80) || 'project'
-  return `${base}.easytune.json`
 }
 
 /** Status and message of anything thrown while handling a call. */
@@ -132,26 +101,68 @@ export function failure(e: unknown): { status: number; error: string } {
   return { status: 500, error: `internal error: ${errorMessage(e)}` }
 }
 
-export function createApi(ctx: ApiContext): { call: (req: IncomingMessage, res: ServerResponse, method: string) => Promise<void>; upload: (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<void> } {
-  const table = handlers(ctx)
+export function createApi(ctx: ApiContext): { call: (req: IncomingMessage, res: ServerResponse, operation: string) => Promise<void> } {
+  /** The operation's value from the request, by kind. */
+  const RECEIVE: Record<OperationKind, (name: OperationName, req: IncomingMessage, url: URL) => Promise<unknown>> = {
+    'call': async (name, req) => invoke(name, await jsonArgs(name, req)),
+    'save': async (name, req) => {
+      const value = await invoke(name, await jsonArgs(name, req))
+      if (typeof value === 'boolean') return value
+      const file = value as SaveFile
+      return { download: ctx.downloads.add(file.name, file.content, file.mime), name: file.name }
+    },
+    'file-in': (name, req, url) => upload(name, req, url),
+  }
 
-  async function call(req: IncomingMessage, res: ServerResponse, method: string): Promise<void> {
+  function invoke(name: OperationName, args: unknown[]): Promise<unknown> {
+    return Promise.resolve((ctx.impl[name] as (...a: unknown[]) => unknown)(...args))
+  }
+
+  async function jsonArgs(name: OperationName, req: IncomingMessage): Promise<unknown[]> {
+    if (!/^application\/json\b/i.test(req.headers['content-type'] ?? '')) throw new HttpError(415, 'API calls send their arguments as application/json')
+    const body = await readBody(req, ctx.maxBodyBytes)
+    let raw: unknown
     try {
-      if (!isApiMethod(method)) throw new HttpError(404, `unknown API method "${method.slice(0, 40)}"`)
-      if (!/^application\/json\b/i.test(req.headers['content-type'] ?? '')) throw new HttpError(415, 'API calls send their arguments as application/json')
-      const body = await readBody(req, ctx.maxBodyBytes)
-      let args: unknown
-      try {
-        args = body.length === 0 ? [] : JSON.parse(body.toString('utf8'))
-      } catch {
-        throw new HttpError(400, 'the request body is not valid JSON')
-      }
-      const valid = validateCall(method, args)
-      const value = await (table[method] as (...a: unknown[]) => unknown)(...valid)
+      raw = body.length === 0 ? [] : JSON.parse(body.toString('utf8'))
+    } catch {
+      throw new HttpError(400, 'the request body is not valid JSON')
+    }
+    return parseArgs(name, raw)
+  }
+
+  /** A 'file-in' operation: the body is the file, streamed to a temporary file that the
+   * implementation then owns (it is deleted here only when the call fails). */
+  async function upload(name: OperationName, req: IncomingMessage, url: URL): Promise<unknown> {
+    const path = join(ctx.uploadDir, `upload-${randomBytes(12).toString('hex')}`)
+    const d = CONTRACT[name]
+    const limit = Math.min(ctx.maxUploadBytes, d.kind === 'file-in' ? d.maxBytes ?? Infinity : Infinity)
+    try {
+      const fileName = parseOrThrow(FileNameSchema, url.searchParams.get('name') ?? 'upload', 'the uploaded file name')
+      const declared = Number(req.headers['content-length'] ?? NaN)
+      if (declared > limit) throw new HttpError(413, `the file is too large (${declared} bytes; browser mode accepts at most ${limit})`)
+      const size = await streamToFile(req, path, limit)
+      if (size === 0) throw new HttpError(400, 'the uploaded file is empty')
+      const file: ReceivedFile = { path, name: fileName, temporary: true }
+      return await (ctx.impl[name] as (f: ReceivedFile) => unknown)(file)
+    } catch (e) {
+      await fsp.rm(path, { force: true })
+      throw e
+    }
+  }
+
+  async function call(req: IncomingMessage, res: ServerResponse, operation: string): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1')
+    let kind: OperationKind | null = null
+    try {
+      if (!isOperation(operation)) throw new HttpError(404, `unknown API operation "${operation.slice(0, 40)}"`)
+      kind = CONTRACT[operation].kind
+      const value = await RECEIVE[kind](operation, req, url)
       sendJson(res, 200, { ok: true, value: value ?? null })
     } catch (e) {
       const f = failure(e)
-      if (f.status === 413) {
+      if (kind === 'file-in' && req.socket.destroyed && !(e instanceof HttpError)) return // the client went away
+      // Do not read the rest of an oversized or refused upload: close the connection once answered.
+      if (f.status === 413 || kind === 'file-in') {
         res.setHeader('Connection', 'close')
         res.once('finish', () => req.socket.destroySoon())
       }
@@ -159,26 +170,5 @@ export function createApi(ctx: ApiContext): { call: (req: IncomingMessage, res: 
     }
   }
 
-  async function upload(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
-    const path = join(ctx.uploadDir, `upload-${randomBytes(12).toString('hex')}`)
-    const limit = ctx.maxUploadBytes
-    try {
-      const name = validateFileName(url.searchParams.get('name') ?? 'upload', 'the uploaded file name')
-      const declared = Number(req.headers['content-length'] ?? NaN)
-      if (declared > limit) throw new HttpError(413, `the file is too large (${declared} bytes; browser mode accepts at most ${limit})`)
-      const size = await streamToFile(req, path, limit)
-      if (size === 0) throw new HttpError(400, 'the uploaded file is empty')
-      sendJson(res, 200, { ok: true, value: ctx.backend.addFile(path, name, { temporary: true }) })
-    } catch (e) {
-      await fsp.rm(path, { force: true })
-      const f = failure(e)
-      if (req.destroyed && !(e instanceof HttpError)) return // the client went away
-      res.setHeader('Connection', 'close')
-      sendJson(res, f.status, { ok: false, error: f.error })
-      // Do not read the rest of an oversized upload: close the connection once answered.
-      res.once('finish', () => req.socket.destroySoon())
-    }
-  }
-
-  return { call, upload }
+  return { call }
 }

@@ -12,10 +12,10 @@ interface Pending { name: string; body: Buffer; mime: string; expires: number }
 export class Downloads {
   private readonly items = new Map<string, Pending>()
 
-  add(name: string, content: string, mime: string): string {
+  add(name: string, content: string | Uint8Array, mime: string): string {
     this.expire()
     const id = randomBytes(18).toString('base64url')
-    this.items.set(id, { name, body: Buffer.from(content, 'utf8'), mime, expires: Date.now() + TTL_MS })
+    this.items.set(id, { name, body: typeof content === 'string' ? Buffer.from(content, 'utf8') : Buffer.from(content), mime, expires: Date.now() + TTL_MS })
     let total = 0
     for (const p of this.items.values()) total += p.body.length
     for (const [k, p] of this.items) {

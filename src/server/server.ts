@@ -1,7 +1,7 @@
-// Browser mode (`easytune serve`): the built renderer and the EasyTuneApi over HTTP + WebSocket,
+// Browser mode (`easytune serve`): the built renderer and the API contract over HTTP + WebSocket,
 // on the loopback interface only, behind a random token (auth.ts has the rules; api.ts the
-// protocol). Campaign events (and tracked imports' progress) are broadcast as JSON text frames on
-// GET /ws?token=….
+// protocol). The three streams' events (campaign, import, analysis) are broadcast as JSON text
+// frames { stream, event } on GET /ws?token=….
 import { mkdtempSync, rmSync } from 'node:fs'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import { tmpdir } from 'node:os'
@@ -9,6 +9,7 @@ import { join } from 'node:path'
 import type { Duplex } from 'node:stream'
 import { WebSocketServer, type WebSocket } from 'ws'
 import type { Backend } from '../backend/backend'
+import { STREAM_NAMES, type StreamMessage } from '../shared/contract'
 import { createApi } from './api'
 import { bindAddress, checkHeaders, checkToken, newToken, TOKEN_HEADER } from './auth'
 import { Downloads } from './downloads'
@@ -56,7 +57,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const uploadDir = opts.uploadDir ?? mkdtempSync(join(tmpdir(), 'easytune-uploads-'))
   const downloads = new Downloads()
   const api = createApi({
-    backend: opts.backend, downloads, uploadDir,
+    impl: opts.backend, downloads, uploadDir,
     maxUploadBytes: opts.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES, maxBodyBytes: opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
   })
 
@@ -77,7 +78,6 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       const header = req.headers[TOKEN_HEADER]
       if (deny(typeof header === 'string' ? header : null)) return
       if (method !== 'POST') return sendText(res, 405, 'API calls are POST requests.\n', { Allow: 'POST' })
-      if (path === '/api/upload') return api.upload(req, res, url)
       return api.call(req, res, path.slice('/api/'.length))
     }
     const prefix = /^\/s\/([^/]*)\/(.*)$/.exec(path)
@@ -106,7 +106,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     handle(req, res).catch((e: unknown) => sendText(res, 500, `EasyTune: internal error: ${(e as Error).message}\n`))
   })
 
-  // WebSocket: campaign events, server to page only.
+  // WebSocket: the streams' events, server to page only.
   const wss = new WebSocketServer({ noServer: true, maxPayload: 4096 })
   const clients = new Set<WebSocket>()
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
@@ -127,14 +127,16 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       ws.on('message', () => {}) // the page sends nothing; anything it sends is ignored
     })
   })
-  const unsubscribe = opts.backend.onCampaignEvent((e) => {
-    const text = JSON.stringify(e)
+  const broadcast = (message: StreamMessage) => {
+    const text = JSON.stringify(message)
     for (const ws of clients) {
       if (ws.readyState !== ws.OPEN) continue
-      if ((e.kind === 'progress' || e.kind === 'import-progress') && ws.bufferedAmount > WS_BACKLOG_BYTES) continue
+      if (message.event.kind === 'progress' && ws.bufferedAmount > WS_BACKLOG_BYTES) continue
       ws.send(text)
     }
-  })
+  }
+  const unsubscribes = STREAM_NAMES.map((stream) => opts.backend.subscribe(stream, (event) => broadcast({ stream, event } as StreamMessage)))
+  const unsubscribe = () => { for (const u of unsubscribes) u() }
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)

@@ -1,37 +1,32 @@
-// The one typed API between the renderer and the back end (docs/ARCHITECTURE.md §The API contract): declared once
-// here, implemented by Electron's preload over IPC and by browser mode over HTTP + WebSocket.
-// Every method's arguments are validated on the back end side (src/shared/validate.ts): the
-// renderer is never trusted. Plain data only (structured-clone and JSON safe, no typed arrays).
-import type { LogFormat } from '../core/workload/types'
+// The types of the API between the renderer and the back end. The operations themselves are
+// declared once in src/shared/contract.ts with their zod schemas, which also give the argument
+// types below (docs/ARCHITECTURE.md §The API contract); this file holds the answers' and the streams' types. Plain data only
+// (structured-clone and JSON safe, no typed arrays).
+import type { z } from 'zod'
 import type { ImportReport } from '../core/workload/import'
-import type { Objective } from '../core/tune/campaign'
-import type { ResampleMethod } from '../core/tune/resample'
-import type { SplitSpec } from '../core/tune/split'
 import type { EvaluationResult } from '../core/tune/result'
 import type { InspectData } from '../core/workload/inspect'
-import type { ExportBundle, ExportTarget } from '../core/export/types'
-import type { Settings } from './settings'
+import type { AnalysisRequestSchema, CampaignRequestSchema, CampaignSettingsSchema, CandidateSchema, ImportOptionsSchema, ImportTrackingSchema, LogSourceSchema, MixedAnalysisOptionsSchema, OnlineAnalysisOptionsSchema, ProjectStateSchema } from './schemas'
 
 export type { InspectData } from '../core/workload/inspect'
 export type { ExportBundle, ExportFile, ExportTarget, Fidelity } from '../core/export/types'
+export type { EasyTuneApi, StreamEvents, StreamName, StreamMessage } from './contract'
 
 export const API_VERSION = 1
 
-/** Where a log comes from. The renderer never sends a filesystem path it invented: files are
- * chosen in a native dialog, dropped, or uploaded, and then referred to by an opaque handle. */
-export type LogSource =
-  | { kind: 'sample' }
-  /** Electron: main shows an open-file dialog. Browser mode: not available (use upload). */
-  | { kind: 'dialog' }
-  /** A handle issued by the back end for a dropped (Electron) or uploaded (browser) file. */
-  | { kind: 'handle'; handle: string }
-
-export interface ImportOptionsDto {
-  format?: LogFormat
-  procs?: number
-  overrun?: 'drop' | 'clamp' | 'keep'
-  requestedFallback?: 'drop' | 'runtime' | { seconds: number }
-}
+/** Where a log comes from (LogSourceSchema). */
+export type LogSource = z.output<typeof LogSourceSchema>
+export type ImportOptionsDto = z.output<typeof ImportOptionsSchema>
+export type ImportTracking = z.output<typeof ImportTrackingSchema>
+export type CandidateDto = z.output<typeof CandidateSchema>
+export type CampaignRequest = z.output<typeof CampaignRequestSchema>
+export type CampaignSettings = z.output<typeof CampaignSettingsSchema>
+export type OnlineAnalysisOptions = z.output<typeof OnlineAnalysisOptionsSchema>
+export type MixedAnalysisOptions = z.output<typeof MixedAnalysisOptionsSchema>
+export type AnalysisRequest = z.output<typeof AnalysisRequestSchema>
+/** Everything needed to restore the wizard: saved as one project file. */
+export type ProjectState = z.output<typeof ProjectStateSchema>
+export type { Settings } from './settings'
 
 export interface WorkloadSummary {
   id: string
@@ -51,67 +46,12 @@ export interface SplitPreview {
   test: { jobs: number; seconds: number; load: number; originalWeeks: number }
 }
 
-export interface CandidateDto {
-  primary: string
-  /** 'same' = the thresholded primary order. */
-  backfill: string
-}
-
-export interface CampaignRequest {
-  workloadId: string
-  split: SplitSpec
-  resample: { method: ResampleMethod; weeks: number; seed: number }
-  /** A preset, or an explicit list. */
-  candidates: { preset: 'ch5' | 'ch6' } | { list: CandidateDto[] }
-  /** Seconds; null = no threshold. */
-  thresholds: (number | null)[]
-  objective: Objective
-  tau: number
-  /** Longest wait on train at most this many times EASY-FCFS's; null = no limit. */
-  maxWaitRatio: number | null
-  /** Engine workers; null = default (cores − 1). */
-  workers: number | null
-}
-
-/** What the Results step can run beside the evaluation: the work of `easytune online` and
- * `easytune mixed` (a small subset of their options; the rest are the CLI's defaults). */
-export interface OnlineAnalysisOptions {
-  strategies: ('full' | 'noisy' | 'egreedy' | 'random')[]
-  period: 'day' | 'week'
-  /** Length of each resampled trace, weeks (≤ 260). */
-  weeks: number
-  /** Independent traces (≤ 20). */
-  traces: number
-  seed: number
-}
-export interface MixedAnalysisOptions {
-  features: 3 | 6
-  method: 'xnes' | 'grid'
-  /** Weight vectors to try (≤ 1000). */
-  budget: number
-  /** Resampled weeks per part (≤ 500). */
-  weeks: number
-  objective: Objective
-  seed: number
-}
-export type AnalysisRequest =
-  | { workloadId: string; kind: 'online'; options: OnlineAnalysisOptions }
-  /** `split`: the wizard's train/test split (the search is on train, judged on test). */
-  | { workloadId: string; kind: 'mixed'; options: MixedAnalysisOptions; split: SplitSpec }
-
 export interface CampaignEstimate {
   cells: number
   weekSimulations: number
   /** Rough wall-clock estimate on this machine, seconds. */
   seconds: number
   workers: number
-}
-
-/** Lets the caller follow and cancel one import: the renderer picks the id (an id like the
- * others, e.g. crypto.randomUUID()), listens for its 'import-progress' events and may pass it to
- * `cancel`. */
-export interface ImportTracking {
-  importId: string
 }
 
 /** A campaign's events (startCampaign), named by its `campaignId`: progress, partial cells,
@@ -147,19 +87,6 @@ export type AnalysisEvent =
   | { analysisId: string; kind: 'error'; message: string }
   | { analysisId: string; kind: 'cancelled' }
 
-/** Everything needed to restore the wizard: saved as one project file. */
-export interface ProjectState {
-  version: 1
-  log: { name: string; sha256: string } | null
-  importOptions: ImportOptionsDto
-  split: SplitSpec
-  campaign: Omit<CampaignRequest, 'workloadId' | 'split'>
-  result: EvaluationResult | null
-  /** Wizard step the user was on (0-based). */
-  step: number
-}
-
-export type { Settings } from './settings'
 
 export interface AppInfo {
   version: string
@@ -168,44 +95,3 @@ export interface AppInfo {
   citations: string[]
 }
 
-/** The API the renderer sees. One function per operation; no generic send/invoke. */
-export interface EasyTuneApi {
-  getAppInfo(): Promise<AppInfo>
-  /** A file the user dropped on the window or picked with a file input: the desktop app takes
-   * its path (preload, webUtils) and browser mode uploads it (streamed, size-limited). Either
-   * way the renderer gets an opaque handle back, never a path. */
-  addLogFile(file: File, onProgress?: (sentBytes: number, totalBytes: number) => void, signal?: AbortSignal): Promise<{ handle: string; name: string }>
-  /** With `tracking`, the import reports 'import-progress' events under `tracking.importId`, and
-   * `cancel(importId)` stops it: importLog then rejects with "the import was cancelled". */
-  importLog(source: LogSource, options: ImportOptionsDto, tracking?: ImportTracking): Promise<WorkloadSummary>
-  getImportReport(workloadId: string): Promise<ImportReport>
-  previewSplit(workloadId: string, split: SplitSpec): Promise<SplitPreview>
-  estimateCampaign(request: CampaignRequest): Promise<CampaignEstimate>
-  startCampaign(request: CampaignRequest): Promise<{ campaignId: string }>
-  /** Runs an online-selection emulation or a mixed-policy search on one engine worker; its events
-   * ('analysis-progress', then 'analysis-done' | 'error' | 'cancelled') come on onCampaignEvent
-   * under the returned id, and cancel(id) stops it. */
-  startAnalysis(request: AnalysisRequest): Promise<{ campaignId: string }>
-  /** Cancels a running campaign, an analysis, or a tracked import (by its importId); unknown ids are ignored. */
-  cancel(campaignId: string): Promise<void>
-  /** Subscribes to campaign events (progress, partial cells, done) and tracked imports' progress;
-   * returns an unsubscribe. */
-  onCampaignEvent(listener: (event: CampaignEvent) => void): () => void
-  exportConfig(result: EvaluationResult, target: ExportTarget, options: { slurmVersion?: string }): Promise<ExportBundle>
-  /** Saves text the user asked for (an exported file, a report, a chart): a save dialog in the
-   * desktop app, a download in browser mode. Returns false when the user cancelled. */
-  saveText(suggestedName: string, content: string, mime: string): Promise<boolean>
-  generateReport(result: EvaluationResult): Promise<string>
-  /** Desktop: save to the project's file (asks where the first time, or with `saveAs`); browser:
-   * a download. Returns false when the user cancelled. */
-  saveProject(state: ProjectState, options?: { saveAs?: boolean }): Promise<boolean>
-  /** Desktop: an open dialog (or `file` from a drop); browser: `file` from a file input. */
-  openProject(file?: File): Promise<ProjectState | null>
-  /** Keeps the state safe against a crash (written atomically, debounced by the caller). */
-  autosave(state: ProjectState): Promise<void>
-  /** The state autosaved last, restored when the app starts; null when there is none. A project
-   * whose log file moved comes back with `log` set and `logMissing: true`: ask for it again. */
-  restoreLastProject(): Promise<{ state: ProjectState; workload: WorkloadSummary | null; logMissing: boolean } | null>
-  getSettings(): Promise<Settings>
-  setSettings(settings: Partial<Settings>): Promise<Settings>
-}

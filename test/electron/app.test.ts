@@ -13,10 +13,11 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { _electron, type ElectronApplication, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-// TODO(lead): once the API contract lands (src/shared/contract.ts, helper A), take the method
-// names from it; test/main/api-methods.ts is checked against EasyTuneApi by the type checker.
-import { API_METHODS } from '../main/api-methods'
+import { OPERATION_NAMES, STREAM_NAMES, subscribeName } from '../../src/shared/contract'
 import { skipSuite } from '../support/tools'
+
+/** What window.easytune must expose: every operation of the API contract and one subscription per stream. */
+const API_METHODS = [...OPERATION_NAMES, ...STREAM_NAMES.map(subscribeName)]
 
 /** The page's window, typed here: the Node tsconfig has no DOM library. */
 interface PageWindow { open(url: string): unknown; location: { href: string } }

@@ -1,6 +1,7 @@
-// Campaign events go to each window over its own MessagePort (src/main/events-port.ts).
+// The three streams' events go to each window over its own MessagePort as { stream, event }
+// (src/main/events-port.ts).
 import { describe, expect, it, vi } from 'vitest'
-import type { CampaignEvent } from '../../src/shared/api'
+import type { StreamMessage } from '../../src/shared/contract'
 import { FakeContents } from './fake-electron'
 
 vi.mock('electron', async () => (await import('./fake-electron')).electronModule())
@@ -16,7 +17,7 @@ describe('EventPorts', () => {
     ports.open(w)
     expect(w.posted).toEqual([{ channel: 'easytune:events-port', message: null, transfer: [made[0]!.port2] }])
     expect(made[0]!.port1.start).toHaveBeenCalled()
-    const e: CampaignEvent = { campaignId: 'c1', kind: 'warning', message: 'engine worker 1 stopped unexpectedly' }
+    const e: StreamMessage = { stream: 'campaign', event: { campaignId: 'c1', kind: 'warning', message: 'engine worker 1 stopped unexpectedly' } }
     ports.emit(e)
     expect(made[0]!.port1.postMessage).toHaveBeenCalledWith(e)
     expect(made[0]!.port2.postMessage).not.toHaveBeenCalled()
@@ -33,7 +34,7 @@ describe('EventPorts', () => {
     expect(w.listenerCount('destroyed')).toBe(1)
     const other = new FakeContents()
     ports.open(other)
-    ports.emit({ campaignId: 'c1', kind: 'cancelled' })
+    ports.emit({ stream: 'import', event: { importId: 'i1', kind: 'progress', bytesRead: 1, totalBytes: 2, jobsRead: 0 } })
     expect(made[1]!.postMessage).toHaveBeenCalledTimes(1)
     expect(made[2]!.postMessage).toHaveBeenCalledTimes(1)
     w.emit('destroyed')
@@ -49,7 +50,7 @@ describe('EventPorts', () => {
     const ports = new EventPorts(() => ({ port1: queue.shift()!, port2: port() }))
     ports.open(new FakeContents())
     ports.open(new FakeContents())
-    expect(() => ports.emit({ campaignId: 'c1', kind: 'cancelled' })).not.toThrow()
+    expect(() => ports.emit({ stream: 'campaign', event: { campaignId: 'c1', kind: 'cancelled' } })).not.toThrow()
     expect(good.postMessage).toHaveBeenCalled()
   })
 })

@@ -6,7 +6,7 @@ import type { MenuItemConstructorOptions } from 'electron'
 vi.mock('electron', async () => (await import('./fake-electron')).electronModule())
 const { menuTemplate, recentLabel, MENU_COMMANDS } = await import('../../src/main/menu')
 const { aboutText, desktopAppInfo, RESEARCH_CITATIONS } = await import('../../src/main/app-info')
-const { ReportRegistry, isAllowedReportRequest } = await import('../../src/main/pdf')
+const { isAllowedReportRequest } = await import('../../src/main/pdf')
 
 function actions() {
   return { command: vi.fn(), openRecent: vi.fn(), clearRecent: vi.fn(), about: vi.fn(), openLink: vi.fn() }
@@ -67,16 +67,7 @@ describe('About', () => {
   })
 })
 
-describe('PDF guard', () => {
-  it('prints only reports main generated', () => {
-    const r = new ReportRegistry()
-    expect(r.isKnown('<html>a</html>')).toBe(false)
-    r.remember('<html>a</html>')
-    expect(r.isKnown('<html>a</html>')).toBe(true)
-    expect(r.isKnown('<html>a</html> ')).toBe(false)
-    for (let i = 0; i < 40; i++) r.remember(`<html>${i}</html>`)
-    expect(r.isKnown('<html>a</html>')).toBe(false)
-  })
+describe('PDF window', () => {
   it('lets the report window load only the report and inline data', () => {
     const url = 'app://report/abc.html'
     expect(isAllowedReportRequest(url, url)).toBe(true)

@@ -1,50 +1,60 @@
-// The preload exposes exactly the typed API as window.easytune: one function per EasyTuneApi
-// method, each making exactly one ipcRenderer.invoke on its own channel (no generic send/invoke
-// reaches the page); dropped files go as paths read with webUtils and come back as handles;
-// campaign events arrive on the MessagePort main hands over.
+// The preload exposes exactly the contract's operations as window.easytune (the list comes from
+// main, derived from the contract: describeContract), each making exactly one ipcRenderer.invoke
+// on its own channel (no generic send/invoke reaches the page), plus one subscription per stream;
+// dropped files go as paths read with webUtils; the streams' events arrive on the MessagePort main
+// hands over, and worker progress is stamped with the last campaign's id.
 import { beforeEach, describe, expect, it, vi } from 'vitest'
+import { CONTRACT, OPERATION_NAMES, STREAM_NAMES, subscribeName, type EasyTuneApi } from '../../src/shared/contract'
+import { describeContract } from '../../src/main/ipc'
 
 const exposed: { key: string; api: Record<string, unknown> }[] = []
 const onHandlers = new Map<string, (event: unknown, ...args: unknown[]) => void>()
 const invoke = vi.fn(async (..._a: unknown[]): Promise<unknown> => ({ handle: 'h1', name: 'log.swf' }))
+const sendSync = vi.fn((channel: string) => (channel === 'easytune:operations' ? describeContract() : undefined))
 const getPathForFile = vi.fn((f: { path?: string }) => f.path ?? '')
 
 vi.mock('electron', () => {
   const e = {
     contextBridge: { exposeInMainWorld: (key: string, api: Record<string, unknown>) => { exposed.push({ key, api }) } },
-    ipcRenderer: { invoke, on: (ch: string, h: (event: unknown, ...args: unknown[]) => void) => { onHandlers.set(ch, h) } },
+    ipcRenderer: { invoke, sendSync, on: (ch: string, h: (event: unknown, ...args: unknown[]) => void) => { onHandlers.set(ch, h) } },
     webUtils: { getPathForFile },
   }
   return { default: e, ...e }
 })
 
 await import('../../src/preload/index')
-const { API_METHODS } = await import('./api-methods')
-const api = exposed[0]!.api as unknown as import('../../src/shared/api').EasyTuneApi
+const api = exposed[0]!.api as unknown as EasyTuneApi
+const SUBSCRIPTIONS = STREAM_NAMES.map(subscribeName)
 
 beforeEach(() => { invoke.mockClear() })
 
 describe('window.easytune', () => {
-  it('is exposed once, as "easytune", with exactly the API methods', () => {
+  it('is exposed once, as "easytune", with exactly the contract\'s operations and one subscription per stream', () => {
+    expect(sendSync).toHaveBeenCalledTimes(1)
     expect(exposed).toHaveLength(1)
     expect(exposed[0]!.key).toBe('easytune')
-    expect(Object.keys(exposed[0]!.api).sort()).toEqual([...API_METHODS].sort())
+    expect(Object.keys(exposed[0]!.api).sort()).toEqual([...OPERATION_NAMES, ...SUBSCRIPTIONS].sort())
+    expect(SUBSCRIPTIONS).toEqual(['onCampaignEvent', 'onImportEvent', 'onAnalysisEvent'])
     for (const v of Object.values(exposed[0]!.api)) expect(typeof v).toBe('function')
-    for (const k of ['send', 'invoke', 'on', 'ipcRenderer', 'sendSync']) expect(exposed[0]!.api).not.toHaveProperty(k)
+    for (const k of ['send', 'invoke', 'on', 'ipcRenderer', 'sendSync', 'call']) expect(exposed[0]!.api).not.toHaveProperty(k)
   })
 
-  it.each(API_METHODS.filter((m) => m !== 'onCampaignEvent' && m !== 'addLogFile' && m !== 'openProject'))('%s makes one invoke on easytune:%s', async (method) => {
+  it.each(OPERATION_NAMES.filter((m) => CONTRACT[m].kind !== 'file-in'))('%s makes one invoke on easytune:%s with its arguments as they are', async (method) => {
     await (api as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[method]!('a', 'b', 'c')
-    expect(invoke).toHaveBeenCalledTimes(1)
-    expect(invoke.mock.calls[0]![0]).toBe(`easytune:${method}`)
+    expect(invoke.mock.calls).toEqual([[`easytune:${method}`, 'a', 'b', 'c']])
+  })
+
+  it.each(OPERATION_NAMES.filter((m) => CONTRACT[m].kind === 'file-in'))('%s (a file-in operation) sends the File\'s path from webUtils, never the File', async (method) => {
+    const progress = vi.fn()
+    const file = { name: 'x', size: 42, path: '/home/u/x' } as unknown as File
+    await (api as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[method]!(file, progress)
+    expect(invoke.mock.calls).toEqual([[`easytune:${method}`, { path: '/home/u/x' }]])
+    expect(progress).toHaveBeenCalledWith(42, 42)
   })
 
   it('sends a dropped file\'s path (from webUtils) and returns main\'s handle', async () => {
-    const progress = vi.fn()
     const file = { name: 'log.swf', size: 42, path: '/home/u/log.swf' } as unknown as File
-    await expect(api.addLogFile(file, progress)).resolves.toEqual({ handle: 'h1', name: 'log.swf' })
-    expect(invoke.mock.calls).toEqual([['easytune:addLogFile', '/home/u/log.swf']])
-    expect(progress).toHaveBeenCalledWith(42, 42)
+    await expect(api.addLogFile(file)).resolves.toEqual({ handle: 'h1', name: 'log.swf' })
     await expect(api.addLogFile({ name: 'made-up', size: 1 } as unknown as File)).rejects.toThrow(/no location on disk/)
     expect(invoke).toHaveBeenCalledTimes(1)
   })
@@ -52,10 +62,10 @@ describe('window.easytune', () => {
   it('opens a dropped project by path, or asks main for its dialog', async () => {
     await api.openProject({ path: '/p/x.easytune' } as unknown as File)
     await api.openProject()
-    expect(invoke.mock.calls).toEqual([['easytune:openProject', { path: '/p/x.easytune' }], ['easytune:openProject', undefined]])
+    expect(invoke.mock.calls).toEqual([['easytune:openProject', { path: '/p/x.easytune' }], ['easytune:openProject']])
   })
 
-  it('passes importLog\'s tracking as the third argument of its one invoke (none when absent)', async () => {
+  it('passes importLog\'s tracking as the third argument of its one invoke', async () => {
     await api.importLog({ kind: 'sample' }, {}, { importId: 'imp-1' })
     await api.importLog({ kind: 'dialog' }, { procs: 8 })
     expect(invoke.mock.calls).toEqual([
@@ -65,9 +75,9 @@ describe('window.easytune', () => {
   })
 
   it('starts an analysis with one invoke on its own channel and returns main\'s id', async () => {
-    invoke.mockResolvedValueOnce({ campaignId: 'a1' })
+    invoke.mockResolvedValueOnce({ analysisId: 'a1' })
     const req = { workloadId: 'w1', kind: 'online' as const, options: { strategies: ['full' as const], period: 'week' as const, weeks: 26, traces: 3, seed: 1 } }
-    await expect(api.startAnalysis(req)).resolves.toEqual({ campaignId: 'a1' })
+    await expect(api.startAnalysis(req)).resolves.toEqual({ analysisId: 'a1' })
     expect(invoke.mock.calls).toEqual([['easytune:startAnalysis', req]])
   })
 
@@ -76,22 +86,36 @@ describe('window.easytune', () => {
     await expect(api.previewSplit('w1', { kind: 'fraction', fraction: 2 })).rejects.toThrow(/^the split fraction must be between 0 and 1, got 2$/)
   })
 
-  it('asks for the events port once and dispatches port messages to the listeners', async () => {
+  it('asks for the events port once and dispatches each stream\'s events to its own listeners', async () => {
     const a = vi.fn()
     const b = vi.fn()
+    const imports = vi.fn()
+    const analyses = vi.fn()
     const offA = api.onCampaignEvent(a)
     api.onCampaignEvent(b)
-    expect(invoke.mock.calls).toEqual([['easytune:onCampaignEvent']])
+    api.onImportEvent(imports)
+    api.onAnalysisEvent(analyses)
+    expect(invoke.mock.calls).toEqual([['easytune:events']])
     const port = { onmessage: null as null | ((e: { data: unknown }) => void), start: vi.fn(), close: vi.fn() }
     onHandlers.get('easytune:events-port')!({ ports: [port] })
     expect(port.start).toHaveBeenCalled()
     const ev = { campaignId: 'c1', kind: 'warning', message: 'worker 1 stopped; its cell runs again on a new worker' }
-    port.onmessage!({ data: ev })
+    port.onmessage!({ data: { stream: 'campaign', event: ev } })
     expect(a).toHaveBeenCalledWith(ev)
     expect(b).toHaveBeenCalledWith(ev)
     offA()
-    port.onmessage!({ data: ev })
+    port.onmessage!({ data: { stream: 'campaign', event: ev } })
     expect(a).toHaveBeenCalledTimes(1)
+    expect(b).toHaveBeenCalledTimes(2)
+    const imp = { importId: 'imp-1', kind: 'progress', bytesRead: 1, totalBytes: 2, jobsRead: 3 }
+    port.onmessage!({ data: { stream: 'import', event: imp } })
+    const ana = { analysisId: 'a5', kind: 'progress', analysis: 'online', fraction: 0.5 }
+    port.onmessage!({ data: { stream: 'analysis', event: ana } })
+    expect(imports.mock.calls).toEqual([[imp]])
+    expect(analyses.mock.calls).toEqual([[ana]])
+    expect(b).toHaveBeenCalledTimes(2)
+    // Malformed messages reach nobody.
+    for (const data of [ev, { stream: 'nope', event: ev }, { stream: 'campaign' }, { stream: 'campaign', event: 'x' }, null]) port.onmessage!({ data })
     expect(b).toHaveBeenCalledTimes(2)
     // A reload hands a new port: the old one is closed.
     const port2 = { onmessage: null, start: vi.fn(), close: vi.fn() }
@@ -99,7 +123,7 @@ describe('window.easytune', () => {
     expect(port.close).toHaveBeenCalled()
   })
 
-  it('turns a worker port\'s messages into worker-progress events, stamped with the current campaign', () => {
+  it('turns a worker port\'s messages into worker-progress campaign events, stamped with the last campaign', () => {
     const got: unknown[] = []
     api.onCampaignEvent((e) => got.push(e))
     const events = { onmessage: null as null | ((e: { data: unknown }) => void), start: vi.fn(), close: vi.fn() }
@@ -110,21 +134,20 @@ describe('window.easytune', () => {
     const msg = { kind: 'worker-progress', worker: 2, pid: 4242, cell: 'EASY-SPF Θ=20 h (train)', samplesDone: 25, samples: 100 }
     wp.onmessage!({ data: msg }) // no campaign seen yet (a fresh page): nothing to attribute it to
     expect(got).toEqual([])
-    events.onmessage!({ data: { campaignId: 'c9', kind: 'warning', message: 'w' } })
+    events.onmessage!({ data: { stream: 'campaign', event: { campaignId: 'c9', kind: 'warning', message: 'w' } } })
     wp.onmessage!({ data: msg })
     wp.onmessage!({ data: { ...msg, samplesDone: '25' } })
     wp.onmessage!({ data: { type: 'setup', setup: {} } })
     expect(got).toEqual([{ campaignId: 'c9', kind: 'warning', message: 'w' }, { campaignId: 'c9', ...msg }])
-    // An import's progress is dispatched but names no campaign: worker progress keeps c9.
-    const imp = { campaignId: 'imp-1', kind: 'import-progress', bytesRead: 1, totalBytes: 2, jobsRead: 3 }
-    events.onmessage!({ data: imp })
+    // An import's or an analysis's events are on their own streams: worker progress keeps c9.
+    events.onmessage!({ data: { stream: 'import', event: { importId: 'imp-1', kind: 'progress', bytesRead: 1, totalBytes: 2, jobsRead: 3 } } })
+    events.onmessage!({ data: { stream: 'analysis', event: { analysisId: 'a5', kind: 'progress', analysis: 'online', fraction: 0.5 } } })
     wp.onmessage!({ data: msg })
-    expect(got.slice(2)).toEqual([imp, { campaignId: 'c9', ...msg }])
-    // So are an analysis's events (its own id): worker progress keeps c9.
-    const ana = { campaignId: 'a5', kind: 'analysis-progress', analysis: 'online', fraction: 0.5 }
-    events.onmessage!({ data: ana })
+    expect(got.slice(2)).toEqual([{ campaignId: 'c9', ...msg }])
+    // A new campaign's event re-stamps.
+    events.onmessage!({ data: { stream: 'campaign', event: { campaignId: 'c10', kind: 'cancelled' } } })
     wp.onmessage!({ data: msg })
-    expect(got.slice(4)).toEqual([ana, { campaignId: 'c9', ...msg }])
+    expect(got.slice(4)).toEqual([{ campaignId: 'c10', ...msg }])
     expect(invoke).not.toHaveBeenCalled()
     // The worker exited: main says so and the preload closes its end (an unknown port is ignored).
     onHandlers.get('easytune:worker-port-closed')!({}, { port: 8 })

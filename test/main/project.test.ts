@@ -141,7 +141,7 @@ describe('atomic saves', () => {
     it('leaves the previous file intact and readable', async () => {
       outDir = mkdtempSync(join(tmpdir(), 'easytune-atomic-'))
       await build({
-        configFile: false, logLevel: 'warn',
+        configFile: false, logLevel: 'warn', ssr: { noExternal: true }, // one self-contained file (it runs from a temp folder, with no node_modules)
         build: { ssr: resolve('src/backend/project.ts'), outDir, emptyOutDir: true, target: 'node20', minify: false, rolldownOptions: { output: { entryFileNames: 'project.js', format: 'es' } } },
       })
       bundle = join(outDir, 'project.js')

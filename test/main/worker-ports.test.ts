@@ -20,11 +20,12 @@ const rendererHandlers = new Map<string, (event: { ports: unknown[] }, ...args: 
 const invoke = vi.fn(async (..._a: unknown[]): Promise<unknown> => undefined)
 
 vi.mock('electron', async () => {
+  const contract = (await import('../../src/main/ipc')).describeContract()
   const e = {
     ...(await import('./fake-electron')).electronModule(),
     MessageChannelMain: (await import('node:worker_threads')).MessageChannel,
     contextBridge: { exposeInMainWorld: (_key: string, api: Record<string, unknown>) => { exposed.push(api) } },
-    ipcRenderer: { invoke, on: (ch: string, h: (event: { ports: unknown[] }, ...args: unknown[]) => void) => { rendererHandlers.set(ch, h) } },
+    ipcRenderer: { invoke, sendSync: () => contract, on: (ch: string, h: (event: { ports: unknown[] }, ...args: unknown[]) => void) => { rendererHandlers.set(ch, h) } },
     webUtils: { getPathForFile: () => '' },
   }
   return { default: e, ...e }
@@ -163,7 +164,7 @@ describe('worker progress end to end: worker process -> its port -> preload -> l
     const api = exposed[0] as unknown as EasyTuneApi
     const events: CampaignEvent[] = []
     api.onCampaignEvent((e) => events.push(e))
-    expect(invoke.mock.calls).toEqual([['easytune:onCampaignEvent']])
+    expect(invoke.mock.calls).toEqual([['easytune:events']])
 
     // What main does when that call arrives (index.ts: openEventsPort), with a window whose
     // postMessage hands the transferred ports to the preload as Electron would.
@@ -186,7 +187,7 @@ describe('worker progress end to end: worker process -> its port -> preload -> l
       onProgress: (p) => {
         const perWorker = p.perWorker.map((x) => ({ worker: x.worker, pid: x.pid ?? null, state: x.state, cell: x.cell }))
         rows.push(...perWorker.filter((x) => x.state === 'busy'))
-        eventPorts.emit({ campaignId: 'c1', kind: 'progress', cellsDone: p.cellsDone, cellsTotal: p.cellsTotal, cachedCells: 0, samplesDone: p.samplesDone, samplesTotal: p.samplesTotal, etaSeconds: null, perWorker })
+        eventPorts.emit({ stream: 'campaign', event: { campaignId: 'c1', kind: 'progress', cellsDone: p.cellsDone, cellsTotal: p.cellsTotal, cachedCells: 0, samplesDone: p.samplesDone, samplesTotal: p.samplesTotal, etaSeconds: null, perWorker } })
       },
     })
     await vi.waitFor(() => expect(events.some((e) => e.kind === 'progress' && e.cellsDone === 4)).toBe(true))

@@ -1,10 +1,11 @@
-// A fake back end for the renderer's DOM tests: every EasyTuneApi method is a vi.fn with a plain
-// in-memory answer, campaign events are pushed by the test (emit), and fixtures build a small
-// workload summary and evaluation result with the real shapes.
+// A fake back end for the renderer's DOM tests: every EasyTuneApi method (the type derived from
+// the contract: a missing operation is a type error here) is a vi.fn with a plain in-memory
+// answer, the streams' events are pushed by the test (emit, emitImport, emitAnalysis), and
+// fixtures build a small workload summary and evaluation result with the real shapes.
 import { beforeEach, expect, vi } from 'vitest'
 import { createPinia, setActivePinia, type Pinia } from 'pinia'
 import { setApi } from '../../src/renderer/src/apiRef'
-import type { CampaignEvent, EasyTuneApi, ProjectState, Settings, WorkloadSummary } from '../../src/shared/api'
+import type { AnalysisEvent, CampaignEvent, EasyTuneApi, ImportEvent, ProjectState, Settings, WorkloadSummary } from '../../src/shared/api'
 import type { EvaluationResult } from '../../src/core/tune/result'
 import type { PartSummary } from '../../src/core/tune/select'
 
@@ -79,17 +80,26 @@ export function makeResult(over: Partial<EvaluationResult> = {}): EvaluationResu
 /** importLog's third argument as the workload store sends it: a fresh import id. */
 export const tracked = { importId: expect.stringMatching(/^[A-Za-z0-9_-]{1,64}$/) }
 
-export interface FakeApi extends EasyTuneApi {
+export type FakeApi = EasyTuneApi & {
+  /** A campaign event, to the onCampaignEvent listeners. */
   emit(e: CampaignEvent): void
+  emitImport(e: ImportEvent): void
+  emitAnalysis(e: AnalysisEvent): void
   listeners: Set<(e: CampaignEvent) => void>
+  importListeners: Set<(e: ImportEvent) => void>
+  analysisListeners: Set<(e: AnalysisEvent) => void>
 }
 
 export function fakeApi(over: Partial<EasyTuneApi> = {}): FakeApi {
   const listeners = new Set<(e: CampaignEvent) => void>()
+  const importListeners = new Set<(e: ImportEvent) => void>()
+  const analysisListeners = new Set<(e: AnalysisEvent) => void>()
   let settings: Settings = { theme: 'system', workers: null, recentProjects: [] }
   const api: FakeApi = {
-    listeners,
+    listeners, importListeners, analysisListeners,
     emit: (e) => { for (const l of [...listeners]) l(e) },
+    emitImport: (e) => { for (const l of [...importListeners]) l(e) },
+    emitAnalysis: (e) => { for (const l of [...analysisListeners]) l(e) },
     getAppInfo: vi.fn(async () => ({ version: '0.1.0', mode: 'browser' as const, versions: {}, citations: ['KTH-SP2 log: courtesy of Lars Malinowsky, KTH.'] })),
     addLogFile: vi.fn(async (file: File, onProgress?: (s: number, t: number) => void) => {
       onProgress?.(file.size / 2, file.size)
@@ -104,15 +114,19 @@ export function fakeApi(over: Partial<EasyTuneApi> = {}): FakeApi {
     })),
     estimateCampaign: vi.fn(async () => ({ cells: 24, weekSimulations: 72, seconds: 0.4, workers: 1 })),
     startCampaign: vi.fn(async () => ({ campaignId: 'c1' })),
-    startAnalysis: vi.fn(async () => ({ campaignId: 'a1' })),
+    startAnalysis: vi.fn(async () => ({ analysisId: 'a1' })),
     cancel: vi.fn(async () => {}),
-    onCampaignEvent: vi.fn((l: (e: CampaignEvent) => void) => { listeners.add(l); return () => listeners.delete(l) }),
+    clearCellCache: vi.fn(async () => ({ cells: 3, bytes: 4_500 })),
+    onCampaignEvent: vi.fn((l: (e: CampaignEvent) => void) => { listeners.add(l); return () => { listeners.delete(l) } }),
+    onImportEvent: vi.fn((l: (e: ImportEvent) => void) => { importListeners.add(l); return () => { importListeners.delete(l) } }),
+    onAnalysisEvent: vi.fn((l: (e: AnalysisEvent) => void) => { analysisListeners.add(l); return () => { analysisListeners.delete(l) } }),
     exportConfig: vi.fn(async (_r, target) => ({
       target, files: [{ name: 'slurm.conf.easytune', content: 'PriorityType=priority/multifactor\n', description: 'slurm.conf fragment' }],
       items: [{ feature: 'queue order SPF', fidelity: 'site factor' as const, note: 'via easytune-site-factor.sh' }], gaps: ['One reservation per partition'],
     })),
     saveText: vi.fn(async () => true),
     generateReport: vi.fn(async () => '<!doctype html><title>report</title>'),
+    saveReportPdf: vi.fn(async () => true),
     saveProject: vi.fn(async () => true),
     openProject: vi.fn(async () => null as ProjectState | null),
     autosave: vi.fn(async () => {}),

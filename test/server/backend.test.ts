@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Backend } from '../../src/backend/backend'
 import { readProjectFile, saveProjectFile } from '../../src/backend/project'
 import { forkNode } from '../../src/engine/pool'
-import { ApiInputError } from '../../src/shared/validate'
+import { ApiInputError } from '../../src/shared/errors'
 import type { WorkloadSummary } from '../../src/shared/api'
 import { alive, buildWorker, KTH, removeWorker } from '../engine/support'
 import { collect, projectState, request, tempDir } from './support'
@@ -198,5 +198,62 @@ describe('Backend', () => {
     await expect(b.importLog({ kind: 'handle', handle: 'hUNKNOWN' }, {})).rejects.toThrow(/unknown or has expired/)
     await b.close()
     expect(existsSync(f)).toBe(false)
+  })
+
+  it('turns a dropped file (addLogFile) into a handle after checking it is a readable file; errors name only the file', async () => {
+    const b = new Backend({ mode: 'desktop', stateDir: join(tmp.dir, 'state5'), cacheDir: null, workerPath })
+    try {
+      const log = join(tmp.dir, 'dropped.swf.gz')
+      copyFileSync(KTH, log)
+      const h = await b.addLogFile({ path: log })
+      expect(h).toEqual({ handle: expect.stringMatching(/^[A-Za-z0-9_-]{1,64}$/), name: 'dropped.swf.gz' })
+      await expect(b.addLogFile({ path: tmp.dir })).rejects.toThrow(/is a folder: drop a log file/)
+      await expect(b.addLogFile({ path: join(tmp.dir, 'gone.swf') })).rejects.toThrow(/^gone\.swf no longer exists$/)
+      // An upload's temporary file is the back end's to delete; a dropped file never is.
+      await b.close()
+      expect(existsSync(log)).toBe(true)
+    } finally {
+      await b.close()
+    }
+  })
+
+  it('answers the files to save (saveText, saveProject) and opens an uploaded project file, deleting it', async () => {
+    const b = new Backend({ mode: 'browser', stateDir: join(tmp.dir, 'state6'), cacheDir: null, workerPath })
+    try {
+      expect(b.saveText('a.txt', 'x', 'text/plain')).toEqual({ name: 'a.txt', content: 'x', mime: 'text/plain' })
+      const saved = b.saveProject(projectState({ log: { name: 'KTH SP2.swf.gz', sha256: KTH_SHA } }))
+      expect(saved).toMatchObject({ name: 'KTH_SP2.swf.easytune.json', mime: 'application/json' })
+      const up = join(tmp.dir, 'upload-project')
+      writeFileSync(up, saved.content)
+      await expect(b.openProject({ path: up, name: 'mine.easytune', temporary: true })).resolves.toMatchObject({ version: 1, log: { sha256: KTH_SHA } })
+      expect(existsSync(up)).toBe(false)
+      await expect(b.openProject(null)).rejects.toThrow(/pick the project file/)
+      expect(() => b.saveReportPdf({} as never)).toThrow(/browser mode cannot make a PDF/)
+    } finally {
+      await b.close()
+    }
+  })
+
+  it('clears the cell cache: only its .cell files, with their count and size; refused while a campaign runs', async () => {
+    const cacheDir = join(tmp.dir, 'cells')
+    const b = new Backend({ mode: 'browser', stateDir: join(tmp.dir, 'state7'), cacheDir, workerPath })
+    try {
+      expect(await b.clearCellCache()).toEqual({ cells: 0, bytes: 0 }) // no folder yet
+      const w = await b.importLog({ kind: 'sample' }, {})
+      const { finished } = collect(b)
+      b.startCampaign(request(w.id))
+      await expect(b.clearCellCache()).rejects.toThrow(/a campaign is running/)
+      expect((await finished).kind).toBe('done')
+      const { readdirSync, statSync } = await import('node:fs')
+      const cells = readdirSync(cacheDir).filter((f) => f.endsWith('.cell'))
+      expect(cells.length).toBe(6) // 2 candidates + EASY-FCFS, on train and test
+      const size = cells.reduce((s, f) => s + statSync(join(cacheDir, f)).size, 0)
+      writeFileSync(join(cacheDir, 'notes.txt'), 'not the cache\'s')
+      expect(await b.clearCellCache()).toEqual({ cells: 6, bytes: size })
+      expect(readdirSync(cacheDir)).toEqual(['notes.txt'])
+      expect(await b.clearCellCache()).toEqual({ cells: 0, bytes: 0 })
+    } finally {
+      await b.close()
+    }
   })
 })

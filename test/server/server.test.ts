@@ -1,6 +1,7 @@
 // Browser mode's front door (src/server): loopback only, the token on every request (page, files,
-// API, upload, download, WebSocket), no path traversal, size-limited streamed uploads, and the
-// campaign events over the socket.
+// API, upload, download, WebSocket), no path traversal, size-limited streamed uploads, one-time
+// downloads, every contract operation reachable at POST /api/<operation>, and the three streams'
+// events over the socket as { stream, event }.
 import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import WebSocket from 'ws'
@@ -9,7 +10,8 @@ import { Backend } from '../../src/backend/backend'
 import { isLoopbackHost } from '../../src/server/auth'
 import { startServer, type RunningServer } from '../../src/server/server'
 import { CSP } from '../../src/server/static'
-import type { CampaignEvent } from '../../src/shared/api'
+import type { AnalysisEvent, CampaignEvent, ImportEvent } from '../../src/shared/api'
+import { CONTRACT, OPERATION_NAMES, type StreamMessage } from '../../src/shared/contract'
 import { buildWorker, KTH, removeWorker } from '../engine/support'
 import { http, streamUpload } from './http'
 import { request, tempDir } from './support'
@@ -115,11 +117,12 @@ describe('browser-mode server', () => {
     expect((await http(server.port, '/api/getAppInfo', { headers: { 'x-easytune-token': TOKEN } })).status).toBe(405)
     expect((await api('__proto__', [])).status).toBe(404)
     expect((await api('onCampaignEvent', [])).status).toBe(404)
+    expect((await api('upload', [])).status).toBe(404) // uploads go to the 'file-in' operation itself
     expect((await http(server.port, '/api/getAppInfo', { method: 'POST', headers: { 'x-easytune-token': TOKEN, 'content-type': 'text/plain' }, body: '[]' })).status).toBe(415)
     expect((await http(server.port, '/api/getAppInfo', { method: 'POST', headers: { 'x-easytune-token': TOKEN, 'content-type': 'application/json' }, body: '[' })).status).toBe(400)
     const bad = await api('startCampaign', [{ ...request('w1'), workers: 1000 }])
     expect(bad.status).toBe(400)
-    expect(JSON.parse(bad.body).error).toMatch(/engine workers must be between 1 and 64/)
+    expect(JSON.parse(bad.body).error).toMatch(/startCampaign: request's workers must be at most 64, got 1000/)
     const big = await api('saveText', ['a.txt', 'x'.repeat(2 << 20), 'text/plain'])
     expect(big.status).toBe(413)
   })
@@ -133,7 +136,7 @@ describe('browser-mode server', () => {
 
   it('takes uploads with the token only, within the size limit, and imports them', async () => {
     const log = readFileSync(KTH) // 411 kB: under the 1 MiB limit of this server
-    const up = (headers: Record<string, string>, body: Buffer = log) => http(server.port, '/api/upload?name=kth%20part.swf.gz', { method: 'POST', headers: { 'content-type': 'application/octet-stream', ...headers }, body })
+    const up = (headers: Record<string, string>, body: Buffer = log) => http(server.port, '/api/addLogFile?name=kth%20part.swf.gz', { method: 'POST', headers: { 'content-type': 'application/octet-stream', ...headers }, body })
     expect((await up({})).status).toBe(401)
     expect((await up({ 'x-easytune-token': 'wrong-token-1234567890' })).status).toBe(403)
     const good = await up({ 'x-easytune-token': TOKEN })
@@ -148,10 +151,10 @@ describe('browser-mode server', () => {
     expect(bad.status).toBe(400) // a cut gzip is a plain input error, not a crash
     expect(JSON.parse(bad.body).error).toMatch(/^kth part\.swf\.gz: the gzip data is truncated or corrupt/) // the user's name, not the temp path
     expect((await up({ 'x-easytune-token': TOKEN }, Buffer.alloc(0))).status).toBe(400)
-    const tooBig = await streamUpload(server.port, '/api/upload?name=x', { 'x-easytune-token': TOKEN, 'content-length': String(3 << 20) }, 3 << 20)
+    const tooBig = await streamUpload(server.port, '/api/addLogFile?name=x', { 'x-easytune-token': TOKEN, 'content-length': String(3 << 20) }, 3 << 20)
     expect(tooBig.status).toBe(413)
     expect(JSON.parse(tooBig.body).error).toMatch(/too large/)
-    const chunked = await streamUpload(server.port, '/api/upload?name=x', { 'x-easytune-token': TOKEN, 'transfer-encoding': 'chunked' }, 3 << 20)
+    const chunked = await streamUpload(server.port, '/api/addLogFile?name=x', { 'x-easytune-token': TOKEN, 'transfer-encoding': 'chunked' }, 3 << 20)
     expect(chunked.status).toBe(413)
     expect(readdirSync(uploadDir)).toHaveLength(2) // the two accepted uploads; refused ones are deleted
   })
@@ -163,7 +166,7 @@ describe('browser-mode server', () => {
       const base = process.memoryUsage()
       let peak = 0
       const total = 256 << 20
-      const r = await streamUpload(big.port, '/api/upload?name=big.swf', { 'x-easytune-token': TOKEN, 'content-length': String(total) }, total, () => {
+      const r = await streamUpload(big.port, '/api/addLogFile?name=big.swf', { 'x-easytune-token': TOKEN, 'content-length': String(total) }, total, () => {
         const m = process.memoryUsage()
         peak = Math.max(peak, m.rss - base.rss, m.heapUsed + m.arrayBuffers - base.heapUsed - base.arrayBuffers)
       })
@@ -197,7 +200,9 @@ describe('browser-mode server', () => {
     expect(ws).not.toBeNull()
     const events: CampaignEvent[] = []
     const finished = new Promise<CampaignEvent>((resolve) => ws!.on('message', (m) => {
-      const e = JSON.parse(String(m)) as CampaignEvent
+      const msg = JSON.parse(String(m)) as StreamMessage
+      if (msg.stream !== 'campaign') return
+      const e = msg.event
       events.push(e)
       if (e.kind === 'done' || e.kind === 'error' || e.kind === 'cancelled') resolve(e)
     }))
@@ -214,41 +219,92 @@ describe('browser-mode server', () => {
 
   it('runs an online analysis through POST /api/startAnalysis and streams its events', async () => {
     const { ws } = await wsOpen(`ws://127.0.0.1:${server.port}/ws?token=${TOKEN}`)
-    const events: CampaignEvent[] = []
-    const finished = new Promise<CampaignEvent>((resolve) => ws!.on('message', (m) => {
-      const e = JSON.parse(String(m)) as CampaignEvent
+    const events: AnalysisEvent[] = []
+    const others: string[] = []
+    const finished = new Promise<AnalysisEvent>((resolve) => ws!.on('message', (m) => {
+      const msg = JSON.parse(String(m)) as StreamMessage
+      if (msg.stream !== 'analysis') { others.push(msg.stream); return }
+      const e = msg.event
       events.push(e)
-      if (e.kind === 'analysis-done' || e.kind === 'error' || e.kind === 'cancelled') resolve(e)
+      if (e.kind === 'done' || e.kind === 'error' || e.kind === 'cancelled') resolve(e)
     }))
     const w = JSON.parse((await api('importLog', [{ kind: 'sample' }, {}])).body).value as { id: string }
     const req = { workloadId: w.id, kind: 'online', options: { strategies: ['random'], period: 'week', weeks: 2, traces: 1, seed: 1 } }
     const bad = await api('startAnalysis', [{ ...req, options: { ...req.options, traces: 99 } }])
     expect(bad.status).toBe(400)
-    expect(JSON.parse(bad.body).error).toMatch(/traces must be between 1 and 20/)
+    expect(JSON.parse(bad.body).error).toMatch(/options\.traces must be at most 20, got 99/)
     const started = JSON.parse((await api('startAnalysis', [req])).body)
     expect(started.ok).toBe(true)
     const last = await finished
-    expect(last).toMatchObject({ campaignId: started.value.campaignId, kind: 'analysis-done', analysis: 'online', result: { periods: 2, traces: 1 } })
-    expect(events.some((e) => e.kind === 'analysis-progress')).toBe(true)
+    expect(last).toMatchObject({ analysisId: started.value.analysisId, kind: 'done', analysis: 'online', result: { periods: 2, traces: 1 } })
+    expect(events.some((e) => e.kind === 'progress')).toBe(true)
+    expect(others).not.toContain('campaign') // an analysis is not a campaign
     ws!.close()
   })
 
   it('streams a tracked import\'s progress on the event socket', async () => {
     const { ws } = await wsOpen(`ws://127.0.0.1:${server.port}/ws?token=${TOKEN}`)
-    const events: CampaignEvent[] = []
-    ws!.on('message', (m) => events.push(JSON.parse(String(m)) as CampaignEvent))
+    const events: ImportEvent[] = []
+    ws!.on('message', (m) => {
+      const msg = JSON.parse(String(m)) as StreamMessage
+      if (msg.stream === 'import') events.push(msg.event)
+    })
     const answer = JSON.parse((await api('importLog', [{ kind: 'sample' }, {}, { importId: 'imp-ws-1' }])).body)
     expect(answer.ok).toBe(true)
     const jobs = (answer.value as { report: { jobsRead: number } }).report.jobsRead
     // The socket may deliver the last frame just after the HTTP answer.
-    for (let i = 0; i < 100 && !events.some((e) => e.kind === 'import-progress' && e.jobsRead === jobs); i++) await new Promise((r) => setTimeout(r, 20))
-    const mine = events.filter((e) => e.kind === 'import-progress')
+    for (let i = 0; i < 100 && !events.some((e) => e.kind === 'progress' && e.jobsRead === jobs); i++) await new Promise((r) => setTimeout(r, 20))
+    const mine = events.filter((e) => e.kind === 'progress')
     expect(mine.length).toBeGreaterThan(0)
-    expect(mine.every((e) => e.campaignId === 'imp-ws-1')).toBe(true)
-    expect(mine[mine.length - 1]).toMatchObject({ kind: 'import-progress', jobsRead: jobs, bytesRead: readFileSync(KTH).length, totalBytes: readFileSync(KTH).length })
+    expect(mine.every((e) => e.importId === 'imp-ws-1')).toBe(true)
+    expect(mine[mine.length - 1]).toMatchObject({ kind: 'progress', jobsRead: jobs, bytesRead: readFileSync(KTH).length, totalBytes: readFileSync(KTH).length })
     const bad = await api('importLog', [{ kind: 'sample' }, {}, { importId: '../x' }])
     expect(bad.status).toBe(400)
-    expect(JSON.parse(bad.body).error).toMatch(/the import id is not a valid id/)
+    expect(JSON.parse(bad.body).error).toMatch(/importLog: tracking's importId is not a valid id/)
     ws!.close()
+  })
+
+  it('reaches every contract operation at POST /api/<operation> (derived from the contract, not listed)', async () => {
+    for (const name of OPERATION_NAMES) {
+      const kind = CONTRACT[name].kind
+      // Each route exists and parses its arguments: a body of the wrong shape is a 400 that names
+      // the operation (a 'file-in' operation takes the raw file; an empty one is refused).
+      const r = kind === 'file-in'
+        ? await http(server.port, `/api/${name}?name=x.txt`, { method: 'POST', headers: { 'x-easytune-token': TOKEN, 'content-type': 'application/octet-stream' }, body: '' })
+        : await api(name, [0, 0, 0, 0, 0])
+      expect(r.status, `${name}: ${r.body}`).toBe(400)
+      expect(JSON.parse(r.body).error, name).toMatch(kind === 'file-in' ? /the uploaded file is empty/ : new RegExp(`^${name}`))
+    }
+  })
+
+  it('opens an uploaded project file (openProject, a file-in operation) and deletes the upload', async () => {
+    const project = { version: 1, log: null, importOptions: {}, split: { kind: 'midpoint' }, campaign: { ...request('w1'), workloadId: undefined, split: undefined }, result: null, step: 1 }
+    const text = JSON.stringify(project)
+    const before = readdirSync(uploadDir).length
+    const r = await http(server.port, '/api/openProject?name=mine.easytune', { method: 'POST', headers: { 'x-easytune-token': TOKEN, 'content-type': 'application/octet-stream' }, body: text })
+    expect(r.status, r.body).toBe(200)
+    expect(JSON.parse(r.body).value).toMatchObject({ version: 1, step: 1 })
+    expect(readdirSync(uploadDir)).toHaveLength(before)
+    const bad = await http(server.port, '/api/openProject?name=mine.easytune', { method: 'POST', headers: { 'x-easytune-token': TOKEN, 'content-type': 'application/octet-stream' }, body: '{"version":1' })
+    expect(bad.status).toBe(400)
+    expect(JSON.parse(bad.body).error).toMatch(/^mine\.easytune: this is not an EasyTune project file/) // the person's name for it, not the temp path
+    expect(readdirSync(uploadDir)).toHaveLength(before)
+  })
+
+  it('saves projects and texts as downloads, and refuses a PDF in plain words (saveReportPdf)', async () => {
+    const state = { version: 1, log: { name: 'site log.swf', sha256: 'a'.repeat(64) }, importOptions: {}, split: { kind: 'midpoint' }, campaign: { ...request('w1'), workloadId: undefined, split: undefined }, result: null, step: 1 }
+    const saved = JSON.parse((await api('saveProject', [state])).body)
+    expect(saved.value).toMatchObject({ name: 'site_log.easytune.json' })
+    const d = await http(server.port, `/download/${saved.value.download}?token=${TOKEN}`)
+    expect(JSON.parse(d.body)).toMatchObject({ version: 1, step: 1 })
+    const result = { schemaVersion: 1, kind: 'easytune-evaluation', log: { name: 'x', machineProcs: 1 }, protocol: {}, candidates: [{ label: 'a', train: {}, test: {} }], recommended: 0, bestOnTest: 0, bestOnTrain: 0, ranking: [0], recommendation: { sentence: 's' }, weekly: [] }
+    const pdf = await api('saveReportPdf', [result])
+    expect(pdf.status).toBe(400)
+    expect(JSON.parse(pdf.body).error).toMatch(/browser mode cannot make a PDF: save the report as HTML/)
+    // saveText saves exactly the text it was given, whatever its type says.
+    const t = JSON.parse((await api('saveText', ['r.pdf', '<html>x</html>', 'application/pdf'])).body)
+    const dt = await http(server.port, `/download/${t.value.download}?token=${TOKEN}`)
+    expect(dt.body).toBe('<html>x</html>')
+    expect(dt.headers['content-type']).toBe('application/pdf')
   })
 })

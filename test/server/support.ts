@@ -29,7 +29,7 @@ export function collect(backend: Backend, onEvent?: (e: CampaignEvent, all: Camp
   const events: CampaignEvent[] = []
   let off = () => {}
   const finished = new Promise<CampaignEvent>((resolve) => {
-    off = backend.onCampaignEvent((e) => {
+    off = backend.subscribe('campaign', (e) => {
       events.push(e)
       onEvent?.(e, events)
       if (e.kind === 'done' || e.kind === 'error' || e.kind === 'cancelled') resolve(e)

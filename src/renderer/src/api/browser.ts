@@ -1,15 +1,18 @@
-// EasyTuneApi over HTTP + WebSocket, for browser mode (`easytune serve`, src/server). The access
+// The renderer's API over HTTP + WebSocket, for browser mode (`easytune serve`, src/server),
+// derived from the API contract (src/shared/contract.ts): one loop builds a method per operation
+// and one subscription per stream; nothing here names an operation, the KIND decides. The access
 // token comes from the page's URL (?token=…) and is kept in memory only (never in storage).
-//   calls      POST /api/<method>, JSON array of the arguments, header x-easytune-token
-//   uploads    POST /api/upload?name=…, the raw bytes (XMLHttpRequest, for upload progress)
-//   events     WebSocket /ws?token=…, one JSON CampaignEvent per message (campaigns and tracked
-//              imports' progress); reconnects
-//   downloads  saveText/saveProject answer a download id; the page opens /download/<id>?token=…
-import type { CampaignEvent, EasyTuneApi } from '../../../shared/api'
+//   'call'     POST /api/<operation>, JSON array of the arguments, header x-easytune-token
+//   'file-in'  POST /api/<operation>?name=…, the File's raw bytes (XMLHttpRequest, for upload
+//              progress); with no File (optional ones), the page's file picker asks for one
+//   'save'     like 'call'; the answer names a one-time download, which the page opens
+//              (/download/<id>?token=…) so the browser saves it
+//   streams    WebSocket /ws?token=…, one JSON { stream, event } per message; reconnects. Before
+//              a call that reports on a stream (the contract's `events`), the socket is opened
+//              when anyone listens to that stream, so no early event is missed.
+import { CONTRACT, OPERATION_NAMES, STREAM_NAMES, subscribeName, type EasyTuneApi, type OperationDecl, type StreamMessage, type StreamName } from '../../../shared/contract'
 
 export const TOKEN_HEADER = 'x-easytune-token'
-/** Largest project file the page reads (the server checks it again). */
-const MAX_PROJECT_BYTES = 64 * 1024 * 1024
 
 export interface BrowserApiOptions {
   /** The access token; null when the page was opened without one (every call then explains). */
@@ -34,18 +37,37 @@ export function createBrowserApi(opts: BrowserApiOptions): EasyTuneApi {
     return token
   }
 
-  async function call<T>(method: string, args: unknown[]): Promise<T> {
+  async function call(operation: string, args: unknown[]): Promise<unknown> {
     while (args.length && args[args.length - 1] === undefined) args = args.slice(0, -1)
-    const res = await fetch(`/api/${method}`, {
+    const res = await fetch(`/api/${operation}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', [TOKEN_HEADER]: need() },
       body: JSON.stringify(args),
     })
-    return answer<T>(res.status, await res.text())
+    return answer(res.status, await res.text())
   }
 
-  // Campaign events: one socket, opened on demand, reopened while anyone listens.
-  const listeners = new Set<(e: CampaignEvent) => void>()
+  function upload(operation: string, file: File, onProgress?: (sent: number, total: number) => void, signal?: AbortSignal): Promise<unknown> {
+    return new Promise((resolve, reject) => {
+      if (signal?.aborted) { reject(new Error('the upload was cancelled')); return }
+      const xhr = new XMLHttpRequest()
+      signal?.addEventListener('abort', () => xhr.abort(), { once: true })
+      xhr.open('POST', `/api/${operation}?name=${encodeURIComponent(file.name || 'file')}`)
+      xhr.setRequestHeader(TOKEN_HEADER, need())
+      xhr.setRequestHeader('content-type', 'application/octet-stream')
+      xhr.upload.onprogress = (e) => onProgress?.(e.loaded, e.lengthComputable ? e.total : file.size)
+      xhr.onload = () => {
+        try { resolve(answer(xhr.status, xhr.responseText)) } catch (e) { reject(e) }
+      }
+      xhr.onerror = () => reject(new Error(`the upload of ${file.name} failed (the connection to EasyTune was lost${file.size > 1e9 ? ', or the file is too large' : ''})`))
+      xhr.onabort = () => reject(new Error('the upload was cancelled'))
+      xhr.send(file)
+    })
+  }
+
+  // The streams: one socket, opened on demand, reopened while anyone listens.
+  const listeners = Object.fromEntries(STREAM_NAMES.map((s) => [s, new Set<(e: unknown) => void>()])) as Record<StreamName, Set<(e: unknown) => void>>
+  const listening = () => STREAM_NAMES.some((s) => listeners[s].size > 0)
   let socket: WebSocket | null = null
   let opening: Promise<void> | null = null
   let retryMs = 500
@@ -60,10 +82,12 @@ export function createBrowserApi(opts: BrowserApiOptions): EasyTuneApi {
       const timer = setTimeout(resolve, 5000) // never block a call on the socket for long
       ws.onopen = () => { clearTimeout(timer); retryMs = 500; resolve() }
       ws.onmessage = (m) => {
-        let e: CampaignEvent
-        try { e = JSON.parse(String(m.data)) as CampaignEvent } catch { return }
-        for (const f of [...listeners]) {
-          try { f(e) } catch (err) { console.error('EasyTune: a campaign event listener threw', err) }
+        let msg: StreamMessage
+        try { msg = JSON.parse(String(m.data)) as StreamMessage } catch { return }
+        const set = listeners[msg?.stream as StreamName]
+        if (!set) return
+        for (const f of [...set]) {
+          try { f(msg.event) } catch (err) { console.error(`EasyTune: a ${msg.stream} event listener threw`, err) }
         }
       }
       ws.onclose = () => {
@@ -71,8 +95,8 @@ export function createBrowserApi(opts: BrowserApiOptions): EasyTuneApi {
         resolve()
         if (socket === ws) socket = null
         opening = null
-        if (listeners.size > 0) {
-          setTimeout(() => { if (listeners.size > 0 && !socket) void ensureSocket() }, retryMs)
+        if (listening()) {
+          setTimeout(() => { if (listening() && !socket) void ensureSocket() }, retryMs)
           retryMs = Math.min(retryMs * 2, 10_000)
         }
       }
@@ -92,72 +116,52 @@ export function createBrowserApi(opts: BrowserApiOptions): EasyTuneApi {
     return true
   }
 
-  return {
-    getAppInfo: () => call('getAppInfo', []),
-    addLogFile: (file, onProgress, signal) => new Promise((resolve, reject) => {
-      if (signal?.aborted) { reject(new Error('the upload was cancelled')); return }
-      const xhr = new XMLHttpRequest()
-      signal?.addEventListener('abort', () => xhr.abort(), { once: true })
-      xhr.open('POST', `/api/upload?name=${encodeURIComponent(file.name || 'log')}`)
-      xhr.setRequestHeader(TOKEN_HEADER, need())
-      xhr.setRequestHeader('content-type', 'application/octet-stream')
-      xhr.upload.onprogress = (e) => onProgress?.(e.loaded, e.lengthComputable ? e.total : file.size)
-      xhr.onload = () => {
-        try { resolve(answer(xhr.status, xhr.responseText)) } catch (e) { reject(e) }
+  const BY_KIND: { [K in OperationDecl['kind']]: (name: string, d: Extract<OperationDecl, { kind: K }>) => (...a: never[]) => Promise<unknown> } = {
+    'call': (name, d) => async (...args: unknown[]) => {
+      // What this call starts reports on a stream: have its socket open first (when anyone
+      // listens there), so none of its first events is missed.
+      if (d.events && listeners[d.events].size > 0) await ensureSocket()
+      return call(name, args)
+    },
+    'save': (name) => async (...args: unknown[]) => {
+      const value = await call(name, args)
+      if (typeof value === 'boolean') return value
+      const d = value as { download: string; name: string }
+      return download(d.download, d.name)
+    },
+    'file-in': (name, d) => async (file?: File | null, onProgress?: (sent: number, total: number) => void, signal?: AbortSignal) => {
+      const f = file ?? (d.optional ? await pickFile(d.accept) : null)
+      if (!f) {
+        if (d.optional) return null
+        throw new Error('no file was given')
       }
-      xhr.onerror = () => reject(new Error(`the upload of ${file.name} failed (the connection to EasyTune was lost${file.size > 1e9 ? ', or the file is too large' : ''})`))
-      xhr.onabort = () => reject(new Error('the upload was cancelled'))
-      xhr.send(file)
-    }),
-    importLog: async (source, options, tracking) => {
-      // A tracked import's progress comes on the socket: have it open first when someone listens.
-      if (tracking && listeners.size > 0) await ensureSocket()
-      return call('importLog', [source, options, tracking])
+      if (d.maxBytes !== undefined && f.size > d.maxBytes) throw new Error(`${f.name} is too large (${f.size} bytes, at most ${d.maxBytes})`)
+      return upload(name, f, onProgress, signal)
     },
-    getImportReport: (id) => call('getImportReport', [id]),
-    previewSplit: (id, split) => call('previewSplit', [id, split]),
-    estimateCampaign: (request) => call('estimateCampaign', [request]),
-    startCampaign: async (request) => {
-      await ensureSocket() // subscribe first, so no event of the new campaign is missed
-      return call('startCampaign', [request])
-    },
-    startAnalysis: async (request) => {
-      await ensureSocket() // subscribe first, so no event of the new analysis is missed
-      return call('startAnalysis', [request])
-    },
-    cancel: async (id) => { await call('cancel', [id]) },
-    onCampaignEvent: (listener) => {
-      listeners.add(listener)
+  }
+
+  const api: Record<string, unknown> = {}
+  for (const name of OPERATION_NAMES) {
+    const d: OperationDecl = CONTRACT[name]
+    api[name] = (BY_KIND[d.kind] as (n: string, d: OperationDecl) => unknown)(name, d)
+  }
+  for (const stream of STREAM_NAMES) {
+    api[subscribeName(stream)] = (listener: (e: unknown) => void) => {
+      listeners[stream].add(listener)
       void ensureSocket()
       return () => {
-        listeners.delete(listener)
-        if (listeners.size === 0 && socket) { const s = socket; socket = null; opening = null; s.close() }
+        listeners[stream].delete(listener)
+        if (!listening() && socket) { const s = socket; socket = null; opening = null; s.close() }
       }
-    },
-    exportConfig: (result, target, options) => call('exportConfig', [result, target, options]),
-    saveText: async (name, content, mime) => download((await call<{ download: string }>('saveText', [name, content, mime])).download, name),
-    generateReport: (result) => call('generateReport', [result]),
-    saveProject: async (state, options) => {
-      const { download: id } = await call<{ download: string }>('saveProject', [state, options])
-      return download(id, `${(state.log?.name ?? 'project').replace(/\.(gz|swf|csv|txt|log)$/gi, '').replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 80) || 'project'}.easytune.json`)
-    },
-    openProject: async (file) => {
-      const f = file ?? (await pickFile('.json,application/json'))
-      if (!f) return null
-      if (f.size > MAX_PROJECT_BYTES) throw new Error(`${f.name} is too large for an EasyTune project file`)
-      return call('openProject', [{ text: await f.text() }])
-    },
-    autosave: async (state) => { await call('autosave', [state]) },
-    restoreLastProject: () => call('restoreLastProject', []),
-    getSettings: () => call('getSettings', []),
-    setSettings: (settings) => call('setSettings', [settings]),
+    }
   }
+  return api as EasyTuneApi
 }
 
 /** The value of an API answer, or an Error with the server's plain-words message. */
-function answer<T>(status: number, text: string): T {
+function answer(status: number, text: string): unknown {
   const body = parseAnswer(text)
-  if (body && body.ok === true && status === 200) return body.value as T
+  if (body && body.ok === true && status === 200) return body.value
   const message = body?.error ?? (text.trim() || `HTTP ${status}`)
   throw new Error(message.replace(/^EasyTune: /, ''))
 }
@@ -178,7 +182,7 @@ function pickFile(accept: string): Promise<File | null> {
     input.type = 'file'
     input.accept = accept
     input.onchange = () => resolve(input.files?.[0] ?? null)
-    input.addEventListener('cancel', () => resolve(null))
+    input.oncancel = () => resolve(null) // the picker was closed without a file
     input.click()
   })
 }

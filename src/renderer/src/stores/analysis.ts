@@ -1,9 +1,9 @@
 // Online-selection emulations and mixed-policy searches run from the Results step
-// (EasyTuneApi.startAnalysis): the options, the running analysis's progress, cancel, and the
+// (EasyTuneApi.startAnalysis; its events on the analysis stream): the options, the running analysis's progress, cancel, and the
 // result handed to the results store's extras (where an opened `easytune online|mixed --json` goes).
 import { defineStore } from 'pinia'
 import { ref } from 'vue'
-import type { CampaignEvent, MixedAnalysisOptions, OnlineAnalysisOptions } from '../../../shared/api'
+import type { AnalysisEvent, MixedAnalysisOptions, OnlineAnalysisOptions } from '../../../shared/api'
 import { errorMessage, useApi } from '../apiRef'
 import { useResultsStore } from './results'
 import { useSplitStore } from './split'
@@ -30,15 +30,15 @@ export const useAnalysisStore = defineStore('analysis', () => {
   const online = ref<OnlineAnalysisOptions>({ ...ONLINE_DEFAULTS, strategies: [...ONLINE_DEFAULTS.strategies] })
   const mixed = ref<MixedAnalysisOptions>({ ...MIXED_DEFAULTS })
   const run = ref<AnalysisRun>({ kind: null, id: null, status: 'idle', fraction: 0, error: null })
-  let pending: CampaignEvent[] = []
+  let pending: AnalysisEvent[] = []
   let unsubscribe: (() => void) | null = null
 
-  function handle(e: CampaignEvent): void {
+  function handle(e: AnalysisEvent): void {
     const r = run.value
     if (r.status === 'starting') { pending.push(e); return }
-    if (r.status !== 'running' || e.campaignId !== r.id) return
-    if (e.kind === 'analysis-progress') run.value = { ...r, fraction: e.fraction }
-    else if (e.kind === 'analysis-done') {
+    if (r.status !== 'running' || e.analysisId !== r.id) return
+    if (e.kind === 'progress') run.value = { ...r, fraction: e.fraction }
+    else if (e.kind === 'done') {
       try {
         useResultsStore().showExtras(e.result)
         run.value = { ...r, status: 'done', fraction: 1 }
@@ -52,14 +52,14 @@ export const useAnalysisStore = defineStore('analysis', () => {
   async function start(kind: AnalysisKind): Promise<void> {
     const workloadId = useWorkloadStore().summary?.id
     if (!workloadId || run.value.status === 'starting' || run.value.status === 'running') return
-    if (!unsubscribe) unsubscribe = useApi().onCampaignEvent(handle)
+    if (!unsubscribe) unsubscribe = useApi().onAnalysisEvent(handle)
     pending = []
     run.value = { kind, id: null, status: 'starting', fraction: 0, error: null }
     try {
-      const { campaignId } = await useApi().startAnalysis(kind === 'online'
+      const { analysisId } = await useApi().startAnalysis(kind === 'online'
         ? { workloadId, kind, options: { ...online.value, strategies: [...online.value.strategies] } }
         : { workloadId, kind, options: { ...mixed.value }, split: { ...useSplitStore().spec } })
-      run.value = { ...run.value, id: campaignId, status: 'running' }
+      run.value = { ...run.value, id: analysisId, status: 'running' }
       const early = pending
       pending = []
       for (const e of early) handle(e)

@@ -68,10 +68,6 @@ export function reduceRun(s: RunState, e: CampaignEvent): RunState {
       return { ...s, status: 'error', error: e.message }
     case 'cancelled':
       return { ...s, status: 'cancelled' }
-    case 'import-progress':
-    case 'analysis-progress':
-    case 'analysis-done':
-      return s // an import's or an analysis's, not a campaign's (the workload and analysis stores follow them)
   }
 }
 

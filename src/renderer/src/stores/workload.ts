@@ -1,8 +1,8 @@
 // The log: where it comes from, how it was imported (upload progress, the back end's reading
 // progress, cancel), the import report and the inspect data. A new or re-imported log bumps
 // `revision`, which downstream steps watch.
-// Every import is tracked: the store names it (importId), listens on the back end's event stream
-// for its 'import-progress' (bytes read, jobs parsed so far) and cancels it with api.cancel(importId).
+// Every import is tracked: the store names it (importId), listens for its progress on the import
+// stream (bytes read, jobs parsed so far) and cancels it with api.cancel(importId).
 import { defineStore } from 'pinia'
 import { computed, ref, shallowRef } from 'vue'
 import type { ImportOptionsDto, LogSource, WorkloadSummary } from '../../../shared/api'
@@ -69,8 +69,8 @@ export const useWorkloadStore = defineStore('workload', () => {
     reading.value = null
     const id = newImportId()
     importId = id
-    const off = api.onCampaignEvent((e) => {
-      if (e.kind === 'import-progress' && e.campaignId === id && gen === generation) reading.value = { bytesRead: e.bytesRead, totalBytes: e.totalBytes, jobsRead: e.jobsRead }
+    const off = api.onImportEvent((e) => {
+      if (e.kind === 'progress' && e.importId === id && gen === generation) reading.value = { bytesRead: e.bytesRead, totalBytes: e.totalBytes, jobsRead: e.jobsRead }
     })
     try {
       let s = src
