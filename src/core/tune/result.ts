@@ -8,6 +8,8 @@ import type { Calibration } from './calibrate'
 import { candidateLabel, type CampaignSpec, type CellResult, type Candidate } from './campaign'
 import type { Selection, CandidateSummary } from './select'
 import type { PartStats } from './split'
+import type { Fidelity } from '../export/types'
+import type { Impact } from './impact'
 
 export const RESULT_SCHEMA_VERSION = 1
 
@@ -42,9 +44,37 @@ export interface EvaluationResult {
   bestOnTest: number
   bestOnTrain: number
   ranking: number[]
-  recommendation: { label: string; sentence: string; testDisagrees: boolean }
+  recommendation: Recommendation
   /** Weekly objective values (index = sample) for the baseline, the recommendation and the best on test. */
   weekly: { label: string; train: number[]; test: number[] }[]
+}
+
+/** What the evaluation concludes (docs/STATISTICS.md): switch to the recommended order, keep the
+ * baseline, or not enough data to say. */
+export type Verdict = 'switch' | 'keep' | 'insufficient-data'
+
+/** How the queue is compared, week by week: the ratio of the part's mean objectives (default), or
+ * the mean of the weekly ratios (as the thesis draws its weekly figures). */
+export type Criterion = 'ratio-of-means' | 'mean-ratio'
+
+export interface Recommendation {
+  label: string
+  /** The verdict in one sentence: verdict, train and test gain with intervals, the longest-wait
+   * ratio, export fidelity and how well the simulator matches this log's history. */
+  sentence: string
+  testDisagrees: boolean
+  /** Schema v2 (absent in v1 documents: readers upgrade them). */
+  verdict?: Verdict
+  /** Why, in plain words (what passed or failed: gain, interval, risk, data). */
+  reason?: string
+  /** How the recommended candidate deploys on Slurm: the weakest fidelity among its parts, and
+   * what is lost (empty when everything is exported as evaluated). */
+  export?: { target: 'slurm'; fidelity: Fidelity; lost: string[] }
+  /** Candidates as good as the recommended one (every switch condition passed, paired difference
+   * not significant): indices into `candidates`. */
+  equivalent?: number[]
+  /** Who gains and who loses; null for `insufficient-data`. */
+  impact?: Impact | null
 }
 
 export function specLabel(p: Candidate['primary'] | Candidate['backfill']): string {
