@@ -70,7 +70,8 @@ export class Backend {
   private readonly listeners = new Set<CampaignListener>()
   private readonly campaigns: CampaignRunner
   private readonly analyses: AnalysisRunner
-  private readonly imports = new ImportTracker((e) => this.emit(e))
+  // D (issue #18): ImportEvent / AnalysisEvent now; helper A wires one listener set per stream.
+  private readonly imports = new ImportTracker((e) => this.emit(e as unknown as CampaignEvent))
   private closed = false
   private readonly closing = new AbortController()
   private readonly importWorkers = new Set<Promise<unknown>>()
@@ -82,7 +83,7 @@ export class Backend {
       fork: opts.fork, workerPath: opts.workerPath, cacheDir: opts.cacheDir,
       emit: (e) => this.emit(e),
     })
-    this.analyses = new AnalysisRunner({ fork: opts.fork, workerPath: opts.workerPath, emit: (e) => this.emit(e) })
+    this.analyses = new AnalysisRunner({ fork: opts.fork, workerPath: opts.workerPath, emit: (e) => this.emit(e as unknown as CampaignEvent) })
   }
 
   /** Campaign events and tracked imports' progress, to every onCampaignEvent listener. */
@@ -203,7 +204,7 @@ export class Backend {
     if (this.closed) throw new ApiInputError('EasyTune is shutting down')
     const w = this.workload(req.workloadId)
     if (req.kind === 'mixed') this.previewSplit(req.workloadId, req.split) // a bad split in plain words, before any worker starts
-    return { campaignId: this.analyses.start(req, { path: w.path, importOptions: w.importOptions }) }
+    return { campaignId: this.analyses.start(req, { workload: w.workload, path: w.path, importOptions: w.importOptions }) }
   }
 
   /** Cancels a campaign, an analysis or a tracked import (importLog's importId); unknown ids are ignored. */
