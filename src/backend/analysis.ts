@@ -82,7 +82,7 @@ export class AnalysisRunner {
     if (this.running.size > 0) throw new ApiInputError('an online or mixed analysis is already running: wait for it or cancel it first')
     const analysisId = `a${randomBytes(9).toString('base64url')}`
     const abort = new AbortController()
-    const done = this.run(analysisId, req, w, abort.signal).finally(() => this.running.delete(analysisId))
+    const done = this.run(analysisId, req, w, abort.signal)
     this.running.set(analysisId, { abort, done })
     return analysisId
   }
@@ -103,6 +103,8 @@ export class AnalysisRunner {
 
   private async run(analysisId: string, req: AnalysisRequest, w: AnalysisWorkload, signal: AbortSignal): Promise<void> {
     const emit = (e: DistributiveOmit<AnalysisEvent, 'analysisId'>) => {
+      // Over before its last event: a listener may start the next analysis at once.
+      if (e.kind !== 'progress') this.running.delete(analysisId)
       try { this.opts.emit({ analysisId, ...e } as AnalysisEvent) } catch { /* a failing listener must not stop the run */ }
     }
     const kind = req.kind
@@ -118,6 +120,7 @@ export class AnalysisRunner {
       await new Promise((r) => setImmediate(r))
       signal.throwIfAborted()
       const { setup, analysis } = analysisPlan(req, w)
+      progress(0)
       const pool = new EnginePool({ workers: this.opts.workers, workerPath: this.opts.workerPath, fork: this.opts.fork })
       let doc: unknown
       if (analysis.kind === 'online') {

@@ -1,4 +1,4 @@
-// Tracked imports in the back end: 'import-progress' events on the event stream (throttled, the
+// Tracked imports in the back end: ImportEvents ('progress', under the importId; throttled, the
 // final one with every job), cancel(importId) stopping the read (importLog rejects, nothing kept),
 // and the ids: one running import per id, unknown ids ignored.
 import { statSync, writeFileSync } from 'node:fs'
@@ -7,12 +7,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Backend } from '../../src/backend/backend'
 import { IMPORT_PROGRESS_EVERY_MS, ImportCancelledError, ImportTracker } from '../../src/backend/imports'
 import { failure } from '../../src/server/api'
-import type { CampaignEvent } from '../../src/shared/api'
+import type { ImportEvent } from '../../src/shared/api'
 import { KTH } from '../engine/support'
 import { swfLog } from '../support/parsing'
 import { tempDir } from './support'
 
-type ImportProgress = Extract<CampaignEvent, { kind: 'import-progress' }>
+type ImportProgress = ImportEvent
+/** The back end's import events. Until helper A gives the back end one listener set per stream,
+ * they come to the campaign listeners; this is the one line to change then. */
+const onImportEvent = (b: Backend, l: (e: ImportEvent) => void) => b.onCampaignEvent((e) => { if ('importId' in e) l(e as unknown as ImportEvent) })
 const loaded = (b: Backend) => (b as unknown as { workloads: Map<string, unknown> }).workloads.size
 
 describe('tracked imports', () => {
@@ -34,8 +37,8 @@ describe('tracked imports', () => {
 
   function progressOf(id: string, onEvent?: (e: ImportProgress) => void): { events: ImportProgress[]; off: () => void } {
     const events: ImportProgress[] = []
-    const off = backend.onCampaignEvent((e) => {
-      if (e.kind !== 'import-progress' || e.campaignId !== id) return
+    const off = onImportEvent(backend, (e) => {
+      if (e.kind !== 'progress' || e.importId !== id) return
       events.push(e)
       onEvent?.(e)
     })
@@ -43,15 +46,15 @@ describe('tracked imports', () => {
   }
 
   it('reports the bundled sample\'s progress under the import id, ending with every job read', async () => {
-    const all: CampaignEvent[] = []
-    const offAll = backend.onCampaignEvent((e) => all.push(e))
+    const all: ImportEvent[] = []
+    const offAll = onImportEvent(backend, (e) => all.push(e))
     const { events, off } = progressOf('imp-sample-1')
     const w = await backend.importLog({ kind: 'sample' }, {}, { importId: 'imp-sample-1' })
     off()
     expect(events.length).toBeGreaterThan(0)
     const size = statSync(KTH).size
     const last = events[events.length - 1]
-    expect(last).toEqual({ campaignId: 'imp-sample-1', kind: 'import-progress', bytesRead: size, totalBytes: size, jobsRead: w.report.jobsRead })
+    expect(last).toEqual({ importId: 'imp-sample-1', kind: 'progress', bytesRead: size, totalBytes: size, jobsRead: w.report.jobsRead })
     expect(w.report.jobsRead).toBeGreaterThan(20_000)
     for (let i = 1; i < events.length; i++) expect(events[i].jobsRead).toBeGreaterThanOrEqual(events[i - 1].jobsRead)
     // Without tracking: no import event at all.
@@ -76,7 +79,7 @@ describe('tracked imports', () => {
   it('cancel(importId) after the first progress event stops the import: it rejects and keeps no workload', async () => {
     const { handle } = backend.addFile(big)
     const had = loaded(backend)
-    const { events, off } = progressOf('imp-cancel-1', (e) => { if (events.length === 1) backend.cancel(e.campaignId) })
+    const { events, off } = progressOf('imp-cancel-1', (e) => { if (events.length === 1) backend.cancel(e.importId) })
     const importing = backend.importLog({ kind: 'handle', handle }, {}, { importId: 'imp-cancel-1' })
     await expect(importing).rejects.toThrow(ImportCancelledError)
     await expect(importing).rejects.toThrow(/^the import was cancelled$/)
@@ -100,14 +103,14 @@ describe('tracked imports', () => {
   })
 
   it('throttles progress to about 5 per second, always passing the final one', () => {
-    const got: CampaignEvent[] = []
+    const got: ImportEvent[] = []
     const tracker = new ImportTracker((e) => got.push(e))
     const t = tracker.start('i1')
     for (let i = 0; i < 50; i++) t.onProgress({ bytesRead: i, totalBytes: 100, jobsRead: i })
     t.onProgress({ bytesRead: 100, totalBytes: 100, jobsRead: 77 })
     expect(got).toEqual([
-      { campaignId: 'i1', kind: 'import-progress', bytesRead: 0, totalBytes: 100, jobsRead: 0 },
-      { campaignId: 'i1', kind: 'import-progress', bytesRead: 100, totalBytes: 100, jobsRead: 77 },
+      { importId: 'i1', kind: 'progress', bytesRead: 0, totalBytes: 100, jobsRead: 0 },
+      { importId: 'i1', kind: 'progress', bytesRead: 100, totalBytes: 100, jobsRead: 77 },
     ])
     expect(tracker.active).toBe(1)
     expect(tracker.cancel('i1')).toBe(true)
