@@ -55,7 +55,7 @@ export async function mixedOnPool(pool: EnginePool, setup: WorkloadSetup, o: Mix
     const search = step.value
     const cells = mixedReportCells(search, o)
     let done = 0
-    const results = await session.run(cells.map((cell) => ({ kind: 'cell' as const, cell })), { onDone: () => opts.onProgress?.('evaluate', ++done, cells.length) })
+    const results = await session.run(cells.map((cell) => ({ kind: 'cell' as const, cell, campaign: false as const })), { onDone: () => opts.onProgress?.('evaluate', ++done, cells.length) })
     return mixedReportFrom(search, o, results)
   } finally {
     await session.close()

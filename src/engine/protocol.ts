@@ -37,8 +37,10 @@ export interface WorkloadSetup {
 
 /** One independent piece of work, run by whichever worker is free. */
 export type WorkUnit =
-  /** A campaign cell (src/core/tune/campaign.ts runCell) on the setup's train or test samples. */
-  | { kind: 'cell'; cell: CellSpec }
+  /** A cell (src/core/tune/campaign.ts runCell) on the setup's train or test samples. `campaign`
+   * false: a cell of no campaign (a mixed search's report); its progress never goes on the
+   * progress port, whose messages the window takes for the running campaign's. */
+  | { kind: 'cell'; cell: CellSpec; campaign?: false }
   /** Trace `trace` of an online-selection emulation on the setup's whole log (emulateTrace). */
   | { kind: 'online-trace'; spec: OnlineSpec; trace: number }
   /** The feature standardization of a mixed search (featureStats) on the setup's train samples. */

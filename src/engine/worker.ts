@@ -91,7 +91,7 @@ function compute(id: number, unit: Exclude<WorkUnit, { kind: 'import' }>): UnitR
     case 'cell': {
       if (!state.prepared) throw new Error('engine worker: a cell needs a setup that splits the log')
       const samples = unit.cell.part === 'train' ? state.prepared.train : state.prepared.test
-      return runCell(samples, w.machineProcs, unit.cell, s.tau, progress.forCell(id, cellLabel(unit.cell), samples.count))
+      return runCell(samples, w.machineProcs, unit.cell, s.tau, progress.forCell(id, cellLabel(unit.cell), samples.count, unit.campaign !== false))
     }
     case 'online-trace': {
       let last = Date.now()
