@@ -21,6 +21,7 @@ import { emulateTrace } from '../core/tune/online'
 import { featureStats, trainObjective } from '../core/tune/mixed'
 import type { Workload } from '../core/workload/import'
 import type { JobTable } from '../core/workload/types'
+import type { PolicySpec } from '../core/sim/types'
 import type { ToWorker, UnitResult, WorkloadSetup, WorkUnit } from './protocol'
 import { importLogFile } from './import'
 import { workerPort } from './port'
@@ -91,7 +92,8 @@ function compute(id: number, unit: Exclude<WorkUnit, { kind: 'import' }>): UnitR
     case 'cell': {
       if (!state.prepared) throw new Error('engine worker: a cell needs a setup that splits the log')
       const samples = unit.cell.part === 'train' ? state.prepared.train : state.prepared.test
-      return runCell(samples, w.machineProcs, unit.cell, s.tau, progress.forCell(id, cellLabel(unit.cell), samples.count, unit.campaign !== false))
+      const cell = { ...unit.cell, candidate: { ...unit.cell.candidate, primary: fastSpec(unit.cell.candidate.primary) } }
+      return runCell(samples, w.machineProcs, cell, s.tau, progress.forCell(id, cellLabel(unit.cell), samples.count, unit.campaign !== false))
     }
     case 'online-trace': {
       let last = Date.now()
@@ -103,8 +105,17 @@ function compute(id: number, unit: Exclude<WorkUnit, { kind: 'import' }>): UnitR
       })
     }
     case 'mixed-stats': return featureStats(trainWeeks(), w.machineProcs)
-    case 'mixed-objective': return trainObjective(trainWeeks(), w.machineProcs, unit.primary, unit.options)
+    case 'mixed-objective': return trainObjective(trainWeeks(), w.machineProcs, fastSpec(unit.primary), unit.options)
   }
+}
+
+/** A mixed policy's arrays rebuilt here: the ones structured clone delivers may hold boxed
+ * numbers, which makes the priority function (read for every job at every pass) about 10% slower.
+ * Same values, so the same results. */
+function fastSpec(p: PolicySpec): PolicySpec {
+  if (typeof p === 'string') return p
+  const copy = (a: readonly number[] | undefined) => (a ? a.map((v) => v + 0) : undefined)
+  return { ...p, weights: copy(p.weights)!, mean: copy(p.mean), scale: copy(p.scale) }
 }
 
 /** The train week samples of the setup, built once (a mixed search evaluates many policies on them). */
