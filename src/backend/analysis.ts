@@ -1,37 +1,53 @@
 // Online-selection emulations and mixed-policy searches started from the app's Results step
-// (EasyTuneApi.startAnalysis): the work of `easytune online` / `easytune mixed`, run on ONE engine
-// worker forked like a campaign's (Electron: utility process; browser mode: child process), so the
-// back end's thread and the window stay responsive. The worker reads the log itself ('setup'),
-// then runs the 'analysis' and answers with the CLI's --json document. Events on the back end's
-// stream: 'analysis-progress' (throttled by the worker), then exactly one of 'analysis-done',
-// 'error' or 'cancelled'. cancel(id) kills the worker: nothing is left running.
+// (EasyTuneApi.startAnalysis): the work of `easytune online` / `easytune mixed`, run on the engine
+// pool like a campaign (Electron: utility processes; browser mode: child processes), in parallel
+// over their traces or weight vectors (src/engine/analyses.ts), so the back end's thread and the
+// window stay responsive. The workers read the log themselves; the result is the CLI's --json
+// document. AnalysisEvents under the analysis's id: 'progress' (at most ~5 a second), then exactly
+// one of 'done', 'error' or 'cancelled'. cancel(id) ends the session: every worker it started is
+// stopped before 'cancelled' is emitted.
 import { randomBytes } from 'node:crypto'
-import { existsSync } from 'node:fs'
 import { DEFAULT_TAU } from '../core/sim/metrics'
-import { DEFAULTS } from '../core/defaults'
 import { DAY, DEFAULT_ONLINE, type OnlineSpec } from '../core/tune/online'
 import { WEEK } from '../core/tune/resample'
 import type { MixedOptions } from '../core/tune/mixed'
-import type { ImportOptions } from '../core/workload/import'
-import { defaultWorkerPath, forkNode, type ForkWorker, type WorkerHandle } from '../engine/pool'
-import type { AnalysisOptions, FromWorker, WorkloadSetup } from '../engine/protocol'
+import { prepare } from '../core/tune/prepare'
+import { mixedJson, onlineJson } from '../core/tune/reports'
+import type { ImportOptions, Workload } from '../core/workload/import'
+import { mixedOnPool, onlineOnPool } from '../engine/analyses'
+import { EnginePool, type ForkWorker } from '../engine/pool'
+import type { WorkloadSetup } from '../engine/protocol'
 import type { AnalysisEvent, AnalysisRequest } from '../shared/api'
 import { ApiInputError } from '../shared/errors'
+import { errorMessage } from './campaigns'
+
+/** Progress events at most this often (the first, at 0, is always sent). */
+const PROGRESS_EVERY_MS = 200
+
+/** What an analysis runs: an online emulation's spec, or a mixed search's options. */
+export type AnalysisOptions =
+  | { kind: 'online'; spec: OnlineSpec }
+  | { kind: 'mixed'; options: MixedOptions }
 
 export interface AnalysisRunnerOptions {
   fork?: ForkWorker
   workerPath?: string
+  /** Engine workers (default: cores − 1). */
+  workers?: number
   emit: (e: AnalysisEvent) => void
 }
 
 export interface AnalysisWorkload {
+  /** The imported workload: the document names it, and a mixed search's train/test parts are
+   * described from it. The workers read `path` themselves. */
+  workload: Workload
   path: string
   importOptions: ImportOptions
 }
 
 /** The worker setup and analysis of a request: the CLI's defaults for everything the app does not
  * ask (the thesis's 12 policies, Θ = 40 h, ε = 0.1, λ = 1, user-weeks; mixed: no threshold). */
-export function analysisPlan(req: AnalysisRequest, w: AnalysisWorkload): { setup: WorkloadSetup; analysis: AnalysisOptions } {
+export function analysisPlan(req: AnalysisRequest, w: Omit<AnalysisWorkload, 'workload'>): { setup: WorkloadSetup; analysis: AnalysisOptions } {
   if (req.kind === 'online') {
     const o = req.options
     const spec: OnlineSpec = {
@@ -44,17 +60,15 @@ export function analysisPlan(req: AnalysisRequest, w: AnalysisWorkload): { setup
     }
   }
   const o = req.options
-  const options: MixedOptions = { features: o.features, method: o.method, budget: o.budget, objective: o.objective, threshold: DEFAULTS.threshold.value, tau: DEFAULT_TAU, seed: o.seed }
+  const options: MixedOptions = { features: o.features, method: o.method, budget: o.budget, objective: o.objective, threshold: null, tau: DEFAULT_TAU, seed: o.seed }
   return {
-    setup: { logPath: w.path, importOptions: w.importOptions, split: req.split, resample: { method: DEFAULTS.resample.value, weeks: o.weeks, seed: o.seed }, tau: DEFAULT_TAU },
+    setup: { logPath: w.path, importOptions: w.importOptions, split: req.split, resample: { method: 'user-weeks', weeks: o.weeks, seed: o.seed }, tau: DEFAULT_TAU },
     analysis: { kind: 'mixed', options },
   }
 }
 
-interface Running { worker: WorkerHandle; cancelled: boolean; exited: Promise<void> }
-
 export class AnalysisRunner {
-  private readonly running = new Map<string, Running>()
+  private readonly running = new Map<string, { abort: AbortController; done: Promise<void> }>()
 
   constructor(private readonly opts: AnalysisRunnerOptions) {}
 
@@ -62,58 +76,72 @@ export class AnalysisRunner {
     return this.running.size
   }
 
-  /** Forks the worker and starts the analysis; one at a time (it takes a core for minutes). */
+  /** Starts the analysis on the engine pool and returns its id; one at a time (it takes the
+   * machine's cores for minutes). */
   start(req: AnalysisRequest, w: AnalysisWorkload): string {
     if (this.running.size > 0) throw new ApiInputError('an online or mixed analysis is already running: wait for it or cancel it first')
-    const workerPath = this.opts.workerPath ?? defaultWorkerPath()
-    if (!existsSync(workerPath)) throw new Error(`the engine worker is not built: ${workerPath} is missing (run npm run build:cli)`)
-    const { setup, analysis } = analysisPlan(req, w)
-    const campaignId = `a${randomBytes(9).toString('base64url')}`
-    const kind = req.kind
-    let finished = false
-    const emit = (e: AnalysisEvent) => { try { this.opts.emit(e) } catch { /* a failing listener must not stop the run */ } }
-    const finish = (e: AnalysisEvent | null) => {
-      if (finished) return
-      finished = true
-      if (e) emit(e)
-      worker.kill()
-    }
-    const worker = (this.opts.fork ?? ((p: string) => forkNode(p)))(workerPath)
-    let resolveExit!: () => void
-    const r: Running = { worker, cancelled: false, exited: new Promise<void>((res) => { resolveExit = res }) }
-    this.running.set(campaignId, r)
-    worker.onMessage((m: FromWorker) => {
-      if (finished) return
-      switch (m.type) {
-        case 'analysis-progress': emit({ analysisId: campaignId, kind: 'progress', analysis: kind, fraction: m.fraction }); break
-        case 'analysis-done': finish({ analysisId: campaignId, kind: 'done', analysis: kind, result: m.result }); break
-        case 'error': finish({ analysisId: campaignId, kind: 'error', message: m.file ? `${m.file}${m.line ? `:${m.line}` : ''}: ${m.message}` : m.message }); break
-        default: break
-      }
-    })
-    worker.onExit((code, signal) => {
-      this.running.delete(campaignId)
-      finish(r.cancelled ? { analysisId: campaignId, kind: 'cancelled' } : { analysisId: campaignId, kind: 'error', message: `the engine worker stopped unexpectedly (${signal ? `signal ${signal}` : `exit code ${code}`})` })
-      resolveExit()
-    })
-    worker.send({ type: 'setup', setup })
-    worker.send({ type: 'analysis', id: 1, analysis })
-    return campaignId
+    const analysisId = `a${randomBytes(9).toString('base64url')}`
+    const abort = new AbortController()
+    const done = this.run(analysisId, req, w, abort.signal)
+    this.running.set(analysisId, { abort, done })
+    return analysisId
   }
 
-  /** Kills the analysis's worker ('cancelled' follows once it is gone); unknown ids are ignored. */
+  /** Cancels a running analysis ('cancelled' follows once its workers are gone); false for an
+   * unknown id. */
   cancel(id: string): boolean {
     const r = this.running.get(id)
-    if (!r) return false
-    r.cancelled = true
-    r.worker.kill()
-    return true
+    r?.abort.abort()
+    return r !== undefined
   }
 
-  /** Kills every analysis and waits until their workers have exited. */
+  /** Cancels every analysis and waits until their workers have exited. */
   async close(): Promise<void> {
-    const all = [...this.running.values()]
-    for (const r of all) { r.cancelled = true; r.worker.kill() }
-    await Promise.all(all.map((r) => r.exited))
+    for (const r of this.running.values()) r.abort.abort()
+    await Promise.all([...this.running.values()].map((r) => r.done))
+  }
+
+  private async run(analysisId: string, req: AnalysisRequest, w: AnalysisWorkload, signal: AbortSignal): Promise<void> {
+    const emit = (e: DistributiveOmit<AnalysisEvent, 'analysisId'>) => {
+      // Over before its last event: a listener may start the next analysis at once.
+      if (e.kind !== 'progress') this.running.delete(analysisId)
+      try { this.opts.emit({ analysisId, ...e } as AnalysisEvent) } catch { /* a failing listener must not stop the run */ }
+    }
+    const kind = req.kind
+    let last = -Infinity
+    const progress = (fraction: number) => {
+      const now = Date.now()
+      if (now - last < PROGRESS_EVERY_MS) return
+      last = now
+      emit({ kind: 'progress', analysis: kind, fraction: Math.max(0, Math.min(1, fraction)) })
+    }
+    try {
+      // Give the caller (and its socket) a moment to subscribe before the first event.
+      await new Promise((r) => setImmediate(r))
+      signal.throwIfAborted()
+      const { setup, analysis } = analysisPlan(req, w)
+      progress(0)
+      const pool = new EnginePool({ workers: this.opts.workers, workerPath: this.opts.workerPath, fork: this.opts.fork })
+      let doc: unknown
+      if (analysis.kind === 'online') {
+        const result = await onlineOnPool(pool, setup, analysis.spec, { signal, onProgress: progress })
+        doc = onlineJson(w.workload, analysis.spec, result)
+      } else {
+        const p = prepare(w.workload.jobs, w.workload.machineProcs, setup.split, setup.resample)
+        const t0 = performance.now()
+        // The search is the bulk of the work; evaluating the best, the baseline and the vertices the rest.
+        const report = await mixedOnPool(pool, setup, analysis.options, {
+          signal, onProgress: (phase, done, total) => progress(phase === 'search' ? 0.9 * (done / total) : 0.9 + 0.1 * (done / total)),
+        })
+        doc = mixedJson(w.workload, p, analysis.options, setup.split, setup.resample, report, (performance.now() - t0) / 1000)
+      }
+      // Through JSON, so it is byte for byte what the CLI prints: no NaN or typed array survives.
+      emit({ kind: 'done', analysis: kind, result: JSON.parse(JSON.stringify(doc)) as unknown })
+    } catch (e) {
+      if (signal.aborted) emit({ kind: 'cancelled' })
+      else emit({ kind: 'error', message: errorMessage(e) })
+    }
   }
 }
+
+type DistributiveOmit<T, K extends keyof T> = T extends unknown ? Omit<T, K> : never

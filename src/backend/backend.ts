@@ -223,7 +223,7 @@ export class Backend {
     if (this.closed) throw new ApiInputError('EasyTune is shutting down')
     const w = this.workload(req.workloadId)
     if (req.kind === 'mixed') this.previewSplit(req.workloadId, req.split) // a bad split in plain words, before any worker starts
-    return { analysisId: this.analyses.start(req, { path: w.path, importOptions: w.importOptions }) }
+    return { analysisId: this.analyses.start(req, { workload: w.workload, path: w.path, importOptions: w.importOptions }) }
   }
 
   /** Cancels a campaign, an analysis or a tracked import (importLog's importId); unknown ids are ignored. */

@@ -1,15 +1,13 @@
 // Campaigns of the desktop app and browser mode: the CLI's evaluation protocol (engine/evaluate)
 // run on the engine pool, with its events turned into CampaignEvents for a listener set:
-// progress (throttled), one 'cell' event per finished cell (seen by wrapping the worker handles,
-// so the engine needs no change), warnings (worker crashes, cache problems), then exactly one of
-// done / error / cancelled.
+// progress (throttled), one 'cell' event per finished cell, warnings (worker crashes, cache
+// problems), then exactly one of done / error / cancelled.
 import { randomBytes } from 'node:crypto'
 import { cellKey, presetCandidates, type Candidate, type CampaignSpec, type CellResult, type CellSpec } from '../core/tune/campaign'
 import type { ImportOptions, Workload } from '../core/workload/import'
 import { CellCache } from '../engine/cache'
 import { evaluate, EvaluationError } from '../engine/evaluate'
-import { EnginePool, cellLabel, forkNode, type ForkWorker } from '../engine/pool'
-import type { FromWorker } from '../engine/protocol'
+import { EnginePool, cellLabel, type ForkWorker } from '../engine/pool'
 import { FileInputError } from '../node/read-log'
 import type { CampaignEvent, CampaignRequest } from '../shared/api'
 import { ApiInputError } from '../shared/errors'
@@ -86,19 +84,18 @@ export class CampaignRunner {
       reported.add(cellKey(cell))
       emit({ kind: 'cell', label: cellLabel(cell).replace(/ \((train|test)\)$/, ''), part: cell.part, meanObjective: mean(objective === 'avgWait' ? r.avgWait : r.avgBsld) })
     }
-    const fork = this.cellWatcher(onCell)
     let lastProgress = 0
     let lastCells = -1
     try {
       // Give the caller (and its socket) a moment to subscribe before the first event.
       await new Promise((r) => setImmediate(r))
-      const pool = new EnginePool({ workers: req.workers ?? undefined, workerPath: this.opts.workerPath, fork })
+      const pool = new EnginePool({ workers: req.workers ?? undefined, workerPath: this.opts.workerPath, fork: this.opts.fork })
       const cache = this.opts.cacheDir ? new CellCache(this.opts.cacheDir) : undefined
       const { result } = await evaluate(
         { logPath: w.path, importOptions: w.importOptions, spec, risk: { maxWaitRatio: req.maxWaitRatio } },
         async (setup, cells) => {
           const results = await pool.run(setup, cells, {
-            signal, cache, workloadHash: w.sha256,
+            signal, cache, workloadHash: w.sha256, onCell,
             onProgress: (p) => {
               const now = Date.now()
               const final = p.cellsDone === p.cellsTotal
@@ -121,26 +118,6 @@ export class CampaignRunner {
     } catch (e) {
       if (signal.aborted) emit({ kind: 'cancelled' })
       else emit({ kind: 'error', message: errorMessage(e) })
-    }
-  }
-
-  /** The fork function, wrapped to see which cell each worker is handed and when it is done. */
-  private cellWatcher(onCell: (cell: CellSpec, result: CellResult) => void): ForkWorker {
-    const base = this.opts.fork ?? ((p: string) => forkNode(p))
-    const sent = new Map<number, CellSpec>()
-    return (path, info) => {
-      const h = base(path, info)
-      return {
-        get pid() { return h.pid },
-        send: (m) => { if (m.type === 'cell') sent.set(m.id, m.cell); h.send(m) },
-        onMessage: (cb) => h.onMessage((m: FromWorker) => {
-          cb(m)
-          const cell = m.type === 'cell-done' ? sent.get(m.id) : undefined
-          if (cell && m.type === 'cell-done') { sent.delete(m.id); onCell(cell, m.result) }
-        }),
-        onExit: (cb) => h.onExit(cb),
-        kill: () => h.kill(),
-      }
     }
   }
 }

@@ -1,19 +1,16 @@
 // Tracked imports (EasyTuneApi.importLog with an ImportTracking): the renderer names the import,
-// follows its 'import-progress' events on the back end's event stream (the same listeners as the
-// campaign events, the import's id in `campaignId`) and may cancel it. Each tracked import has an
-// AbortController: its signal goes into readLog and hashFile, and cancel(importId) aborts it.
+// follows its ImportEvents (kind 'progress', under its importId) and may cancel it. Each tracked
+// import has an AbortController: its signal goes into readLog and hashFile (in process) or ends
+// the import's worker session, and cancel(importId) aborts it.
 //
 // The import itself (read, hash, whole-log simulation, Inspect data: src/engine/import.ts) runs in
-// a worker process by default (importInWorker): one engine worker forked for it alone, as an
-// analysis is (analysis.ts), so Electron main's event loop stays free during a large import. An
-// abort kills that worker.
-import { existsSync } from 'node:fs'
-import { InputError } from '../core/workload/errors'
+// a worker process by default (importInWorker): one 'import' unit on a session of one engine
+// worker of its own (src/engine/lifecycle.ts, the lifecycle every kind of work shares), so
+// Electron main's event loop stays free during a large import. An abort kills that worker.
 import type { ImportOptions } from '../core/workload/import'
 import type { ImportedLog } from '../engine/import'
-import { defaultWorkerPath, forkNode, type ForkWorker } from '../engine/pool'
-import type { FromWorker } from '../engine/protocol'
-import { FileInputError, type ReadProgress } from '../node/read-log'
+import { WorkerSession, type CrashInfo, type ForkWorker } from '../engine/lifecycle'
+import type { ReadProgress } from '../node/read-log'
 import type { ImportEvent } from '../shared/api'
 import { ApiInputError } from '../shared/errors'
 
@@ -31,7 +28,7 @@ export class ImportCancelledError extends ApiInputError {
 
 export interface TrackedImport {
   readonly signal: AbortSignal
-  /** readLog's progress callback: throttled into 'import-progress' events. */
+  /** readLog's progress callback: throttled into ImportEvents. */
   readonly onProgress: (p: ReadProgress) => void
   /** Throws ImportCancelledError when the import was cancelled. */
   check(): void
@@ -87,42 +84,28 @@ export interface WorkerImportOptions {
   onProgress?: (p: ReadProgress) => void
   /** Aborting it kills the worker; the promise then rejects with ImportCancelledError. */
   signal?: AbortSignal
+  /** The worker died and the import was restarted on a fresh one. */
+  onWorkerCrash?: (info: CrashInfo) => void
 }
 
-/** Imports `path` in a freshly forked engine worker and settles once that worker has exited (it
- * is stopped as soon as it has answered): errors as importLogFile's (a FileInputError naming
- * `path`, an InputError) or an Error when the worker died. */
-export function importInWorker(path: string, options: ImportOptions, o: WorkerImportOptions = {}): Promise<ImportedLog> {
-  if (o.signal?.aborted) return Promise.reject(new ImportCancelledError())
-  const workerPath = o.workerPath ?? defaultWorkerPath()
-  if (!existsSync(workerPath)) return Promise.reject(new Error(`the engine worker is not built: ${workerPath} is missing (run npm run build:cli)`))
-  const id = 1
-  return new Promise<ImportedLog>((resolve, reject) => {
-    const worker = (o.fork ?? ((p: string) => forkNode(p)))(workerPath)
-    let outcome: { ok: true; value: ImportedLog } | { ok: false; error: Error } | null = null
-    const settle = (r: NonNullable<typeof outcome>) => {
-      if (outcome) return
-      outcome = r
-      worker.kill()
-    }
-    const onAbort = () => settle({ ok: false, error: new ImportCancelledError() })
-    o.signal?.addEventListener('abort', onAbort, { once: true })
-    worker.onMessage((m: FromWorker) => {
-      if (outcome) return
-      if (m.type === 'import-progress' && m.id === id) {
+/** Imports `path` on a fresh engine worker and settles once that worker has exited (it is stopped
+ * as soon as it has answered): errors as importLogFile's (a FileInputError naming `path`, an
+ * InputError), ImportCancelledError after an abort, or an Error when workers kept dying. */
+export async function importInWorker(path: string, options: ImportOptions, o: WorkerImportOptions = {}): Promise<ImportedLog> {
+  if (o.signal?.aborted) throw new ImportCancelledError()
+  const session = new WorkerSession({ setup: null, workers: 1, fork: o.fork, workerPath: o.workerPath, signal: o.signal, cancelledMessage: 'the import was cancelled', onWorkerCrash: o.onWorkerCrash })
+  try {
+    const [r] = await session.run([{ kind: 'import', path, options }], {
+      onProgress: (_, m) => {
+        if (m.type !== 'import-progress') return
         try { o.onProgress?.({ bytesRead: m.bytesRead, totalBytes: m.totalBytes, jobsRead: m.jobsRead }) } catch { /* a failing listener must not stop the import */ }
-      } else if (m.type === 'import-done' && m.id === id) {
-        settle({ ok: true, value: { workload: m.workload, sha256: m.sha256, inspect: m.inspect, simSeconds: m.simSeconds, readSeconds: m.readSeconds } })
-      } else if (m.type === 'error') {
-        settle({ ok: false, error: m.file !== undefined ? new FileInputError(m.file, m.line ?? null, m.message) : m.input ? new InputError(m.message, m.line ?? null) : new Error(m.message) })
-      }
+      },
     })
-    worker.onExit((code, signal) => {
-      o.signal?.removeEventListener('abort', onAbort)
-      const r = outcome ?? { ok: false, error: new Error(`the engine worker stopped unexpectedly while importing the log (${signal ? `signal ${signal}` : `exit code ${code}`})`) }
-      if (r.ok) resolve(r.value)
-      else reject(r.error)
-    })
-    worker.send({ type: 'import', id, path, options })
-  })
+    return r
+  } catch (e) {
+    if (o.signal?.aborted) throw new ImportCancelledError()
+    throw e
+  } finally {
+    await session.close()
+  }
 }

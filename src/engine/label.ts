@@ -1,6 +1,8 @@
-// A readable cell name, shared by the pool (progress, messages) and the workers (the progress they
-// post straight to the window in the desktop app), so both name a cell the same way.
+// Readable names of work units, shared by the lifecycle (progress, crash and error messages) and
+// the workers (the progress they post straight to the window in the desktop app), so both name a
+// cell the same way.
 import { configLabel, type CellSpec } from '../core/tune/campaign'
+import type { WorkUnit } from './protocol'
 
 /** "EASY-SPF Θ=20 h (train)"; never throws, even for an unknown policy. */
 export function cellLabel(cell: CellSpec): string {
@@ -8,5 +10,27 @@ export function cellLabel(cell: CellSpec): string {
     return `${configLabel(cell.candidate, cell.threshold)} (${cell.part})`
   } catch {
     return `${JSON.stringify(cell.candidate)} Θ=${cell.threshold ?? 'none'} (${cell.part})`
+  }
+}
+
+/** The unit's own name: a cell's label, "trace 3", a weight vector, a file name. */
+export function unitLabel(u: WorkUnit): string {
+  switch (u.kind) {
+    case 'cell': return cellLabel(u.cell)
+    case 'online-trace': return String(u.trace + 1)
+    case 'mixed-stats': return 'feature statistics'
+    case 'mixed-objective': return `(${u.primary.weights.map((v) => Number(v.toFixed(3))).join(', ')})`
+    case 'import': return u.options.name ?? u.path
+  }
+}
+
+/** The unit in a sentence: "cell EASY-SPF Θ=20 h (train)", "trace 3", "the import of kth.swf". */
+export function unitName(u: WorkUnit): string {
+  switch (u.kind) {
+    case 'cell': return `cell ${unitLabel(u)}`
+    case 'online-trace': return `online trace ${unitLabel(u)}`
+    case 'mixed-stats': return 'the feature statistics of the mixed search'
+    case 'mixed-objective': return `weight vector ${unitLabel(u)}`
+    case 'import': return `the import of ${unitLabel(u)}`
   }
 }

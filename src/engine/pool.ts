@@ -1,46 +1,24 @@
-// The engine pool: fans a campaign's cells out over N worker processes (default: cores − 1, at
-// least 1), streams progress, cancels through an AbortSignal, restarts crashed workers and keeps
-// every finished cell (in the returned map and in the optional on-disk cache).
+// The engine pool: runs work over N worker processes (default: cores − 1, at least 1) through the
+// one worker lifecycle (lifecycle.ts). Campaigns use run(): their cells, with progress in cells and
+// week samples, crash recovery and cancel from the session, and every finished cell kept (in the
+// returned map and in the optional on-disk cache). The analyses (analyses.ts) open a session() of
+// their own and hand it their units in batches.
 //
-// Each run forks its own workers and stops them when it ends: a worker is set up for one
-// workload (it reads the log and builds the week samples once), so there is nothing to share
-// between runs, and a run can never leave a process behind. Cells are pure, so the results are
-// the same whatever N is and whichever worker ran which cell; they are keyed by cellKey.
-// The pool itself is runtime-neutral: `fork` defaults to child_process.fork, and Electron main
-// passes a utilityProcess-based one (see WorkerHandle).
-import { fork as forkChild } from 'node:child_process'
+// Each run starts its own workers and stops them when it ends: a worker is set up for one workload
+// (it reads the log and builds the week samples once), so there is nothing to share between runs,
+// and a run can never leave a process behind. Cells are pure, so the results are the same whatever
+// N is and whichever worker ran which cell; they are keyed by cellKey.
 import { existsSync } from 'node:fs'
-import { availableParallelism } from 'node:os'
-import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
-import { packageRoot } from '../node/package-root'
 import { cellKey, type CellResult, type CellSpec } from '../core/tune/campaign'
 import { FileInputError } from '../node/read-log'
 import { CellCache, hashFile, type CacheScope } from './cache'
-import type { FromWorker, ToWorker, WorkloadSetup } from './protocol'
-import { Run } from './pool-run'
+import { cellLabel } from './label'
+import { defaultWorkerCount, defaultWorkerPath, forkNode, WorkerSession, type CrashInfo, type ForkWorker, type SessionOptions, type WorkerState } from './lifecycle'
+import type { WorkloadSetup } from './protocol'
 
-export { cellLabel, MAX_CRASHES } from './pool-run'
-
-/**
- * A started worker process, whichever API started it. Electron main can wrap utilityProcess:
- *   (p) => { const c = utilityProcess.fork(p); return { get pid() { return c.pid }, send: (m) => c.postMessage(m),
- *     onMessage: (cb) => { c.on('message', cb) }, onExit: (cb) => { c.once('exit', (code) => cb(code, null)) }, kill: () => { c.kill() } } }
- */
-export interface WorkerHandle {
-  readonly pid: number | undefined
-  send(msg: ToWorker): void
-  onMessage(cb: (msg: FromWorker) => void): void
-  /** Called once when the process is gone (code, or the signal that killed it). */
-  onExit(cb: (code: number | null, signal: string | null) => void): void
-  kill(): void
-}
-/** Starts one worker; `info.worker` is the pool's number for it (1..workers; a replacement after a
- * crash gets the number of the worker it replaces). The desktop app uses it to name the worker's
- * progress port (src/main/worker-ports.ts); other forks may ignore it. */
-export type ForkWorker = (workerPath: string, info?: { worker: number }) => WorkerHandle
-
-export type WorkerState = 'starting' | 'setup' | 'idle' | 'busy' | 'stopping'
+export { cellLabel } from './label'
+export { defaultWorkerCount, defaultWorkerPath, forkNode, MAX_CRASHES, WorkerSession } from './lifecycle'
+export type { CrashInfo, ForkWorker, WorkerHandle, WorkerState } from './lifecycle'
 
 export interface EngineProgress {
   /** Cells finished, cached ones included. */
@@ -56,21 +34,13 @@ export interface EngineProgress {
   perWorker: { worker: number; pid: number | undefined; state: WorkerState; cell: string | null }[]
 }
 
-export interface CrashInfo {
-  worker: number
-  pid: number | undefined
-  code: number | null
-  signal: string | null
-  /** Label of the cell it was running, if any. */
-  cell: string | null
-  message: string
-}
-
 export interface RunOptions {
   onProgress?: (p: EngineProgress) => void
   onWorkerCrash?: (info: CrashInfo) => void
   /** Non-fatal problems (a cache entry that could not be written). */
   onWarning?: (message: string) => void
+  /** A computed cell is done (cached cells are not reported here). */
+  onCell?: (cell: CellSpec, result: CellResult) => void
   signal?: AbortSignal
   cache?: CellCache
   /** sha256 of the log (hashFile) when the caller already has it; computed otherwise. */
@@ -83,35 +53,6 @@ export interface EnginePoolOptions {
   /** The bundled worker entry (default: defaultWorkerPath()). */
   workerPath?: string
   fork?: ForkWorker
-}
-
-export function defaultWorkerCount(): number {
-  return Math.max(1, availableParallelism() - 1)
-}
-
-/** Starts the worker as a Node child process with structured-clone messages. */
-export function forkNode(workerPath: string, opts: { env?: NodeJS.ProcessEnv; execArgv?: string[] } = {}): WorkerHandle {
-  const child = forkChild(workerPath, [], { serialization: 'advanced', env: opts.env, execArgv: opts.execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
-  child.on('error', () => {}) // a failed send to a dying worker: its exit is what we report
-  return {
-    get pid() { return child.pid },
-    send: (msg) => { if (child.connected) child.send(msg, () => {}) },
-    onMessage: (cb) => { child.on('message', (m) => cb(m as FromWorker)) },
-    onExit: (cb) => { child.once('close', (code, signal) => cb(code, signal)) },
-    kill: () => { child.kill() },
-  }
-}
-
-/**
- * out/engine/worker.js of the easytune package that contains `from` (default: this module, which
- * is src/engine/pool.ts under Vitest and out/cli/easytune.js once bundled), found by walking up to
- * the package.json named "easytune"; the working directory is tried next. Electron main passes
- * its own path instead.
- */
-export function defaultWorkerPath(from: string = import.meta.url): string {
-  const start = from.startsWith('file:') ? dirname(fileURLToPath(from)) : from
-  const root = packageRoot(start)
-  return root ? join(root, 'out', 'engine', 'worker.js') : join(start, '..', 'engine', 'worker.js')
 }
 
 export class EnginePool {
@@ -127,27 +68,99 @@ export class EnginePool {
     this.fork = opts.fork ?? ((p) => forkNode(p))
   }
 
+  /** A session on this pool's workers (the caller closes it). */
+  session(opts: Omit<SessionOptions, 'workers' | 'workerPath' | 'fork'>): WorkerSession {
+    return new WorkerSession({ ...opts, workers: this.workers, workerPath: this.workerPath, fork: this.fork })
+  }
+
   /** Runs every cell (duplicates once) and returns the results keyed by cellKey, in cell order. */
   async run(setup: WorkloadSetup, cells: CellSpec[], opts: RunOptions = {}): Promise<Map<string, CellResult>> {
     opts.signal?.throwIfAborted()
-    if (!existsSync(this.workerPath)) {
-      throw new Error(`the engine worker is not built: ${this.workerPath} is missing (run npm run build:cli)`)
-    }
+    if (!existsSync(this.workerPath)) throw new Error(`the engine worker is not built: ${this.workerPath} is missing (run npm run build:cli)`)
     const unique = new Map<string, CellSpec>()
     for (const c of cells) if (!unique.has(cellKey(c))) unique.set(cellKey(c), c)
-    const cached = new Map<string, CellResult>()
+    const results = new Map<string, CellResult>()
     let scope: CacheScope | null = null
     if (opts.cache) {
       scope = { workloadHash: opts.workloadHash ?? (await hashLog(setup.logPath)), engine: await hashFile(this.workerPath), setup }
       for (const [key, cell] of unique) {
         const r = await opts.cache.get(opts.cache.key(scope, cell))
-        if (r) cached.set(key, r)
+        if (r) results.set(key, r)
       }
     }
     opts.signal?.throwIfAborted()
-    const run = new Run({ setup, cells: unique, cached, scope, opts, workers: this.workers, spawn: (worker) => this.fork(this.workerPath, { worker }) })
-    const results = await run.execute()
+    const progress = new CampaignProgress(unique, results)
+    const todo = [...unique].filter(([k]) => !results.has(k)).map(([, cell]) => cell)
+    const writes: Promise<void>[] = []
+    if (todo.length > 0) {
+      const session: WorkerSession = this.session({
+        setup, signal: opts.signal, cancelledMessage: 'the campaign was cancelled; finished cells are kept',
+        onWorkerCrash: opts.onWorkerCrash,
+        onChange: () => { if (opts.onProgress) opts.onProgress(progress.snapshot(session, false)) },
+      })
+      try {
+        await session.run(todo.map((cell) => ({ kind: 'cell' as const, cell })), {
+          onDone: (i, r) => {
+            const cell = todo[i]
+            results.set(cellKey(cell), r)
+            progress.computed(r)
+            opts.onCell?.(cell, r)
+            const { cache } = opts
+            if (cache && scope) {
+              writes.push(cache.put(cache.key(scope, cell), r).catch((e: unknown) => {
+                opts.onWarning?.(`could not write the cache entry of ${cellLabel(cell)} in ${cache.dir}: ${(e as Error).message}`)
+              }))
+            }
+          },
+        })
+      } finally {
+        await session.close()
+        await Promise.all(writes)
+      }
+      opts.onProgress?.(progress.snapshot(session, true))
+    } else {
+      opts.onProgress?.(progress.snapshot(null, true))
+    }
     return new Map([...unique.keys()].map((k) => [k, results.get(k)!]))
+  }
+}
+
+/** A campaign's progress in cells and week samples, and its ETA from this run's computing rate. */
+class CampaignProgress {
+  readonly cachedCells: number
+  private computedSamples = 0
+  private computeStart = 0
+
+  constructor(private readonly cells: Map<string, CellSpec>, private readonly results: Map<string, CellResult>) {
+    this.cachedCells = results.size
+  }
+
+  computed(r: CellResult): void {
+    this.computedSamples += r.jobs.length
+  }
+
+  snapshot(session: WorkerSession | null, finished: boolean): EngineProgress {
+    const weeks = session?.weeks ?? null
+    if (weeks && this.computeStart === 0) this.computeStart = Date.now()
+    let samplesTotal = 0, samplesDone = 0
+    for (const [key, cell] of this.cells) {
+      const r = this.results.get(key)
+      samplesTotal += r ? r.jobs.length : weeks ? weeks[cell.part] : 0
+      if (r) samplesDone += r.jobs.length
+    }
+    const workers = finished ? [] : session?.workers ?? []
+    const partial = workers.reduce((a, w) => a + w.samplesDone, 0)
+    samplesDone += partial
+    // Before any worker has read the log, only an all-cached run knows its total.
+    if (!weeks && this.results.size < this.cells.size) samplesTotal = 0
+    const elapsed = (Date.now() - this.computeStart) / 1000
+    const computed = this.computedSamples + partial
+    const etaSeconds = finished && this.results.size === this.cells.size ? 0
+      : weeks && computed > 0 && elapsed > 0 ? Math.max(0, samplesTotal - samplesDone) * elapsed / computed : null
+    return {
+      cellsDone: this.results.size, cellsTotal: this.cells.size, cachedCells: this.cachedCells, samplesDone, samplesTotal, etaSeconds,
+      perWorker: workers.map((w) => ({ worker: w.worker, pid: w.pid, state: w.state, cell: w.unit?.kind === 'cell' ? cellLabel(w.unit.cell) : null })),
+    }
   }
 }
 

@@ -44,8 +44,10 @@ export class ProgressReporter {
     this.port = { sink, worker }
   }
 
-  /** The runCell callback for one cell: `k` is the index of the sample just finished. */
-  forCell(id: number, cell: string, samples: number): (k: number) => void {
+  /** The runCell callback for one cell: `k` is the index of the sample just finished. `toWindow`
+   * false: the cell belongs to no campaign (a mixed search's report), so the window, which shows
+   * campaign workers, does not hear of it; the parent gets the full stream. */
+  forCell(id: number, cell: string, samples: number, toWindow = true): (k: number) => void {
     let last = this.clock()
     let step = 0
     return (k) => {
@@ -53,11 +55,12 @@ export class ProgressReporter {
       if (done >= samples) return
       const now = this.clock()
       const due = done % PROGRESS_SAMPLES === 0 || now - last >= PROGRESS_MS
-      if (this.port && (due || done === 1)) {
+      const port = toWindow ? this.port : null
+      if (port && (due || done === 1)) {
         last = now
-        this.post({ kind: 'worker-progress', worker: this.port.worker, pid: this.pid, cell, samplesDone: done, samples })
+        this.post({ kind: 'worker-progress', worker: port.worker, pid: this.pid, cell, samplesDone: done, samples })
       }
-      if (this.port) {
+      if (port) {
         const s = Math.floor((PARENT_STEPS * done) / samples)
         if (s > step) {
           step = s

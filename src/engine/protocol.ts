@@ -1,21 +1,28 @@
-// Messages between the engine pool (CLI, Electron main, browser-mode server) and its workers
-// (Node child processes or Electron utility processes). Plain data only: they cross a process
-// boundary with structured clone (typed arrays included).
+// Messages between the engine's parent side (src/engine/lifecycle.ts, in the CLI, Electron main or
+// the browser-mode server) and its workers (Node child processes or Electron utility processes).
+// Plain data only: they cross a process boundary with structured clone (typed arrays included).
+//
+// Every kind of background work is a WorkUnit: a campaign's cell, one online-selection trace, one
+// weight vector of a mixed-policy search, or one import. The parent sends { type: 'run', id, unit }
+// and the worker answers { type: 'done', id, result } (or 'error'), with 'progress' /
+// 'import-progress' in between; units that need the workload ('needsSetup') wait for the worker's
+// 'setup' first. The lifecycle module is the only sender of these messages.
 //
 // Desktop app only: main may hand a utility-process worker a second channel, the progress port
 // ('progress-port', the port itself travels in the message's transfer list and arrives as
-// `event.ports[0]` on process.parentPort). The worker then posts its per-sample progress
-// (WorkerProgressMessage) straight to the window on that port and sends the pool only a coarse
-// 'progress' (see worker.ts). The CLI and browser mode never send it: nothing changes there.
+// `event.ports[0]` on process.parentPort). The worker then posts its per-sample progress through
+// a cell (WorkerProgressMessage) straight to the window on that port and sends the parent only a
+// coarse 'progress' (see worker.ts). The CLI and browser mode never send it: nothing changes there.
 import type { CellResult, CellSpec } from '../core/tune/campaign'
-import type { MixedOptions } from '../core/tune/mixed'
-import type { OnlineSpec } from '../core/tune/online'
+import type { OnlineSpec, TraceRuns } from '../core/tune/online'
+import type { MixedOptions, Standardization } from '../core/tune/mixed'
+import type { MixedSpec } from '../core/sim/types'
 import type { ResampleSpec } from '../core/tune/resample'
 import type { SplitSpec } from '../core/tune/split'
 import type { ImportOptions } from '../core/workload/import'
 import type { ImportedLog } from './import'
 
-/** What every worker needs to build the campaign's week samples itself. */
+/** What every worker needs to build the workload's week samples itself. */
 export interface WorkloadSetup {
   /** Absolute path of the log file (the worker reads it; plain or gzip). */
   logPath: string
@@ -28,29 +35,46 @@ export interface WorkloadSetup {
   prepare?: false
 }
 
-/** The options of an analysis run by one worker after its 'setup' (src/backend/analysis.ts).
- * Online: OnlineSpec of src/core/tune/online.ts (the whole log). Mixed: MixedOptions of
- * src/core/tune/mixed.ts, on the setup's train/test week samples. */
-export type AnalysisOptions =
-  | { kind: 'online'; spec: OnlineSpec }
-  | { kind: 'mixed'; options: MixedOptions }
+/** One independent piece of work, run by whichever worker is free. */
+export type WorkUnit =
+  /** A cell (src/core/tune/campaign.ts runCell) on the setup's train or test samples. `campaign`
+   * false: a cell of no campaign (a mixed search's report); its progress never goes on the
+   * progress port, whose messages the window takes for the running campaign's. */
+  | { kind: 'cell'; cell: CellSpec; campaign?: false }
+  /** Trace `trace` of an online-selection emulation on the setup's whole log (emulateTrace). */
+  | { kind: 'online-trace'; spec: OnlineSpec; trace: number }
+  /** The feature standardization of a mixed search (featureStats) on the setup's train samples. */
+  | { kind: 'mixed-stats' }
+  /** The mean train objective of one mixed policy (trainObjective) on the setup's train samples. */
+  | { kind: 'mixed-objective'; primary: MixedSpec; options: Pick<MixedOptions, 'objective' | 'threshold' | 'tau'> }
+  /** A whole import (src/engine/import.ts): no setup needed. `options.name` is the name the
+   * report shows. */
+  | { kind: 'import'; path: string; options: ImportOptions }
+
+/** What each kind of unit answers. */
+export interface UnitResults {
+  'cell': CellResult
+  'online-trace': TraceRuns
+  'mixed-stats': Standardization
+  'mixed-objective': number
+  /** The workload's typed arrays arrive as copies (structured clone). */
+  'import': ImportedLog
+}
+export type UnitResult<U extends WorkUnit = WorkUnit> = UnitResults[U['kind']]
+
+/** Units that run on the workload of a 'setup' (the others need none). */
+export function needsSetup(u: WorkUnit): boolean {
+  return u.kind !== 'import'
+}
 
 export type ToWorker =
   | { type: 'setup'; setup: WorkloadSetup }
-  | { type: 'cell'; id: number; cell: CellSpec }
+  | { type: 'run'; id: number; unit: WorkUnit }
   | { type: 'exit' }
-  /** Runs an online-selection emulation or a mixed-policy search on the workload of the last
-   * 'setup'; answered by 'analysis-progress' (throttled) then 'analysis-done' or 'error'. */
-  | { type: 'analysis'; id: number; analysis: AnalysisOptions }
-  /** Carries a transferred port (utilityProcess only); `worker` is the pool's worker number,
-   * echoed in every message posted on that port. A later one replaces the earlier port (a reload
-   * of the window hands fresh ports). */
+  /** Carries a transferred port (utilityProcess only); `worker` is the worker's number in its
+   * session, echoed in every message posted on that port. A later one replaces the earlier port
+   * (a reload of the window hands fresh ports). */
   | { type: 'progress-port'; worker: number }
-  /** Imports one log (src/engine/import.ts), no 'setup' needed: answered by 'import-progress'
-   * (one per 1 MiB read) then 'import-done' or 'error' (the FileInputError's file
-   * and line). The Backend forks one worker per import and stops it once answered. `options`
-   * carries the name the report shows (ImportOptions.name). */
-  | { type: 'import'; id: number; path: string; options: ImportOptions }
 
 /** Posted by a worker on its progress port: one cell's progress, straight to the window. */
 export interface WorkerProgressMessage {
@@ -67,15 +91,11 @@ export type FromWorker =
   /** First message of every worker; `transport` says which branch of the port adapter is in use. */
   | { type: 'ready'; transport?: 'parentPort' | 'process' }
   | { type: 'setup-done'; trainWeeks: number; testWeeks: number }
+  /** Progress through unit `id`: week samples of a cell, simulations of an online trace. */
   | { type: 'progress'; id: number; samplesDone: number; samples: number }
-  | { type: 'cell-done'; id: number; result: CellResult }
-  /** `fraction` of the analysis done, 0..1. */
-  | { type: 'analysis-progress'; id: number; fraction: number }
-  /** `result`: exactly the JSON document `easytune online|mixed --json` prints (src/core/tune/reports.ts). */
-  | { type: 'analysis-done'; id: number; kind: 'online' | 'mixed'; result: unknown }
+  /** Progress of an import: one per 1 MiB read. */
   | { type: 'import-progress'; id: number; bytesRead: number; totalBytes: number; jobsRead: number }
-  /** The workload's typed arrays arrive as copies (structured clone). */
-  | ({ type: 'import-done'; id: number } & ImportedLog)
+  | { type: 'done'; id: number; result: UnitResult }
   /** `input`: the user can fix it (bad file or option); `file`/`line` locate it when known.
-   * `id` is the cell's (analysis's, import's) id, or null for a setup or protocol error. */
+   * `id` is the unit's id, or null for a setup or protocol error. */
   | { type: 'error'; id: number | null; message: string; input: boolean; file?: string; line?: number | null }

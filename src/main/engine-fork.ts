@@ -6,7 +6,7 @@
 //   onExit    <- child.once('exit', code)    (utilityProcess reports no signal: always null)
 //   kill      -> child.kill()
 // A worker that crashes (V8 fatal error, killed, out of memory) ends with 'exit' like any other;
-// the pool reports it to the user in words and restarts the cell on a fresh worker.
+// the worker lifecycle (src/engine/lifecycle.ts) reports it in words and re-runs its unit on a fresh worker.
 // With `ports` (worker-ports.ts), every forked worker also gets a MessagePort to the window for its
 // per-sample progress, named by the pool's worker number.
 import { utilityProcess } from 'electron'
@@ -48,7 +48,7 @@ export function wrapUtilityChild(child: UtilityChild): WorkerHandle {
   return {
     get pid() { return child.pid },
     send: (msg) => {
-      if (exited) return // a message to a dead worker: its exit is what the pool reports
+      if (exited) return // a message to a dead worker: its exit is what the lifecycle reports
       try {
         child.postMessage(msg)
       } catch { /* the process is going away; 'exit' follows */ }

@@ -1,4 +1,4 @@
-// Imports in an engine worker ('import', src/engine/import.ts, src/backend/imports.ts): the worker
+// Imports in an engine worker (an 'import' unit, src/engine/import.ts, src/backend/imports.ts): the worker
 // answers the same workload, hash, Inspect data as an in-process import; a broken file comes back
 // as an 'error' with its file and line; the Backend forks one worker per import by default, its
 // own event loop stays free during a large import, and cancel() / close() leave no process behind.
@@ -12,7 +12,6 @@ import { importLogFile, type ImportedLog } from '../../src/engine/import'
 import { forkNode, type ForkWorker } from '../../src/engine/pool'
 import type { FromWorker } from '../../src/engine/protocol'
 import { FileInputError } from '../../src/node/read-log'
-import type { CampaignEvent } from '../../src/shared/api'
 import { swfLog } from '../support/parsing'
 import { request } from '../server/support'
 import { alive, buildWorker, KTH, removeWorker } from './support'
@@ -25,9 +24,9 @@ async function askWorker(workerPath: string, path: string): Promise<{ messages: 
   await new Promise<void>((resolve) => {
     h.onMessage((m) => {
       messages.push(m)
-      if (m.type === 'import-done' || m.type === 'error') resolve()
+      if (m.type === 'done' || m.type === 'error') resolve()
     })
-    h.send({ type: 'import', id: 7, path, options: { name: 'the-log.swf' } })
+    h.send({ type: 'run', id: 7, unit: { kind: 'import', path, options: { name: 'the-log.swf' } } })
   })
   h.kill()
   await exited
@@ -62,9 +61,10 @@ describe('imports in an engine worker', () => {
     expect(progress.length).toBeGreaterThan(0)
     expect(progress.every((m) => m.id === 7)).toBe(true)
     expect(progress[progress.length - 1]).toMatchObject({ bytesRead: progress[0].totalBytes, jobsRead: ref.workload.report.jobsRead })
-    const done = messages[messages.length - 1]
-    if (done.type !== 'import-done') throw new Error(`expected import-done, got ${JSON.stringify(done)}`)
-    expect(done.id).toBe(7)
+    const last = messages[messages.length - 1]
+    if (last.type !== 'done') throw new Error(`expected done, got ${JSON.stringify(last)}`)
+    expect(last.id).toBe(7)
+    const done = last.result as ImportedLog
     const { workload: w } = done
     expect(done.sha256).toBe(ref.sha256)
     expect(w.name).toBe('the-log.swf')
@@ -162,7 +162,7 @@ describe('imports in an engine worker', () => {
     let exited = 0
     try {
       const { handle } = b.addFile(big)
-      const off = b.onCampaignEvent((e: CampaignEvent) => { if (e.kind === 'import-progress' && e.campaignId === 'imp-1') b.cancel('imp-1') })
+      const off = b.subscribe('import', (e) => { if (e.kind === 'progress' && e.importId === 'imp-1') b.cancel('imp-1') })
       await expect(b.importLog({ kind: 'handle', handle }, {}, { importId: 'imp-1' })).rejects.toThrow(ImportCancelledError)
       off()
       expect(pids).toHaveLength(1)

@@ -4,7 +4,7 @@
 // carries the per-sample progress, and the parent hears only of quarters of a cell.
 import { fork, type ChildProcess } from 'node:child_process'
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
-import { cellKey } from '../../src/core/tune/campaign'
+import { cellKey, type CellResult } from '../../src/core/tune/campaign'
 import { cellLabel } from '../../src/engine/label'
 import type { FromWorker, WorkerProgressMessage } from '../../src/engine/protocol'
 import { buildWorker, bytes, CELLS, inProcess, kthSetup, removeWorker, SHIM_URL } from './support'
@@ -49,7 +49,7 @@ describe.each([
   { mode: 'process', execArgv: [] as string[] },
   { mode: 'parentPort', execArgv: ['--import', SHIM_URL] },
 ])('worker through the $mode branch', ({ mode, execArgv }) => {
-  test('says ready first, sets up, runs cells equal to in-process runCell, exits on request', async () => {
+  test('says ready first, sets up, runs cell units equal to in-process runCell, exits on request', async () => {
     const setup = kthSetup()
     const { child, next } = start(execArgv)
     expect((await next('ready')).transport).toBe(mode)
@@ -58,10 +58,10 @@ describe.each([
     expect(done).toEqual({ type: 'setup-done', trainWeeks: 6, testWeeks: 6 })
     const expected = await inProcess(setup, CELLS.slice(0, 2))
     for (const [id, cell] of CELLS.slice(0, 2).entries()) {
-      child.send({ type: 'cell', id, cell })
-      const r = await next('cell-done')
+      child.send({ type: 'run', id, unit: { kind: 'cell', cell } })
+      const r = await next('done')
       expect(r.id).toBe(id)
-      expect(bytes(new Map([[cellKey(cell), r.result]]))).toEqual(bytes(new Map([[cellKey(cell), expected.get(cellKey(cell))!]])))
+      expect(bytes(new Map([[cellKey(cell), r.result as CellResult]]))).toEqual(bytes(new Map([[cellKey(cell), expected.get(cellKey(cell))!]])))
     }
     const exited = new Promise<number | null>((r) => child.once('exit', r))
     child.send({ type: 'exit' })
@@ -74,7 +74,7 @@ describe.each([
     child.send({ type: 'setup', setup: { ...kthSetup(), logPath: '/nonexistent/missing.swf' } })
     const e = await next('error')
     expect(e).toMatchObject({ id: null, input: true, file: '/nonexistent/missing.swf', message: 'no such file' })
-    child.send({ type: 'cell', id: 7, cell: CELLS[0] })
+    child.send({ type: 'run', id: 7, unit: { kind: 'cell', cell: CELLS[0] } })
     expect(await next('error')).toMatchObject({ id: 7, input: false, message: expect.stringMatching(/before a successful setup/) })
     expect(child.exitCode).toBeNull()
   })
@@ -96,8 +96,8 @@ describe('worker with a progress port (utilityProcess branch)', () => {
     if (withPort) w.child.send({ type: 'progress-port', worker: 3 })
     w.child.send({ type: 'setup', setup: kthSetup(40) })
     expect(await w.next('setup-done')).toMatchObject({ trainWeeks: 40 })
-    w.child.send({ type: 'cell', id: 5, cell: CELLS[1] })
-    expect((await w.next('cell-done')).id).toBe(5)
+    w.child.send({ type: 'run', id: 5, unit: { kind: 'cell', cell: CELLS[1] } })
+    expect((await w.next('done')).id).toBe(5)
     const parent = w.inbox.filter((m) => m.type === 'progress')
     expect(w.inbox.filter((m) => m.type !== 'progress')).toEqual([])
     return { ...w, parent }
@@ -129,8 +129,8 @@ describe('worker with a progress port (utilityProcess branch)', () => {
     child.send({ type: 'setup', setup: kthSetup() })
     await next('setup-done')
     expect(closed.ports).toBe(1)
-    child.send({ type: 'cell', id: 0, cell: CELLS[0] })
-    await next('cell-done')
+    child.send({ type: 'run', id: 0, unit: { kind: 'cell', cell: CELLS[0] } })
+    await next('done')
     expect(onPort.length).toBeGreaterThan(0)
     expect(onPort[0]).toMatchObject({ worker: 1, samplesDone: 1, samples: 6 })
   })

@@ -9,8 +9,8 @@ function reporter() {
   const parent: { samplesDone: number }[] = []
   let now = 0
   const r = new ProgressReporter((m) => parent.push({ samplesDone: m.samplesDone }), 777, () => now)
-  const run = (samples: number, msPerSample = 1) => {
-    const cb = r.forCell(9, 'EASY-SPF Θ=20 h (train)', samples)
+  const run = (samples: number, msPerSample = 1, toWindow = true) => {
+    const cb = r.forCell(9, 'EASY-SPF Θ=20 h (train)', samples, toWindow)
     for (let k = 0; k < samples; k++) { now += msPerSample; cb(k) }
   }
   return { r, parent, run }
@@ -43,6 +43,17 @@ describe('ProgressReporter', () => {
     run(1000)
     expect(parent.map((m) => m.samplesDone)).toEqual([250, 500, 750])
     expect(p.got.length).toBe(4 + 1 + 39)
+  })
+
+  it('a cell of no campaign (a mixed search\'s report) stays off the port: the parent gets the full stream', () => {
+    const { r, parent, run } = reporter()
+    const p = port()
+    r.usePort(p, 2)
+    run(100, 1, false)
+    expect(p.got).toEqual([])
+    expect(parent.map((m) => m.samplesDone)).toEqual([25, 50, 75])
+    run(100)
+    expect(p.got.length).toBe(4) // the port is still there for campaign cells
   })
 
   it('a port that throws is dropped: the parent gets the full stream again', () => {

@@ -1,6 +1,6 @@
 // Shared by the engine tests: bundles the worker entry once per test file (Node 20 cannot fork
 // .ts, docs/TOOLCHAIN.md §Engine workers in tests), the small KTH campaign, an in-process reference, and a fork wrapper
-// that counts forks and cells sent.
+// that counts forks and units sent.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
@@ -53,18 +53,18 @@ export function bytes(m: Map<string, CellResult>): [string, string][] {
   return [...m].map(([k, r]) => [k, encodeCell(r).toString('hex')])
 }
 
-export interface Tracker { forks: number; cellsSent: number; pids: number[] }
+export interface Tracker { forks: number; cellsSent: number; unitsSent: number; pids: number[] }
 
-/** forkNode with optional env/execArgv, counting forks and 'cell' messages. */
+/** forkNode with optional env/execArgv, counting forks, cells and units of any kind sent. */
 export function tracked(opts: { env?: NodeJS.ProcessEnv; execArgv?: string[] } = {}): { t: Tracker; fork: ForkWorker } {
-  const t: Tracker = { forks: 0, cellsSent: 0, pids: [] }
+  const t: Tracker = { forks: 0, cellsSent: 0, unitsSent: 0, pids: [] }
   const fork: ForkWorker = (path) => {
     const h = forkNode(path, opts)
     t.forks++
     if (h.pid !== undefined) t.pids.push(h.pid)
     return {
       get pid() { return h.pid },
-      send: (m) => { if (m.type === 'cell') t.cellsSent++; h.send(m) },
+      send: (m) => { if (m.type === 'run') { t.unitsSent++; if (m.unit.kind === 'cell') t.cellsSent++ } h.send(m) },
       onMessage: (cb) => h.onMessage(cb),
       onExit: (cb) => h.onExit(cb),
       kill: () => h.kill(),

@@ -1,4 +1,4 @@
-// Tracked imports in the back end: 'import-progress' events on the event stream (throttled, the
+// Tracked imports in the back end: ImportEvents ('progress', under the importId; throttled, the
 // final one with every job), cancel(importId) stopping the read (importLog rejects, nothing kept),
 // and the ids: one running import per id, unknown ids ignored.
 import { statSync, writeFileSync } from 'node:fs'

@@ -3,7 +3,7 @@ import { simulate } from '../../src/core/sim/easy'
 import { BASELINE, cellKey, runCell, type CellResult } from '../../src/core/tune/campaign'
 import { deriveSeed } from '../../src/core/util/random'
 import {
-  featureStats, gridK, l1Grid, l1GridSize, mixedSpec, reportMixed, runMixed, searchMixed, trainObjective, xnes,
+  featureStats, gridK, l1Grid, l1GridSize, mixedReportCells, mixedReportFrom, mixedSearchSteps, mixedSpec, reportMixed, runMixed, runSteps, searchMixed, trainObjective, xnes,
   type MixedOptions,
 } from '../../src/core/tune/mixed'
 import { prepare, type Prepared } from '../../src/core/tune/prepare'
@@ -178,6 +178,46 @@ describe('reporting on KTH', () => {
     expect(reportMixed(p, m, r.search, o)).toEqual(r)
   })
 
+  it('the search\'s batches are independent points, each simulated once, and give searchMixed\'s result however they are answered', () => {
+    const weeks = Array.from({ length: p.train.count }, (_, k) => p.train.get(k))
+    const st = featureStats(weeks, m)
+    for (const o of [opts({ budget: 30, seed: 2 }), opts({ budget: 30, features: 6, threshold: 72000 }), opts({ method: 'grid', budget: 20 })]) {
+      const batches: number[] = []
+      const seen = new Set<string>()
+      // Each batch answered last point first, as a pool of workers might finish them.
+      const r = runSteps(mixedSearchSteps(st, o), (specs) => {
+        batches.push(specs.length)
+        for (const spec of specs) {
+          const key = spec.weights.join(',')
+          expect(seen.has(key)).toBe(false)
+          seen.add(key)
+        }
+        return [...specs].reverse().map((spec) => trainObjective(weeks, m, spec, o)).reverse()
+      })
+      expect(r).toEqual(searchMixed(p.train, m, o))
+      expect(seen.size).toBe(r.simulations)
+      if (o.method === 'grid') expect(batches).toEqual([Math.min(o.budget, l1GridSize(o.features, gridK(o.features, o.budget)))]) // the whole grid at once
+      else {
+        expect(batches[0]).toBe(o.features) // FCFS and the other vertices together
+        const lambda = 4 + Math.floor(3 * Math.log(o.features))
+        expect(Math.max(...batches.slice(1))).toBeLessThanOrEqual(lambda) // then one generation at a time
+        expect(batches.length).toBeGreaterThan(2)
+      }
+    }
+  })
+
+  it('the report\'s cells are distinct and independent: computed in any order they give reportMixed\'s report', () => {
+    const o = opts({ budget: 8, seed: 5, features: 6, threshold: 72000 })
+    const search = searchMixed(p.train, m, o)
+    const cells = mixedReportCells(search, o)
+    expect(cells).toHaveLength(2 * (2 + 5))
+    expect(new Set(cells.map(cellKey)).size).toBe(cells.length)
+    const results = new Array<CellResult>(cells.length)
+    for (let i = cells.length - 1; i >= 0; i--) results[i] = runCell(p[cells[i].part], m, cells[i], o.tau)
+    expect(mixedReportFrom(search, o, results)).toEqual(reportMixed(p, m, search, o))
+    expect(() => mixedReportFrom(search, o, results.slice(1))).toThrow(/needs 14 cell results, got 13/)
+  })
+
   it('XNES itself improves on the best pure vertex (seed 1, 3 weeks, 40 evaluations)', () => {
     const q = prepare(jobs, m, { kind: 'midpoint' }, { method: 'user-weeks', weeks: 3, seed: 1 })
     const weeks = [0, 1, 2].map((k) => q.train.get(k))
@@ -239,6 +279,16 @@ describe('easytune mixed', () => {
     const p = prepare(w.jobs, w.machineProcs, { kind: 'fraction', fraction: 0.4 }, resample)
     const doc = mixedJson(w, p, o, { kind: 'fraction', fraction: 0.4 }, resample, runMixed(p, w.machineProcs, o), j.seconds)
     expect(j).toEqual(JSON.parse(JSON.stringify(doc)))
+  })
+
+  it('prints the same JSON with 1 and 2 workers (all but the elapsed seconds)', async () => {
+    const args = ['mixed', KTH, '--weeks', '3', '--budget', '14', '--seed', '4', '--json']
+    const doc = async (workers: string) => {
+      const r = await runCli([...args, '--workers', workers])
+      expect(r.code).toBe(0)
+      return r.stdout.replace(/\n {2}"seconds": [^,]+,/, '\n  "seconds": 0,') // the top-level elapsed time
+    }
+    expect(await doc('2')).toBe(await doc('1'))
   })
 
   it('prints the weights and the gains for people, and rejects bad flags with exit 2', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { EasySimulator, simulate } from '../../src/core/sim/easy'
 import type { SimJobs } from '../../src/core/sim/types'
-import { DEFAULT_ONLINE, emulate, periodCosts, runOnline, summarize, type OnlineSpec } from '../../src/core/tune/online'
+import { DEFAULT_ONLINE, emulate, emulateTrace, periodCosts, runOnline, summarize, type OnlineSpec, type TraceRuns } from '../../src/core/tune/online'
 import { onlineJson } from '../../src/core/tune/reports'
 import { readLog } from '../../src/node/read-log'
 import { Rng } from '../../src/core/util/random'
@@ -174,6 +174,19 @@ describe('online selection: random strategy and fixed runs', () => {
   })
 })
 
+describe('online selection: traces are independent units', () => {
+  it('emulated in any order and merged in trace order, they give runOnline\'s result', async () => {
+    const w = await readLog(KTH, {})
+    const s: OnlineSpec = { ...DEFAULT_ONLINE, strategies: ['full', 'egreedy'], weeks: 2, traces: 3, seed: 9 }
+    const runs = new Array<TraceRuns>(3)
+    for (const k of [2, 0, 1]) runs[k] = emulateTrace(w.jobs, w.machineProcs, s, k)
+    expect(summarize(s, runs)).toEqual(runOnline(w.jobs, w.machineProcs, s))
+    // Each trace has its own seeds: two traces differ.
+    expect(runs[0].baseline.totalWait).not.toBe(runs[1].baseline.totalWait)
+    expect(() => emulateTrace(w.jobs, w.machineProcs, s, 3)).toThrow(/not one of the 3 traces/)
+  })
+})
+
 describe('easytune online', () => {
   it('runs on the KTH sample and prints valid, deterministic JSON', async () => {
     const args = ['online', KTH, '--weeks', '8', '--period', 'week', '--traces', '2', '--seed', '3', '--json']
@@ -203,8 +216,15 @@ describe('easytune online', () => {
     expect(JSON.parse(r.stdout)).toEqual(JSON.parse(JSON.stringify(onlineJson(w, spec, runOnline(w.jobs, w.machineProcs, spec)))))
   })
 
+  it('prints the same JSON byte for byte with 1 and 2 workers', async () => {
+    const args = ['online', KTH, '--weeks', '3', '--traces', '3', '--strategy', 'noisy,random', '--seed', '6', '--json']
+    const one = await runCli([...args, '--workers', '1'])
+    expect(one.code).toBe(0)
+    expect((await runCli([...args, '--workers', '2'])).stdout).toBe(one.stdout)
+  })
+
   it('rejects bad options with exit code 2', async () => {
-    for (const bad of [['--strategy', 'ucb'], ['--epsilon', '2'], ['--period', 'month'], ['--policies', 'FCFS,XYZ'], ['--weeks', '0'], ['--lambda', '-1']]) {
+    for (const bad of [['--workers', '0'], ['--strategy', 'ucb'], ['--epsilon', '2'], ['--period', 'month'], ['--policies', 'FCFS,XYZ'], ['--weeks', '0'], ['--lambda', '-1']]) {
       const r = await runCli(['online', KTH, ...bad])
       expect(r.code, bad.join(' ')).toBe(2)
     }

@@ -1,5 +1,6 @@
 // `easytune mixed <log>`: search a mixed linear policy (RR-9212) on the train part of the log and
 // evaluate it on the test part against EASY-FCFS, beside the pure policies at the vertices.
+import { resolve } from 'node:path'
 import { bool, jsonTarget, oneOf, parseArgs, positiveInt, positiveNumber, str, thresholdFlag, UsageError, wholeNumber } from '../args'
 import { citation, IMPORT_FLAGS, IMPORT_HELP, importOptions, loadWorkload, logArg } from '../common'
 import { int, num, pct, Progress, table, writeJson, type Io } from '../output'
@@ -7,7 +8,7 @@ import { parseSplit } from '../split-arg'
 import { DEFAULT_TAU } from '../../core/sim/metrics'
 import { MIXED_FEATURES } from '../../core/sim/policies'
 import type { Objective } from '../../core/tune/campaign'
-import { MIXED_DEFAULT_BUDGET, runMixed, VERTEX_POLICIES, type MixedMethod, type MixedOptions, type MixedReport } from '../../core/tune/mixed'
+import { MIXED_DEFAULT_BUDGET, VERTEX_POLICIES, type MixedMethod, type MixedOptions, type MixedReport } from '../../core/tune/mixed'
 import { prepare, type Prepared } from '../../core/tune/prepare'
 import { mixedJson } from '../../core/tune/reports'
 import { RESAMPLE_METHODS, type ResampleMethod } from '../../core/tune/resample'
@@ -17,6 +18,8 @@ import { formatObjective, objectiveName } from '../../core/util/format'
 import type { Workload } from '../../core/workload/import'
 import { DEFAULTS } from '../../core/defaults'
 import { shown } from '../defaults-help'
+import { mixedOnPool } from '../../engine/analyses'
+import { defaultWorkerCount, EnginePool } from '../../engine/pool'
 
 export { MIXED_SCHEMA_VERSION } from '../../core/tune/reports'
 /** The weeks, resampling and seed of `evaluate` (so the vertex policies' numbers match its
@@ -43,6 +46,9 @@ Options:
   --resample user-weeks|week-shuffle|none  how weeks are drawn (default ${shown('resample')})
   --seed S                 seed of the resampling, the search and the bootstrap (default ${MIXED_CLI_DEFAULTS.seed})
   --tau S                  bound of the bounded slowdown in seconds (default ${DEFAULT_TAU})
+  --workers N              worker processes evaluating the weight vectors of each XNES generation (or
+                           the grid) in parallel (default ${defaultWorkerCount()}: cores − 1); the result is the
+                           same for any number
 ${IMPORT_HELP}
   --json [file]            print the result as JSON (to stdout, or to the file)
 `
@@ -50,7 +56,7 @@ ${IMPORT_HELP}
 export async function mixedCommand(argv: string[], io: Io): Promise<number> {
   const a = parseArgs(argv, {
     ...IMPORT_FLAGS, features: 'string', method: 'string', budget: 'string', objective: 'string', threshold: 'string',
-    split: 'string', weeks: 'string', resample: 'string', seed: 'string', tau: 'string', json: 'optional', help: 'boolean',
+    split: 'string', weeks: 'string', resample: 'string', seed: 'string', tau: 'string', workers: 'string', json: 'optional', help: 'boolean',
   })
   if (bool(a, 'help')) { io.out(mixedHelp); return 0 }
   const path = logArg(a, 'mixed')
@@ -68,8 +74,10 @@ export async function mixedCommand(argv: string[], io: Io): Promise<number> {
   const resample = { method: oneOf<ResampleMethod>(a, 'resample', RESAMPLE_METHODS) ?? MIXED_CLI_DEFAULTS.resample, weeks: positiveInt(a, 'weeks') ?? MIXED_CLI_DEFAULTS.weeks, seed: o.seed }
   const splitText = str(a, 'split') ?? shown('split')
   const json = jsonTarget(a)
+  const pool = new EnginePool({ workers: positiveInt(a, 'workers') })
+  const imports = importOptions(a)
 
-  const w = await loadWorkload(io, path, importOptions(a))
+  const w = await loadWorkload(io, path, imports)
   if (w.jobs.count === 0) { io.err(`easytune: ${path}: no job is left after cleaning, nothing to tune.\n`); return 1 }
   const split = parseSplit(splitText, w.unixStartTime, { first: w.jobs.submit[0], last: w.jobs.submit[w.jobs.count - 1] })
   let p: Prepared
@@ -77,15 +85,30 @@ export async function mixedCommand(argv: string[], io: Io): Promise<number> {
   io.err(`mixed: ${o.method === 'xnes' ? 'XNES' : 'grid'} over ${o.features} features, budget ${o.budget} evaluations, ${p.train.count} train and ${p.test.count} test weeks (${resample.method}); use --budget and --weeks to change\n`)
 
   const progress = new Progress(io)
+  const abort = new AbortController()
+  const onSigint = () => abort.abort()
+  process.once('SIGINT', onSigint)
   const t0 = performance.now()
   let report: MixedReport
   try {
-    report = runMixed(p, w.machineProcs, o, (phase, done, total) => {
-      const el = (performance.now() - t0) / 1000
-      const eta = phase === 'search' && done > 0 ? ` ETA ${formatDuration((el / done) * (total - done))}` : ''
-      progress.update(phase === 'search' ? 'searching' : 'evaluating', done / total, `${done}/${total}${eta}`)
+    // The workers read the log and build the same train/test samples themselves.
+    report = await mixedOnPool(pool, { logPath: resolve(path), importOptions: imports, split, resample, tau: o.tau }, o, {
+      signal: abort.signal,
+      onProgress: (phase, done, total) => {
+        const el = (performance.now() - t0) / 1000
+        const eta = phase === 'search' && done > 0 ? ` ETA ${formatDuration((el / done) * (total - done))}` : ''
+        progress.update(phase === 'search' ? 'searching' : 'evaluating', done / total, `${done}/${total}${eta}`)
+      },
+      onWorkerCrash: (c) => { progress.done(); io.err(`warning: ${c.message}\n`) },
     })
-  } finally { progress.done() }
+  } catch (e) {
+    progress.done()
+    if (abort.signal.aborted) { io.err('interrupted.\n'); return 130 }
+    throw e
+  } finally {
+    progress.done()
+    process.off('SIGINT', onSigint)
+  }
   const seconds = (performance.now() - t0) / 1000
   io.err(`searched and evaluated in ${seconds.toFixed(1)} s (${report.search.simulations} distinct weight vectors simulated on ${p.train.count} weeks)\n`)
 

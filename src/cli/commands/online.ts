@@ -1,16 +1,20 @@
 // `easytune online`: emulates online policy selection (thesis ch. 6, docs/PROTOCOL.md §Online selection)
 // on long resampled traces of the log and reports each strategy's waiting-time gain over EASY-FCFS.
+import { resolve } from 'node:path'
 import { bool, jsonTarget, oneOf, parseArgs, positiveInt, str, thresholdFlag, UsageError, wholeNumber, type ParsedArgs } from '../args'
 import { citation, IMPORT_FLAGS, IMPORT_HELP, importOptions, loadWorkload, logArg } from '../common'
 import { int, pct, Progress, table, writeJson, type Io } from '../output'
 import { findPolicy } from '../../core/sim/policies'
 import { RESAMPLE_METHODS, WEEK, type ResampleMethod } from '../../core/tune/resample'
 import { onlineJson } from '../../core/tune/reports'
-import { DAY, DEFAULT_ONLINE, runOnline, STRATEGIES, type OnlineResult, type OnlineSpec, type RunSummary, type Strategy } from '../../core/tune/online'
+import { DAY, DEFAULT_ONLINE, STRATEGIES, type OnlineResult, type OnlineSpec, type RunSummary, type Strategy } from '../../core/tune/online'
 import { formatDuration, formatThreshold, parseDuration } from '../../core/util/duration'
 import type { Workload } from '../../core/workload/import'
 import { DEFAULTS } from '../../core/defaults'
 import { shown } from '../defaults-help'
+import { DEFAULT_TAU } from '../../core/sim/metrics'
+import { onlineOnPool } from '../../engine/analyses'
+import { defaultWorkerCount, EnginePool } from '../../engine/pool'
 
 /** Default number of traces (core/defaults.ts says why). */
 export const DEFAULT_TRACES = DEFAULTS.onlineTraces.value
@@ -39,6 +43,8 @@ Options:
   --resample M             user-weeks, week-shuffle or none (the real weeks, repeated) (default ${shown('resample')})
   --seed S                 seed of the resampling and of the random choices (default ${DEFAULT_ONLINE.seed})
   --policies A,B,...       policies to choose from (default the thesis's 12: ${DEFAULT_ONLINE.policies.join(',')})
+  --workers N              worker processes, one trace each at a time (default ${defaultWorkerCount()}: cores − 1);
+                           the result is the same for any number
 ${IMPORT_HELP}
   --json [file]            print the result as JSON (to stdout, or to the file): totals per trace,
                            cumulative gain curves and the share of policies chosen per period
@@ -47,13 +53,14 @@ ${IMPORT_HELP}
 export async function onlineCommand(argv: string[], io: Io): Promise<number> {
   const a = parseArgs(argv, {
     ...IMPORT_FLAGS, strategy: 'string', period: 'string', epsilon: 'string', lambda: 'string', threshold: 'string',
-    weeks: 'string', traces: 'string', resample: 'string', seed: 'string', policies: 'string', json: 'optional', help: 'boolean',
+    weeks: 'string', traces: 'string', resample: 'string', seed: 'string', policies: 'string', workers: 'string', json: 'optional', help: 'boolean',
   })
   if (bool(a, 'help')) { io.out(onlineHelp); return 0 }
   const path = logArg(a, 'online')
   const spec = onlineSpec(a)
   const opts = importOptions(a)
   const json = jsonTarget(a)
+  const pool = new EnginePool({ workers: positiveInt(a, 'workers') })
 
   const w = await loadWorkload(io, path, opts)
   const n = w.jobs.count
@@ -62,12 +69,26 @@ export async function onlineCommand(argv: string[], io: Io): Promise<number> {
     return 2
   }
   const progress = new Progress(io)
+  const abort = new AbortController()
+  const onSigint = () => abort.abort()
+  process.once('SIGINT', onSigint)
   const t0 = performance.now()
   let result: OnlineResult
   try {
-    result = runOnline(w.jobs, w.machineProcs, spec, (f, k) => progress.update(`online: trace ${k + 1}/${spec.traces}`, f))
+    // The workers read the log themselves (the whole cleaned log: no split, no resampling here).
+    const setup = { logPath: resolve(path), importOptions: opts, split: { kind: 'midpoint' as const }, resample: { method: spec.method, weeks: 1, seed: spec.seed }, tau: DEFAULT_TAU }
+    result = await onlineOnPool(pool, setup, spec, {
+      signal: abort.signal,
+      onProgress: (f) => progress.update(`online: ${spec.traces} trace(s) on ${Math.min(pool.workers, spec.traces)} worker(s)`, f),
+      onWorkerCrash: (c) => { progress.done(); io.err(`warning: ${c.message}\n`) },
+    })
+  } catch (e) {
+    progress.done()
+    if (abort.signal.aborted) { io.err('interrupted.\n'); return 130 }
+    throw e
   } finally {
     progress.done()
+    process.off('SIGINT', onSigint)
   }
   const seconds = (performance.now() - t0) / 1000
   const jobs = result.jobs.reduce((x, y) => x + y, 0)

@@ -28,7 +28,7 @@ import { MIXED_FEATURE_DECLARATIONS } from '../sim/policies'
 import { formatThreshold } from '../util/duration'
 import { deriveSeed, Rng } from '../util/random'
 import type { JobTable } from '../workload/types'
-import { BASELINE, cellKey, isBaseline, runCell, type Candidate, type Objective } from './campaign'
+import { BASELINE, cellKey, isBaseline, runCell, type Candidate, type CellResult, type CellSpec, type Objective, type Part } from './campaign'
 import type { Prepared } from './prepare'
 import type { WeekSamples } from './resample'
 import { DEFAULTS } from '../defaults'
@@ -59,6 +59,14 @@ export interface XnesResult { x: number[]; f: number; evaluations: number }
 
 /** Minimises f from x0 with at most `budget` calls of f (exponential natural evolution strategy). */
 export function xnes(f: (x: number[]) => number, x0: readonly number[], o: XnesOptions): XnesResult {
+  return runSteps(xnesSteps(x0, o), (xs) => xs.map(f))
+}
+
+/** XNES one generation at a time: yields each population (the points to evaluate, at most
+ * `budget` in all) and takes back their f values, in the same order. The points of a generation
+ * are independent, so a caller may evaluate them in parallel; the search only depends on the
+ * values, never on where or in which order they were computed. */
+export function* xnesSteps(x0: readonly number[], o: XnesOptions): Generator<number[][], XnesResult, number[]> {
   const d = x0.length
   const lam = o.popSize ?? 4 + Math.floor(3 * Math.log(d))
   const etaMu = 1, etaSigma = (3 / 5) * (3 + Math.log(d)) / (d * Math.sqrt(d)), etaB = etaSigma
@@ -71,15 +79,17 @@ export function xnes(f: (x: number[]) => number, x0: readonly number[], o: XnesO
   let evals = 0
   while (evals < o.budget) {
     const n = Math.min(lam, o.budget - evals)
-    const zs: number[][] = [], fs: number[] = []
+    const zs: number[][] = [], xs: number[][] = []
     for (let k = 0; k < n; k++) {
       const z = Array.from({ length: d }, () => rng.normal())
       const Bz = matVec(B, z)
-      const x = mu.map((m, i) => m + sigma * Bz[i])
-      const fx = f(x)
+      zs.push(z)
+      xs.push(mu.map((m, i) => m + sigma * Bz[i]))
+    }
+    const fs = yield xs
+    for (let k = 0; k < n; k++) {
       evals++
-      if (fx < best.f) best = { x, f: fx, evaluations: 0 }
-      zs.push(z); fs.push(fx)
+      if (fs[k] < best.f) best = { x: xs[k], f: fs[k], evaluations: 0 }
     }
     if (n < lam) break
     // Rank-based utilities; samples with equal f share the average of their utilities.
@@ -111,6 +121,13 @@ export function xnes(f: (x: number[]) => number, x0: readonly number[], o: XnesO
     B = matMul(B, expm(gM.map((row, i) => row.map((v, j) => (etaB / 2) * (v - (i === j ? gSigma : 0))))))
   }
   return { ...best, evaluations: evals }
+}
+
+/** Drives a step generator to its end, answering each step with `answer` (in this process). */
+export function runSteps<Y, R, A>(steps: Generator<Y, R, A>, answer: (y: Y) => A): R {
+  let s = steps.next(undefined as A)
+  while (!s.done) s = steps.next(answer(s.value))
+  return s.value
 }
 
 function identity(d: number): number[][] {
@@ -226,43 +243,75 @@ export interface MixedSearch {
 
 export type MixedProgress = (phase: 'search' | 'evaluate', done: number, total: number) => void
 
+/** The search on the train samples, in this process. */
 export function searchMixed(train: WeekSamples, machineProcs: number, o: MixedOptions, onProgress?: MixedProgress): MixedSearch {
-  if (!(Number.isInteger(o.budget) && o.budget >= 1)) throw new Error(`the evaluation budget must be a whole number above 0, got ${o.budget}`)
-  const d = o.features
+  checkBudget(o)
   const weeks = Array.from({ length: train.count }, (_, k) => train.get(k))
   const st = o.standardize === false ? null : featureStats(weeks, machineProcs)
+  return runSteps(mixedSearchSteps(st, o, onProgress), (specs) => specs.map((spec) => trainObjective(weeks, machineProcs, spec, o)))
+}
+
+function checkBudget(o: MixedOptions): void {
+  if (!(Number.isInteger(o.budget) && o.budget >= 1)) throw new Error(`the evaluation budget must be a whole number above 0, got ${o.budget}`)
+}
+
+/**
+ * The search as steps, so that its evaluations can run anywhere: it yields the mixed policies
+ * whose train objective (trainObjective) it needs next — every point of a batch is independent:
+ * the start point and the vertices, then one XNES generation at a time, or the whole grid — and
+ * takes their objectives back in the same order. Each batch is then taken in order, exactly as
+ * the one-at-a-time search would (the best so far, the trace, the cache of identical vectors), so
+ * the result is the same however the batches were computed. `st`: the train standardization
+ * (featureStats), or null with `standardize: false`.
+ */
+export function* mixedSearchSteps(st: Standardization | null, o: MixedOptions, onProgress?: MixedProgress): Generator<MixedSpec[], MixedSearch, number[]> {
+  checkBudget(o)
+  const d = o.features
   const cache = new Map<string, number>()
   const trace: number[] = []
   let best = { w: [0, 0, 1, 0, 0, 0], f: Infinity }
-  /** Objective of a point of the sphere (d weights, ‖w‖₁ = 1). */
-  const evaluate = (wd: readonly number[]): number => {
-    const w = [...wd, ...new Array<number>(6 - d).fill(0)]
-    const key = w.join(',')
-    let f = cache.get(key)
-    if (f === undefined) { f = trainObjective(weeks, machineProcs, mixedSpec(w, st), o); cache.set(key, f) }
-    if (f < best.f) best = { w, f }
-    trace.push(best.f)
-    onProgress?.('search', trace.length, o.budget)
-    return f
+  /** Objectives of points of the sphere (d weights, ‖w‖₁ = 1; null: a point XNES cannot
+   * normalise, which costs an evaluation and scores Infinity), in order. */
+  function* evaluate(points: readonly (readonly number[] | null)[]): Generator<MixedSpec[], number[], number[]> {
+    const ws = points.map((wd) => (wd ? [...wd, ...new Array<number>(6 - d).fill(0)] : null))
+    const missing = new Map<string, number[]>()
+    for (const w of ws) if (w && !cache.has(w.join(',')) && !missing.has(w.join(','))) missing.set(w.join(','), w)
+    if (missing.size > 0) {
+      const fs = yield [...missing.values()].map((w) => mixedSpec(w, st))
+      ;[...missing.keys()].forEach((key, i) => cache.set(key, fs[i]))
+    }
+    return ws.map((w) => {
+      let f = Infinity
+      if (w) {
+        f = cache.get(w.join(','))!
+        if (f < best.f) best = { w, f }
+      }
+      trace.push(best.f)
+      onProgress?.('search', trace.length, o.budget)
+      return f
+    })
   }
   let gridStep: number | null = null
   if (o.method === 'grid') {
     const k = gridK(d, o.budget)
     gridStep = 1 / k
-    for (const w of l1Grid(d, k).slice(0, o.budget)) evaluate(w)
+    yield* evaluate(l1Grid(d, k).slice(0, o.budget))
   } else {
     const x0 = [0, 0, 1, 0, 0, 0].slice(0, d)
-    const ref = evaluate(x0)
+    // FCFS first, then the other pure vertices: XNES never lands exactly on one, and the result
+    // should never be worse on train than the pure policies it generalises.
+    const vertices = x0.map((_, i) => x0.map((__, j) => (j === i ? 1 : 0))).filter((_, i) => i !== 2).slice(0, o.budget - 1)
+    const [ref] = yield* evaluate([x0, ...vertices])
     const lambda = PENALTY_LAMBDA * (ref > 0 ? ref : 1)
-    // The other pure vertices first: XNES never lands exactly on one, and the result should never
-    // be worse on train than the pure policies it generalises.
-    for (let i = 0; i < d && trace.length < o.budget; i++) if (i !== 2) evaluate(x0.map((_, j) => (j === i ? 1 : 0)))
     if (o.budget > trace.length) {
-      xnes((x) => {
-        const n1 = x.reduce((s, v) => s + Math.abs(v), 0)
-        if (!(n1 > 1e-12) || !Number.isFinite(n1)) { trace.push(best.f); onProgress?.('search', trace.length, o.budget); return Infinity }
-        return evaluate(x.map((v) => v / n1)) + lambda * (n1 + 1 / n1 - 2)
-      }, x0, { sigma0: XNES_SIGMA0, budget: o.budget - trace.length, seed: deriveSeed(o.seed, 'xnes') })
+      const steps = xnesSteps(x0, { sigma0: XNES_SIGMA0, budget: o.budget - trace.length, seed: deriveSeed(o.seed, 'xnes') })
+      let s = steps.next(undefined as unknown as number[])
+      while (!s.done) {
+        const norms = s.value.map((x) => x.reduce((a, v) => a + Math.abs(v), 0))
+        const ok = (n1: number) => n1 > 1e-12 && Number.isFinite(n1)
+        const fs = yield* evaluate(s.value.map((x, i) => (ok(norms[i]) ? x.map((v) => v / norms[i]) : null)))
+        s = steps.next(fs.map((f, i) => (ok(norms[i]) ? f + lambda * (norms[i] + 1 / norms[i] - 2) : Infinity)))
+      }
     }
   }
   return { weights: best.w, spec: mixedSpec(best.w, st), trainObjective: best.f, standardization: st, evaluations: trace.length, simulations: cache.size, trace, gridStep }
@@ -288,31 +337,52 @@ export function entrySeed(seed: number, part: 'train' | 'test', candidate: Candi
   return deriveSeed(seed, `bootstrap/${part}/${isBaseline(candidate) ? 'baseline' : cellKey({ part: 'train', candidate, threshold })}`)
 }
 
-/** The best weights, EASY-FCFS and the pure vertex policies, on the train and test samples. */
-export function reportMixed(p: Prepared, machineProcs: number, search: MixedSearch, o: MixedOptions, onProgress?: MixedProgress): MixedReport {
+interface EntryPlan { name: string; candidate: Candidate; threshold: number | null; weights: number[] }
+
+/** The best weights, EASY-FCFS and the pure vertex policies, in report order. */
+function entryPlans(search: MixedSearch, o: MixedOptions): { best: EntryPlan; baseline: EntryPlan; vertices: EntryPlan[] } {
   const d = o.features
-  const vertexIds = VERTEX_POLICIES.slice(0, d).filter((v) => v !== 'FCFS')
-  const total = 2 * (2 + vertexIds.length)
-  let done = 0
-  const cell = (part: 'train' | 'test', candidate: Candidate, threshold: number | null) => {
-    const r = runCell(p[part], machineProcs, { candidate, threshold, part }, o.tau)
-    onProgress?.('evaluate', ++done, total)
-    return r
-  }
-  const base = { train: cell('train', BASELINE, null), test: cell('test', BASELINE, null) }
-  const entry = (name: string, candidate: Candidate, threshold: number | null, weights: number[]): MixedEntry => {
-    const label = threshold === null ? name : `${name} Θ=${formatThreshold(threshold)}`
-    const r = candidate === BASELINE ? base : { train: cell('train', candidate, threshold), test: cell('test', candidate, threshold) }
-    const sum = (part: 'train' | 'test') => partSummary(r[part], base[part], o.objective, entrySeed(o.seed, part, candidate, threshold))
-    return { label, candidate, threshold, weights, train: sum('train'), test: sum('test') }
-  }
   const unit = (i: number) => [0, 0, 0, 0, 0, 0].map((_, j) => (j === i ? 1 : 0))
   return {
-    search,
-    best: entry(mixedLabel(search.weights, d), { primary: search.spec, backfill: 'same' }, o.threshold, search.weights),
-    baseline: entry('EASY-FCFS', BASELINE, null, unit(2)),
-    vertices: vertexIds.map((id) => entry(`EASY-${id}`, { primary: id, backfill: 'same' }, o.threshold, unit(VERTEX_POLICIES.indexOf(id)))),
+    best: { name: mixedLabel(search.weights, d), candidate: { primary: search.spec, backfill: 'same' }, threshold: o.threshold, weights: search.weights },
+    baseline: { name: 'EASY-FCFS', candidate: BASELINE, threshold: null, weights: unit(2) },
+    vertices: VERTEX_POLICIES.slice(0, d).filter((v) => v !== 'FCFS').map((id) => ({ name: `EASY-${id}`, candidate: { primary: id, backfill: 'same' }, threshold: o.threshold, weights: unit(VERTEX_POLICIES.indexOf(id)) })),
   }
+}
+
+/** The cells the report needs, independent of each other: EASY-FCFS, then the best weights and
+ * each vertex policy, each on train then test. */
+export function mixedReportCells(search: MixedSearch, o: MixedOptions): CellSpec[] {
+  const e = entryPlans(search, o)
+  return [{ candidate: BASELINE, threshold: null }, ...[e.best, ...e.vertices]].flatMap(({ candidate, threshold }) =>
+    (['train', 'test'] as const).map((part) => ({ candidate, threshold, part })))
+}
+
+/** The report from the results of mixedReportCells (same order), wherever they were computed. */
+export function mixedReportFrom(search: MixedSearch, o: MixedOptions, results: readonly CellResult[]): MixedReport {
+  const cells = mixedReportCells(search, o)
+  if (results.length !== cells.length) throw new Error(`the mixed report needs ${cells.length} cell results, got ${results.length}`)
+  const of = new Map(cells.map((c, i) => [cellKey(c), results[i]]))
+  const result = (part: Part, candidate: Candidate, threshold: number | null) => of.get(cellKey({ part, candidate, threshold: isBaseline(candidate) ? null : threshold }))!
+  const base = { train: result('train', BASELINE, null), test: result('test', BASELINE, null) }
+  const entry = ({ name, candidate, threshold, weights }: EntryPlan): MixedEntry => {
+    const label = threshold === null ? name : `${name} Θ=${formatThreshold(threshold)}`
+    const sum = (part: Part) => partSummary(result(part, candidate, threshold), base[part], o.objective, entrySeed(o.seed, part, candidate, threshold))
+    return { label, candidate, threshold, weights, train: sum('train'), test: sum('test') }
+  }
+  const e = entryPlans(search, o)
+  return { search, best: entry(e.best), baseline: entry(e.baseline), vertices: e.vertices.map(entry) }
+}
+
+/** The best weights, EASY-FCFS and the pure vertex policies, on the train and test samples. */
+export function reportMixed(p: Prepared, machineProcs: number, search: MixedSearch, o: MixedOptions, onProgress?: MixedProgress): MixedReport {
+  const cells = mixedReportCells(search, o)
+  const results = cells.map((c, i) => {
+    const r = runCell(p[c.part], machineProcs, c, o.tau)
+    onProgress?.('evaluate', i + 1, cells.length)
+    return r
+  })
+  return mixedReportFrom(search, o, results)
 }
 
 export function runMixed(p: Prepared, machineProcs: number, o: MixedOptions, onProgress?: MixedProgress): MixedReport {

@@ -225,7 +225,8 @@ export function emulate(trace: SimJobs, m: number, spec: OnlineSpec, seed: numbe
   return { jobs: trace.count, periods, baseline, fixed, strategies }
 }
 
-function validateSpec(s: OnlineSpec): void {
+/** Throws, in words, on a spec the emulation cannot run. */
+export function validateSpec(s: OnlineSpec): void {
   if (s.policies.length === 0) throw new Error('online selection needs at least one policy')
   for (const p of s.policies) if (resolvePolicy(p).id !== p) throw new Error(`policy "${p}" must be given by its registry id (${resolvePolicy(p).id})`)
   if (new Set(s.policies).size !== s.policies.length) throw new Error('the policy list has duplicates')
@@ -316,16 +317,27 @@ export function summarize(spec: OnlineSpec, traces: TraceRuns[]): OnlineResult {
   return { spec, traces: traces.length, jobs: traces.map((r) => r.jobs), periods: T, periodEnds: Array.from({ length: T }, (_, t) => (t + 1) * spec.period), runs }
 }
 
-/** The whole study: `traces` resampled traces of the cleaned log, each emulated, then summarized. */
+/** Periods of every trace: the same for all, so their curves line up. */
+export function onlinePeriods(spec: Pick<OnlineSpec, 'weeks' | 'period'>): number {
+  return Math.ceil((spec.weeks * WEEK) / spec.period)
+}
+
+/** One unit of the study, independent of the others (the engine runs traces in parallel): trace
+ * k of the cleaned log, built and emulated with its own seeds. `onProgress(done, total)` counts
+ * the simulations of this trace. */
+export function emulateTrace(jobs: JobTable, m: number, spec: OnlineSpec, k: number, onProgress?: (done: number, total: number) => void): TraceRuns {
+  validateSpec(spec)
+  if (!(Number.isInteger(k) && k >= 0 && k < spec.traces)) throw new Error(`trace ${k} is not one of the ${spec.traces} traces`)
+  return emulate(buildTrace(jobs, spec, k), m, spec, deriveSeed(spec.seed, `online/run/${k}`), { periods: onlinePeriods(spec), onProgress })
+}
+
+/** The whole study: `traces` resampled traces of the cleaned log, each emulated (emulateTrace),
+ * then summarized in trace order: the result does not depend on where each trace ran. */
 export function runOnline(jobs: JobTable, m: number, spec: OnlineSpec, onProgress?: (fraction: number, trace: number) => void): OnlineResult {
   validateSpec(spec)
-  const periods = Math.ceil((spec.weeks * WEEK) / spec.period)
   const runs: TraceRuns[] = []
   for (let k = 0; k < spec.traces; k++) {
-    const trace = buildTrace(jobs, spec, k)
-    runs.push(emulate(trace, m, spec, deriveSeed(spec.seed, `online/run/${k}`), {
-      periods, onProgress: (d, total) => onProgress?.((k + d / total) / spec.traces, k),
-    }))
+    runs.push(emulateTrace(jobs, m, spec, k, (d, total) => onProgress?.((k + d / total) / spec.traces, k)))
   }
   return summarize(spec, runs)
 }

@@ -1,6 +1,6 @@
 // The JSON documents of `easytune online --json` and `easytune mixed --json`, built in one place so
-// that the CLI and the engine worker (the app's "Run online selection" / "Search a mixed policy",
-// src/engine/worker.ts) produce the same document, which the Results step's ExtrasPanel reads.
+// that the CLI and the app's "Run online selection" / "Search a mixed policy" (src/backend/
+// analysis.ts) produce the same document, which the Results step's ExtrasPanel reads.
 // Pure: the caller passes what it measured (the elapsed seconds of the mixed search).
 import { MIXED_FEATURES } from '../sim/policies'
 import type { Workload } from '../workload/import'
