@@ -64,6 +64,9 @@ export interface CellResult {
   avgBsld: Float64Array
   maxBsld: Float64Array
   jobs: Int32Array
+  /** Each sample's week length as a fraction of 7 days (WeekSamples.weight); absent when every
+   * sample is a full week (weight 1). */
+  weight?: Float64Array
 }
 
 /** Runs one cell. Pure and deterministic: the same samples and spec give the same bytes. */

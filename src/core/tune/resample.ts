@@ -36,6 +36,11 @@ export class WeekSamples {
   private readonly userWeekStart: Int32Array
   private readonly byUserWeek: Int32Array
   readonly userCount: number
+  /** Length of sample k's week as a fraction of 7 days: 1 for every full week (a trailing partial
+   * week, when kept, counts for its length in the part's weekly figures). */
+  weight(_k: number): number {
+    return 1
+  }
   /** Generated samples kept for reuse (every cell of a campaign simulates the same samples). */
   private readonly kept: (JobTable | undefined)[] = []
   private keptJobs = 0

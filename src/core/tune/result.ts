@@ -49,7 +49,7 @@ export interface EvaluationResult {
   weekly: { label: string; train: number[]; test: number[] }[]
 }
 
-/** What the evaluation concludes (docs/STATISTICS.md): switch to the recommended order, keep the
+/** What the evaluation concludes (docs/PROTOCOL.md §Statistics): switch to the recommended order, keep the
  * baseline, or not enough data to say. */
 export type Verdict = 'switch' | 'keep' | 'insufficient-data'
 
