@@ -66,3 +66,24 @@ export class Progress {
     this.shown = false
   }
 }
+
+/** What `untilInterrupted` answers when Ctrl-C stopped the work (the command then exits 130). */
+export const INTERRUPTED = Symbol('interrupted')
+
+/** Runs `work` with Ctrl-C (SIGINT) aborting its signal; the progress line is closed however it
+ * ends, and an interruption is said once ("interrupted.") instead of thrown. */
+export async function untilInterrupted<T>(io: Io, progress: Progress, work: (signal: AbortSignal) => Promise<T>): Promise<T | typeof INTERRUPTED> {
+  const abort = new AbortController()
+  const onSigint = () => abort.abort()
+  process.once('SIGINT', onSigint)
+  try {
+    return await work(abort.signal)
+  } catch (e) {
+    progress.done()
+    if (abort.signal.aborted) { io.err('interrupted.\n'); return INTERRUPTED }
+    throw e
+  } finally {
+    progress.done()
+    process.off('SIGINT', onSigint)
+  }
+}

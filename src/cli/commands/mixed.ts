@@ -3,7 +3,7 @@
 import { resolve } from 'node:path'
 import { bool, jsonTarget, oneOf, parseArgs, positiveInt, positiveNumber, str, thresholdFlag, UsageError, wholeNumber } from '../args'
 import { citation, IMPORT_FLAGS, IMPORT_HELP, importOptions, loadWorkload, logArg } from '../common'
-import { int, num, pct, Progress, table, writeJson, type Io } from '../output'
+import { int, num, pct, INTERRUPTED, Progress, table, untilInterrupted, writeJson, type Io } from '../output'
 import { parseSplit } from '../split-arg'
 import { DEFAULT_TAU } from '../../core/sim/metrics'
 import { MIXED_FEATURES } from '../../core/sim/policies'
@@ -85,30 +85,18 @@ export async function mixedCommand(argv: string[], io: Io): Promise<number> {
   io.err(`mixed: ${o.method === 'xnes' ? 'XNES' : 'grid'} over ${o.features} features, budget ${o.budget} evaluations, ${p.train.count} train and ${p.test.count} test weeks (${resample.method}); use --budget and --weeks to change\n`)
 
   const progress = new Progress(io)
-  const abort = new AbortController()
-  const onSigint = () => abort.abort()
-  process.once('SIGINT', onSigint)
   const t0 = performance.now()
-  let report: MixedReport
-  try {
-    // The workers read the log and build the same train/test samples themselves.
-    report = await mixedOnPool(pool, { logPath: resolve(path), importOptions: imports, split, resample, tau: o.tau }, o, {
-      signal: abort.signal,
-      onProgress: (phase, done, total) => {
-        const el = (performance.now() - t0) / 1000
-        const eta = phase === 'search' && done > 0 ? ` ETA ${formatDuration((el / done) * (total - done))}` : ''
-        progress.update(phase === 'search' ? 'searching' : 'evaluating', done / total, `${done}/${total}${eta}`)
-      },
-      onWorkerCrash: (c) => { progress.done(); io.err(`warning: ${c.message}\n`) },
-    })
-  } catch (e) {
-    progress.done()
-    if (abort.signal.aborted) { io.err('interrupted.\n'); return 130 }
-    throw e
-  } finally {
-    progress.done()
-    process.off('SIGINT', onSigint)
-  }
+  // The workers read the log and build the same train/test samples themselves.
+  const report = await untilInterrupted(io, progress, (signal) => mixedOnPool(pool, { logPath: resolve(path), importOptions: imports, split, resample, tau: o.tau }, o, {
+    signal,
+    onProgress: (phase, done, total) => {
+      const el = (performance.now() - t0) / 1000
+      const eta = phase === 'search' && done > 0 ? ` ETA ${formatDuration((el / done) * (total - done))}` : ''
+      progress.update(phase === 'search' ? 'searching' : 'evaluating', done / total, `${done}/${total}${eta}`)
+    },
+    onWorkerCrash: (c) => { progress.done(); io.err(`warning: ${c.message}\n`) },
+  }))
+  if (report === INTERRUPTED) return 130
   const seconds = (performance.now() - t0) / 1000
   io.err(`searched and evaluated in ${seconds.toFixed(1)} s (${report.search.simulations} distinct weight vectors simulated on ${p.train.count} weeks)\n`)
 

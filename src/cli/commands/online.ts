@@ -3,7 +3,7 @@
 import { resolve } from 'node:path'
 import { bool, jsonTarget, oneOf, parseArgs, positiveInt, str, thresholdFlag, UsageError, wholeNumber, type ParsedArgs } from '../args'
 import { citation, IMPORT_FLAGS, IMPORT_HELP, importOptions, loadWorkload, logArg } from '../common'
-import { int, pct, Progress, table, writeJson, type Io } from '../output'
+import { int, pct, INTERRUPTED, Progress, table, untilInterrupted, writeJson, type Io } from '../output'
 import { findPolicy } from '../../core/sim/policies'
 import { RESAMPLE_METHODS, WEEK, type ResampleMethod } from '../../core/tune/resample'
 import { onlineJson } from '../../core/tune/reports'
@@ -69,27 +69,15 @@ export async function onlineCommand(argv: string[], io: Io): Promise<number> {
     return 2
   }
   const progress = new Progress(io)
-  const abort = new AbortController()
-  const onSigint = () => abort.abort()
-  process.once('SIGINT', onSigint)
   const t0 = performance.now()
-  let result: OnlineResult
-  try {
-    // The workers read the log themselves (the whole cleaned log: no split, no resampling here).
-    const setup = { logPath: resolve(path), importOptions: opts, split: { kind: 'midpoint' as const }, resample: { method: spec.method, weeks: 1, seed: spec.seed }, tau: DEFAULT_TAU }
-    result = await onlineOnPool(pool, setup, spec, {
-      signal: abort.signal,
-      onProgress: (f) => progress.update(`online: ${spec.traces} trace(s) on ${Math.min(pool.workers, spec.traces)} worker(s)`, f),
-      onWorkerCrash: (c) => { progress.done(); io.err(`warning: ${c.message}\n`) },
-    })
-  } catch (e) {
-    progress.done()
-    if (abort.signal.aborted) { io.err('interrupted.\n'); return 130 }
-    throw e
-  } finally {
-    progress.done()
-    process.off('SIGINT', onSigint)
-  }
+  // The workers read the log themselves (the whole cleaned log: no split, no resampling here).
+  const setup = { logPath: resolve(path), importOptions: opts, split: { kind: 'midpoint' as const }, resample: { method: spec.method, weeks: 1, seed: spec.seed }, tau: DEFAULT_TAU }
+  const result = await untilInterrupted(io, progress, (signal) => onlineOnPool(pool, setup, spec, {
+    signal,
+    onProgress: (f) => progress.update(`online: ${spec.traces} trace(s) on ${Math.min(pool.workers, spec.traces)} worker(s)`, f),
+    onWorkerCrash: (c) => { progress.done(); io.err(`warning: ${c.message}\n`) },
+  }))
+  if (result === INTERRUPTED) return 130
   const seconds = (performance.now() - t0) / 1000
   const jobs = result.jobs.reduce((x, y) => x + y, 0)
   io.err(`emulated ${spec.traces} trace(s), ${int(jobs)} jobs, ${int(result.periods)} periods each, in ${seconds.toFixed(1)} s\n`)
