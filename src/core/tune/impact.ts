@@ -7,6 +7,7 @@ import { simulate } from '../sim/easy'
 import { percentile } from '../sim/metrics'
 import type { SimConfig, SimJobs } from '../sim/types'
 import { DEFAULTS } from '../defaults'
+import { BASELINE } from './campaign'
 import { WEEK } from './resample'
 
 /** One group of jobs (a size class, a requested-time class, an account or a user) and its waits
@@ -264,4 +265,24 @@ export function measureImpact(
   }
   const train = one(parts.train), test = one(parts.test)
   return { train, test, overRisk: overRisk(train, test, options.maxWaitRatio, options.minJobs, options.minRise) }
+}
+
+/** The recommended candidate as the selection describes it (select.ts's CandidateSummary fits). */
+export interface RecommendedOrder {
+  readonly candidate: { readonly primary: SimConfig['primary']; readonly backfill: SimConfig['backfill'] }
+  readonly threshold: number | null
+}
+
+/**
+ * The evaluation's impact step (docs/IMPACT.md): EASY-FCFS versus the recommended order on the
+ * train and test parts' real weeks; null when there is no recommendation (`insufficient-data`).
+ */
+export function recommendationImpact(
+  parts: { train: SimJobs & ImpactJobs; test: SimJobs & ImpactJobs }, machineProcs: number,
+  recommended: RecommendedOrder | null | undefined, names: OwnerNames, maxWaitRatio: number | null,
+): Impact | null {
+  if (!recommended) return null
+  const baseline: SimConfig = { ...BASELINE, threshold: null }
+  const config: SimConfig = { primary: recommended.candidate.primary, backfill: recommended.candidate.backfill, threshold: recommended.threshold }
+  return measureImpact(parts, machineProcs, baseline, config, names, { maxWaitRatio })
 }
