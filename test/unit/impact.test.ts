@@ -2,7 +2,7 @@
 // percentiles, the accounts that pay most, and which groups the verdict names. Every expected value
 // below is worked by hand from the schedules described in the comments.
 import { describe, expect, it } from 'vitest'
-import { measureImpact, overRisk, partImpact, realWeekWaits, sizeClassBounds, waitRatio, type PartImpact } from '../../src/core/tune/impact'
+import { measureImpact, overRisk, partImpact, realWeekWaits, recommendationImpact, sizeClassBounds, waitRatio, type PartImpact } from '../../src/core/tune/impact'
 import { WEEK } from '../../src/core/tune/resample'
 import type { SimConfig } from '../../src/core/sim/types'
 import type { JobTable } from '../../src/core/workload/types'
@@ -187,5 +187,18 @@ describe('the accounts that pay most', () => {
     expect(p.byAccount.map((g) => [g.label, g.meanWait])).toEqual([['chem', 300], ['bio', 200]])
     const noNames = partImpact(withAccounts, 1, b, r, { users: ['x', 'y'] }, { maxWaitRatio: null })
     expect(noNames.accountKind).toBe('user')
+  })
+})
+
+describe('the evaluation step', () => {
+  it('no recommendation (insufficient data): no impact', () => {
+    const w = five()
+    expect(recommendationImpact({ train: w, test: w }, 8, null, { users: USERS }, 1.5)).toBeNull()
+  })
+
+  it('measures the recommended order against EASY-FCFS', () => {
+    const w = five()
+    const imp = recommendationImpact({ train: w, test: w }, 8, { candidate: { primary: 'SPF', backfill: 'same' }, threshold: null }, { users: USERS }, 1.5)
+    expect(imp!.train.bySize[2]).toMatchObject({ label: '5–8 processors', baselineMeanWait: 995, meanWait: 1995 })
   })
 })
