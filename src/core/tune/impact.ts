@@ -5,7 +5,7 @@
 // group's figures are the mean and 95th percentile of its jobs' waits under each order.
 import { simulate } from '../sim/easy'
 import { percentile } from '../sim/metrics'
-import type { SimConfig, SimJobs } from '../sim/types'
+import type { SimConfig, SimJobs, SimOptions } from '../sim/types'
 import { DEFAULTS } from '../defaults'
 import { BASELINE } from './campaign'
 import { WEEK } from './resample'
@@ -224,13 +224,17 @@ export function overRisk(train: PartImpact, test: PartImpact, maxWaitRatio: numb
   return out
 }
 
+/** The simulator's options other than the clock's origin (e.g. a compatibility rule), as the
+ * campaign's cells use them. */
+export type SimRules = Omit<SimOptions, 'windowStart'>
+
 /**
  * Each job's wait (seconds) when the part is simulated week by week: the 7-day windows from the
  * part's first submit (as resample.ts cuts them), the trailing partial week included, each from an
  * empty machine with the window's start as the origin of the policies' clock (as the campaign's
  * cells, whose week-relative submits start at 0).
  */
-export function realWeekWaits(part: SimJobs, machineProcs: number, config: SimConfig): Float64Array {
+export function realWeekWaits(part: SimJobs, machineProcs: number, config: SimConfig, sim: SimRules = {}): Float64Array {
   const n = part.count
   const wait = new Float64Array(n)
   const first = n > 0 ? part.submit[0] : 0
@@ -243,7 +247,7 @@ export function realWeekWaits(part: SimJobs, machineProcs: number, config: SimCo
       count: to - from, submit: part.submit.subarray(from, to), runtime: part.runtime.subarray(from, to),
       requested: part.requested.subarray(from, to), procs: part.procs.subarray(from, to),
     }
-    const start = simulate(week, machineProcs, config, { windowStart: weekStart })
+    const start = simulate(week, machineProcs, config, { ...sim, windowStart: weekStart })
     for (let i = 0; i < week.count; i++) wait[from + i] = start[i] - week.submit[i]
     from = to
   }
@@ -256,12 +260,12 @@ export function realWeekWaits(part: SimJobs, machineProcs: number, config: SimCo
  */
 export function measureImpact(
   parts: { train: SimJobs & ImpactJobs; test: SimJobs & ImpactJobs }, machineProcs: number,
-  baseline: SimConfig, recommended: SimConfig, names: OwnerNames, options: ImpactOptions,
+  baseline: SimConfig, recommended: SimConfig, names: OwnerNames, options: ImpactOptions, sim: SimRules = {},
 ): Impact {
   const same = JSON.stringify(baseline) === JSON.stringify(recommended)
   const one = (p: SimJobs & ImpactJobs): PartImpact => {
-    const base = realWeekWaits(p, machineProcs, baseline)
-    return partImpact(p, machineProcs, base, same ? base : realWeekWaits(p, machineProcs, recommended), names, options)
+    const base = realWeekWaits(p, machineProcs, baseline, sim)
+    return partImpact(p, machineProcs, base, same ? base : realWeekWaits(p, machineProcs, recommended, sim), names, options)
   }
   const train = one(parts.train), test = one(parts.test)
   return { train, test, overRisk: overRisk(train, test, options.maxWaitRatio, options.minJobs, options.minRise) }
@@ -279,10 +283,10 @@ export interface RecommendedOrder {
  */
 export function recommendationImpact(
   parts: { train: SimJobs & ImpactJobs; test: SimJobs & ImpactJobs }, machineProcs: number,
-  recommended: RecommendedOrder | null | undefined, names: OwnerNames, maxWaitRatio: number | null,
+  recommended: RecommendedOrder | null | undefined, names: OwnerNames, maxWaitRatio: number | null, sim: SimRules = {},
 ): Impact | null {
   if (!recommended) return null
   const baseline: SimConfig = { ...BASELINE, threshold: null }
   const config: SimConfig = { primary: recommended.candidate.primary, backfill: recommended.candidate.backfill, threshold: recommended.threshold }
-  return measureImpact(parts, machineProcs, baseline, config, names, { maxWaitRatio })
+  return measureImpact(parts, machineProcs, baseline, config, names, { maxWaitRatio }, sim)
 }
