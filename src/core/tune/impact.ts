@@ -195,7 +195,7 @@ export function partImpact(jobs: ImpactJobs, machineProcs: number, baselineWait:
   const acc = accumulate(n, owners, owner, baselineWait, wait)
   const candidates: number[] = []
   for (let g = 0; g < owners; g++) if (acc.count[g] >= minJobs && acc.sumRec[g] > acc.sumBase[g]) candidates.push(g)
-  // Largest increase in total wait first; ties by name order in the log (the owner's index).
+  // Largest increase in total wait first; ties in the order the log first names them (the owner's index).
   candidates.sort((a, b) => (acc.sumRec[b] - acc.sumBase[b]) - (acc.sumRec[a] - acc.sumBase[a]) || a - b)
   const nameOf = (g: number) => ownerNames[g] ?? `#${g}`
   const byAccount = candidates.slice(0, top).map((g) => group(acc, g, nameOf(g)))
