@@ -1,5 +1,5 @@
-// The "Who pays" block of `easytune evaluate` (src/cli/impact-text.ts, docs/IMPACT.md §In the
-// command line), on a hand-made impact.
+// The "Who pays" block of `easytune evaluate` (src/cli/impact-text.ts), on a hand-made impact:
+// docs/IMPACT.md §In the command line.
 import { describe, expect, it } from 'vitest'
 import { whoPaysLines } from '../../src/cli/impact-text'
 import type { Impact, ImpactGroup, PartImpact } from '../../src/core/tune/impact'
