@@ -50,6 +50,9 @@ export const DEFAULTS = {
   /** The ratio offered when a person turns the longest-wait limit on. */
   maxWaitRatioWhenOn: d(1.5, 'the longest wait may grow by half of EASY-FCFS\'s, no more'),
   workers: d<number | null>(null, 'one engine worker per core but one, so the machine stays responsive'),
+  /** Who gains, who loses (docs/IMPACT.md): which groups are listed and named. */
+  impact: d({ minJobs: 10, minRise: 600, topAccounts: 10 },
+    'accounts and groups of fewer than 10 jobs are not listed or named (one job cannot headline); a group is named only when its mean wait also rises by 10 min or more (a ratio on near-zero waits means nothing); the 10 accounts that pay most are listed'),
   // `easytune simulate`: one run of EASY.
   primary: d<'FCFS'>('FCFS', 'EASY-FCFS is what sites run today: the baseline every gain is measured against'),
   threshold: d<number | null>(null, 'no threshold: the order alone decides'),

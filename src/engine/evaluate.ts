@@ -7,6 +7,7 @@ import { calibrate } from '../core/tune/calibrate'
 import { campaignCells, cellKey, BASELINE, type CampaignSpec, type CellResult, type CellSpec } from '../core/tune/campaign'
 import { prepare } from '../core/tune/prepare'
 import { buildResult, type EvaluationResult } from '../core/tune/result'
+import { recommendationImpact } from '../core/tune/impact'
 import { summarize, type RiskLimit } from '../core/tune/select'
 import type { ImportOptions, Workload } from '../core/workload/import'
 import { readLog } from '../node/read-log'
@@ -49,6 +50,8 @@ export async function evaluate(req: EvaluateRequest, runCells: CellRunner, sha25
     weeks: { trainOriginal: prepared.train.originalWeeks, testOriginal: prepared.test.originalWeeks, train: prepared.train.count, test: prepared.test.count },
     calibration, cells: cells.length,
   })
+  // Who gains, who loses (docs/IMPACT.md): two simulations of each part's real weeks; none without a recommendation.
+  result.recommendation.impact = recommendationImpact(prepared.split, w.machineProcs, result.recommendation.verdict === 'insufficient-data' ? null : selection.candidates[selection.recommended], w, req.risk.maxWaitRatio)
   return { result, workload: w }
 }
 

@@ -13,6 +13,7 @@ import { evaluate } from '../../engine/evaluate'
 import { EnginePool, defaultWorkerCount } from '../../engine/pool'
 import { DEFAULTS } from '../../core/defaults'
 import { shown, whyDefaults } from '../defaults-help'
+import { whoPaysLines } from '../impact-text'
 
 export const evaluateHelp = `easytune evaluate <log> [options]
 
@@ -177,6 +178,7 @@ export function formatEvaluation(r: EvaluationResult, cite: string | null): stri
   lines.push(`Top ${show.length} of ${r.candidates.length} by train ${p.objective} (gain = share of EASY-FCFS's ${p.objective} removed; * = recommended):`)
   lines.push(table(rows, ['l', 'r', 'r', 'r', 'r', 'l']).trimEnd())
   lines.push(`EASY-FCFS baseline: ${p.objective === 'avgWait' ? `${formatDuration(r.candidates[0].train.mean)} average wait on train, ${formatDuration(r.candidates[0].test.mean)} on test` : `${r.candidates[0].train.mean.toFixed(2)} average bounded slowdown on train, ${r.candidates[0].test.mean.toFixed(2)} on test`}.`)
+  lines.push(...whoPaysLines(r.recommendation.impact, p.risk.maxWaitRatio))
   if (r.calibration) {
     const c = r.calibration
     lines.push('')

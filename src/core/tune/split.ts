@@ -62,6 +62,7 @@ export function sliceJobs(j: JobTable, from: number, to: number): JobTable {
     id: j.id.subarray(from, to), submit: j.submit.subarray(from, to), runtime: j.runtime.subarray(from, to),
     requested: j.requested.subarray(from, to), procs: j.procs.subarray(from, to), user: j.user.subarray(from, to),
     recordedWait: j.recordedWait.subarray(from, to), line: j.line.subarray(from, to),
+    ...(j.account ? { account: j.account.subarray(from, to) } : {}),
   }
 }
 

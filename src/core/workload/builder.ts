@@ -12,10 +12,14 @@ export class RawJobsBuilder {
   reqProcs: Float64Array
   requested: Float64Array
   user: Int32Array
+  account: Int32Array
   status: Int32Array
   line: Int32Array
   readonly users: string[] = []
   private readonly userIndex = new Map<string, number>()
+  /** Account names, when the format records them (docs/IMPACT.md: the impact groups by account). */
+  readonly accounts: string[] = []
+  private readonly accountIndex = new Map<string, number>()
 
   constructor(initialCapacity = 1024) {
     this.cap = Math.max(16, initialCapacity)
@@ -27,6 +31,7 @@ export class RawJobsBuilder {
     this.reqProcs = new Float64Array(this.cap)
     this.requested = new Float64Array(this.cap)
     this.user = new Int32Array(this.cap)
+    this.account = new Int32Array(this.cap)
     this.status = new Int32Array(this.cap)
     this.line = new Int32Array(this.cap)
   }
@@ -43,10 +48,22 @@ export class RawJobsBuilder {
     return u
   }
 
+  /** Index of an account name (interned); '' or undefined gives -1 (unknown). */
+  internAccount(name: string | undefined): number {
+    if (name === undefined || name === '') return -1
+    let a = this.accountIndex.get(name)
+    if (a === undefined) {
+      a = this.accounts.length
+      this.accounts.push(name)
+      this.accountIndex.set(name, a)
+    }
+    return a
+  }
+
   push(
     id: number, submit: number, recordedWait: number, runtime: number,
     allocProcs: number, reqProcs: number, requested: number,
-    user: number, status: number, line: number,
+    user: number, status: number, line: number, account = -1,
   ): void {
     if (this.count === this.cap) this.grow()
     const i = this.count++
@@ -58,6 +75,7 @@ export class RawJobsBuilder {
     this.reqProcs[i] = reqProcs
     this.requested[i] = requested
     this.user[i] = user
+    this.account[i] = account
     this.status[i] = status
     this.line[i] = line
   }
@@ -73,7 +91,7 @@ export class RawJobsBuilder {
     const g32 = (a: Int32Array) => { const b = new Int32Array(this.cap); b.set(a); return b }
     this.id = g64(this.id); this.submit = g64(this.submit); this.recordedWait = g64(this.recordedWait)
     this.runtime = g64(this.runtime); this.allocProcs = g64(this.allocProcs); this.reqProcs = g64(this.reqProcs)
-    this.requested = g64(this.requested); this.user = g32(this.user); this.status = g32(this.status); this.line = g32(this.line)
+    this.requested = g64(this.requested); this.user = g32(this.user); this.account = g32(this.account); this.status = g32(this.status); this.line = g32(this.line)
   }
 
   /** Trimmed views (no copy) of what was pushed. */
@@ -85,6 +103,7 @@ export class RawJobsBuilder {
       runtime: this.runtime.subarray(0, n), allocProcs: this.allocProcs.subarray(0, n), reqProcs: this.reqProcs.subarray(0, n),
       requested: this.requested.subarray(0, n), user: this.user.subarray(0, n), status: this.status.subarray(0, n),
       line: this.line.subarray(0, n),
+      ...(this.accounts.length > 0 ? { account: this.account.subarray(0, n) } : {}),
     }
   }
 }

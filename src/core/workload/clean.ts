@@ -129,6 +129,7 @@ export function cleanJobs(raw: RawJobs, m: number, opts: CleanOptions = {}): Cle
     id: new Float64Array(kept), submit: new Float64Array(kept), runtime: new Float64Array(kept),
     requested: new Float64Array(kept), procs: new Int32Array(kept), user: new Int32Array(kept),
     recordedWait: new Float64Array(kept), line: new Int32Array(kept),
+    ...(raw.account ? { account: new Int32Array(kept) } : {}),
   }
   const seen = new Set<number>()
   for (let k = 0; k < kept; k++) {
@@ -137,6 +138,7 @@ export function cleanJobs(raw: RawJobs, m: number, opts: CleanOptions = {}): Cle
     out.id[k] = raw.id[i]; out.submit[k] = raw.submit[i]; out.runtime[k] = runtime[src]
     out.requested[k] = requested[src]; out.procs[k] = procs[src]; out.user[k] = raw.user[i]
     out.recordedWait[k] = raw.recordedWait[i]; out.line[k] = raw.line[i]
+    if (out.account) out.account[k] = raw.account![i]
     if (raw.id[i] >= 0) { if (seen.has(raw.id[i])) c.duplicate.add(raw.line[i]); else seen.add(raw.id[i]) }
   }
 

@@ -49,6 +49,8 @@ export interface Workload {
   format: LogFormat
   jobs: JobTable
   users: string[]
+  /** Account names (index = JobTable.account), when the log records accounts. */
+  accounts?: string[]
   machineProcs: number
   unixStartTime: number | null
   report: ImportReport
@@ -171,7 +173,7 @@ function finishImport(log: ParsedLog, opts: ImportOptions, formatSource: 'detect
     options: { overrun: opts.overrun ?? DEFAULTS.overrun.value, requestedFallback: fallback, procs: opts.procs ?? null },
     header: headerKeep,
   }
-  return { name, format: log.format, jobs, users: log.users, machineProcs: machine.procs, unixStartTime: log.unixStartTime, report }
+  return { name, format: log.format, jobs, users: log.users, ...(log.accounts ? { accounts: log.accounts } : {}), machineProcs: machine.procs, unixStartTime: log.unixStartTime, report }
 }
 
 function concat(chunks: Uint8Array[], limit: number): Uint8Array {

@@ -13,6 +13,7 @@ import type { LogParser, RuleCount } from './types'
 const KEYS = {
   jobId: ['jobid'],
   user: ['username', 'userid', 'user'],
+  account: ['account'],
   submit: ['submit', 'submittime'],
   start: ['start', 'starttime'],
   end: ['end', 'endtime'],
@@ -78,7 +79,8 @@ class JobcompParser extends TextLogParser {
     const requested = Number.isNaN(limit) ? -1 : limit
     if (requested < 0) this.requestedUnknown++
     const user = this.jobs.internUser(userName(field(pairs, KEYS.user)))
-    this.jobs.push(id, submit, start - submit, runtime, procs, procs, requested, user, -1, lineNo)
+    const account = this.jobs.internAccount(field(pairs, KEYS.account))
+    this.jobs.push(id, submit, start - submit, runtime, procs, procs, requested, user, -1, lineNo, account)
   }
 
   protected drops(): RuleCount[] {

@@ -93,7 +93,8 @@ class PbsParser extends TextLogParser {
     if (requested < 0) this.requestedUnknown++
     const procs = procsOf(attrs)
     const user = this.jobs.internUser(attrs.get('user'))
-    this.jobs.push(id, submit, start - submit, runtime, procs, procs, requested, user, -1, lineNo)
+    const account = this.jobs.internAccount(attrs.get('account')?.trim())
+    this.jobs.push(id, submit, start - submit, runtime, procs, procs, requested, user, -1, lineNo, account)
   }
 
   protected drops(): RuleCount[] {

@@ -37,7 +37,7 @@ interface Columns {
   jobId: number; submit: number; start: number; end: number
   elapsedRaw: number; elapsed: number; timelimitRaw: number; timelimit: number
   allocCpus: number; ncpus: number; reqCpus: number
-  state: number; user: number; cpuTimeRaw: number; resvCpuRaw: number
+  state: number; user: number; account: number; cpuTimeRaw: number; resvCpuRaw: number
 }
 
 /** Header names (lower case) for each attribute, preferred first. */
@@ -45,7 +45,7 @@ const COLUMN_NAMES: Record<keyof Columns, readonly string[]> = {
   jobId: ['jobid', 'jobidraw'], submit: ['submit'], start: ['start'], end: ['end'],
   elapsedRaw: ['elapsedraw'], elapsed: ['elapsed'], timelimitRaw: ['timelimitraw'], timelimit: ['timelimit'],
   allocCpus: ['alloccpus'], ncpus: ['ncpus'], reqCpus: ['reqcpus'],
-  state: ['state'], user: ['user'], cpuTimeRaw: ['cputimeraw'], resvCpuRaw: ['resvcpuraw'],
+  state: ['state'], user: ['user'], account: ['account'], cpuTimeRaw: ['cputimeraw'], resvCpuRaw: ['resvcpuraw'],
 }
 
 /** A run time in seconds (-1 unknown) and whether it was estimated from CPUTimeRAW. */
@@ -199,7 +199,8 @@ class SacctParser extends TextLogParser {
     this.countRuntimeSource(runtime, requested)
     const wait = this.waitOf(f, col, submit, start, reqProcs)
     const user = this.jobs.internUser(cell(f, col.user))
-    this.jobs.push(id, submit, wait, runtime.seconds, allocProcs, reqProcs, requested, user, -1, lineNo)
+    const account = this.jobs.internAccount(cell(f, col.account))
+    this.jobs.push(id, submit, wait, runtime.seconds, allocProcs, reqProcs, requested, user, -1, lineNo, account)
   }
 
   /** Run time: ElapsedRaw, else Elapsed, else End − Start, else CPUTimeRAW / CPUs; -1 when unknown. */

@@ -29,6 +29,7 @@ export abstract class TextLogParser implements LogParser {
       format: this.format,
       jobs: this.jobs.finish(),
       users: this.jobs.users,
+      ...(this.jobs.accounts.length > 0 ? { accounts: this.jobs.accounts } : {}),
       header: this.header(),
       maxProcs: null,
       maxNodes: null,

@@ -29,6 +29,9 @@ export interface RawJobs {
   readonly requested: Float64Array
   /** Index into `users`, -1 when unknown. */
   readonly user: Int32Array
+  /** Index into `ParsedLog.accounts`, -1 when unknown; absent when the log has no account column
+   * (sacct `Account`, jobcomp `account=`, PBS `account=`): the impact then groups by user. */
+  readonly account?: Int32Array
   /** SWF status code (field 11) or -1. */
   readonly status: Int32Array
   /** 1-based line number in the source file, for messages and the import report. */
@@ -44,6 +47,8 @@ export interface JobTable {
   readonly requested: Float64Array
   readonly procs: Int32Array
   readonly user: Int32Array
+  /** Index into the workload's `accounts`, -1 when unknown; absent when the log has no accounts. */
+  readonly account?: Int32Array
   readonly recordedWait: Float64Array
   readonly line: Int32Array
 }
@@ -62,6 +67,8 @@ export interface ParsedLog {
   readonly format: LogFormat
   readonly jobs: RawJobs
   readonly users: string[]
+  /** Account names (index = RawJobs.account), when the log records accounts. */
+  readonly accounts?: string[]
   /** Header values (SWF `; Key: value` lines; other formats may add their own). */
   readonly header: Readonly<Record<string, string>>
   readonly maxProcs: number | null
