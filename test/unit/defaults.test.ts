@@ -20,7 +20,7 @@ describe('the defaults', () => {
     expect(DEFAULTS.objective.value).toBe('avgWait')
     expect(DEFAULTS.resample.value).toBe('user-weeks')
     expect(DEFAULTS.split.value).toEqual({ kind: 'midpoint' })
-    expect(DEFAULTS.preset.value).toBe('ch5')
+    expect(DEFAULTS.preset.value).toBe('slurm')
     expect(DEFAULTS.onlineThreshold.value).toBe(144000)
     expect([DEFAULTS.overrun.value, DEFAULTS.requestedFallback.value]).toEqual(['drop', 'drop'])
   })
