@@ -19,6 +19,8 @@ import { evaluateHelp } from '../../src/cli/commands/evaluate'
 import { runCli } from '../support/cli'
 import { SAMPLE_LOG } from '../support/sample'
 import { resultFor } from '../slurm/harness'
+import { buildReportModel } from '../../src/core/export/report-model'
+import { describeResult } from '../../src/renderer/src/stores/results'
 
 const THRESHOLDS = [null, 72_000, 144_000, 200_000, 3600]
 
@@ -155,5 +157,21 @@ describe('evaluate without --preset', () => {
     expect(j.protocol.preset).toBe('slurm')
     expect(j.protocol.candidateNote).toBeNull()
     expect(j.protocol.candidates).toEqual(presetCandidates('slurm', [null]).map((c) => ({ primary: c.primary, backfill: 'same' })))
+  })
+})
+
+describe('a ch5 result carries the research-grid label', () => {
+  it('in the protocol, the CLI output, the report and the Results step', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'easytune-ch5-'))
+    const json = join(dir, 'r.json')
+    const r = await runCli(['evaluate', SAMPLE_LOG, '--preset', 'ch5', '--weeks', '1', '--thresholds', 'none', '--seed', '2', '--no-cache', '--workers', '1', '--json', json])
+    expect(r.code, r.stderr).toBe(0)
+    expect(r.stdout).toContain(`Candidates: preset ch5, 49 orders (${RESEARCH_GRID_NOTE}; exporting one says what is lost)`)
+    const j = JSON.parse(readFileSync(json, 'utf8'))
+    expect([j.protocol.preset, j.protocol.candidateNote]).toEqual(['ch5', RESEARCH_GRID_NOTE])
+    expect(j.protocol.candidates).toContainEqual({ primary: 'LEXP', backfill: 'LEXP' })
+    const facts = buildReportModel(j).sections.flatMap((s) => s.blocks).flatMap((b) => (b.kind === 'facts' ? b.rows : []))
+    expect(facts.find(([k]) => k === 'Candidate orders')![1]).toMatch(new RegExp(`^preset ch5, 49 .*\\(${RESEARCH_GRID_NOTE}\\)$`))
+    expect(describeResult(j).scope).toContain(RESEARCH_GRID_NOTE)
   })
 })

@@ -2,7 +2,7 @@ import { bool, jsonTarget, oneOf, parseArgs, positiveInt, positiveNumber, str, U
 import { citation, IMPORT_FLAGS, IMPORT_HELP, importOptions, loadWorkload, logArg } from '../common'
 import { int, pct, Progress, table, writeJson, type Io } from '../output'
 import { parseSplit } from '../split-arg'
-import { findPolicy, POLICIES } from '../../core/sim/policies'
+import { CH5_POLICIES, findPolicy, POLICIES } from '../../core/sim/policies'
 import type { PolicySpec } from '../../core/sim/types'
 import { candidateSetNote, PRESET_IDS, type Candidate, type CampaignSpec, type Objective, type PresetId } from '../../core/tune/campaign'
 import { presetCandidates, presetInfo } from '../../core/tune/presets'
@@ -31,9 +31,13 @@ Protocol:
                            (default ${shown('resample')})
   --seed S                 random seed (default ${shown('seed')}); the same seed gives the same result
 Candidates:
-  --preset slurm|ch5|ch6   slurm: ${presetInfo('slurm').describe};
-                           ch5: ${presetInfo('ch5').describe}: ${presetInfo('ch5').note};
-                           ch6: ${presetInfo('ch6').describe} (default ${shown('preset')})
+  --preset slurm|ch5|ch6   slurm: every declared order Slurm runs exactly as evaluated (natively,
+                           by job_submit.lua or by a site-factor script), each backfilling in
+                           its own order; the list is in docs/POLICIES.md (no F1-F4);
+                           ch5, ${presetInfo('ch5').note}: the thesis's 7×7
+                           grid of ${CH5_POLICIES.join(', ')} with pure backfill orders,
+                           EASY-P-P on the diagonal; exporting one says what is lost;
+                           ch6: the 12 single-queue policies (default ${shown('preset')})
   --primaries P,P,...      instead of a preset: these primary orders ...
   --backfills P,...|same   ... combined with these backfill orders (default ${shown('backfill')})
                            (mixed policies: mixed:w1/w2/w3/w4/w5/w6, see easytune policies)
