@@ -119,6 +119,7 @@ describe('exporting a research-grid candidate says what is lost', () => {
     expect(slurm.lost![0]).toMatch(/^backfill order LEXP: .*LCFS is used for backfilling instead of LEXP/)
     expect(slurm.items).toContainEqual(expect.objectContaining({ feature: 'backfill order LEXP', fidelity: 'not exportable' }))
     expect(slurm.gaps[0]).toContain(slurm.lost![0])
+    expect(JSON.parse(slurm.files.find((f) => f.name === 'easytune-recommendation.json')!.content).targets.slurm.lost).toEqual(slurm.lost)
     const head = slurm.files[0].content.split('\n').slice(0, 6).join('\n')
     expect(head).toMatch(/WARNING: this configuration does NOT run the evaluated candidate/)
     expect(head).toContain(slurm.lost![0])
