@@ -69,12 +69,12 @@ export async function exportCommand(argv: string[], io: Io): Promise<number> {
   const lost = bundle.lost ?? lostParts(bundle.items)
   if (order.fidelity === 'not exportable') {
     io.err(`easytune export: the recommended ${order.feature} cannot be expressed in ${target}: ${order.note}. No file written.\n`)
-    io.err(formatLost(lost))
+    io.err(formatLost(lost, false))
     io.err(formatBundle(bundle, null))
     return 1
   }
   // Written anyway (exit 0), but never without saying what is lost.
-  if (lost.length) io.err(formatLost(lost))
+  if (lost.length) io.err(formatLost(lost, true))
   mkdirSync(out, { recursive: true })
   const written = bundle.files.map((f) => {
     const file = join(out, f.name)
@@ -88,9 +88,12 @@ export async function exportCommand(argv: string[], io: Io): Promise<number> {
 }
 
 /** What the export does not run as evaluated, for stderr (nothing when nothing is lost). */
-function formatLost(lost: string[]): string {
+function formatLost(lost: string[], written: boolean): string {
   if (lost.length === 0) return ''
-  return ['easytune export: warning: this export does NOT run the evaluated candidate as it was simulated. Lost:', ...lost.map((l) => `  - ${l}`), ''].join('\n')
+  const head = written
+    ? 'easytune export: warning: this export does NOT run the evaluated candidate as it was simulated. Lost:'
+    : 'Not exportable as evaluated:'
+  return [head, ...lost.map((l) => `  - ${l}`), ''].join('\n')
 }
 
 function formatBundle(b: ExportBundle, out: string | null): string {
