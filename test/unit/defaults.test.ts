@@ -79,8 +79,8 @@ describe('no other source file spells a default again', () => {
     /\bweeks: 250\b|\bseed: 1\b|\btau: 10\b/,
     /threshold: 144000/,
     /\[null, 72000, 144000, 200000\]/,
-    /preset: 'ch5'(?! \|)/,
-    /ref<Preset>\('ch5'\)|ref<Objective>\('avgWait'\)/,
+    /preset: '(ch5|slurm)'(?! \|)/,
+    /ref<Preset>\('(ch5|slurm)'\)|ref<Objective>\('avgWait'\)/,
   ]
 
   it('finds the copies it looks for (the check can fail)', () => {
