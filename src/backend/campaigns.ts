@@ -3,7 +3,8 @@
 // progress (throttled), one 'cell' event per finished cell, warnings (worker crashes, cache
 // problems), then exactly one of done / error / cancelled.
 import { randomBytes } from 'node:crypto'
-import { cellKey, presetCandidates, type Candidate, type CampaignSpec, type CellResult, type CellSpec } from '../core/tune/campaign'
+import { cellKey, type Candidate, type CampaignSpec, type CellResult, type CellSpec } from '../core/tune/campaign'
+import { presetCandidates } from '../core/tune/presets'
 import type { ImportOptions, Workload } from '../core/workload/import'
 import { CellCache } from '../engine/cache'
 import { evaluate, EvaluationError } from '../engine/evaluate'
@@ -35,9 +36,9 @@ export interface CampaignRunnerOptions {
 
 export function campaignSpec(req: CampaignRequest): CampaignSpec {
   const candidates: Candidate[] = 'preset' in req.candidates
-    ? presetCandidates(req.candidates.preset)
+    ? presetCandidates(req.candidates.preset, req.thresholds)
     : req.candidates.list.map((c) => ({ primary: c.primary, backfill: c.backfill }))
-  return { candidates, thresholds: req.thresholds, split: req.split, resample: req.resample, objective: req.objective, tau: req.tau }
+  return { candidates, ...('preset' in req.candidates ? { preset: req.candidates.preset } : {}), thresholds: req.thresholds, split: req.split, resample: req.resample, objective: req.objective, tau: req.tau }
 }
 
 export class CampaignRunner {

@@ -3,7 +3,7 @@
 // end its analysis set-ups, and the core constants that existed before (DEFAULT_TAU,
 // DEFAULT_THRESHOLDS, DEFAULT_ONLINE's threshold, seed and resampling) are these values.
 // Pure data: this module imports types only, so any layer may import it and nothing cycles.
-import type { Objective } from './tune/campaign'
+import type { Objective, PresetId } from './tune/campaign'
 import type { ResampleMethod } from './tune/resample'
 import type { SplitSpec } from './tune/split'
 import type { OverrunPolicy, RequestedFallback } from './workload/clean'
@@ -41,7 +41,7 @@ export const DEFAULTS = {
   weeks: d(250, 'the thesis resampled 250 weeks per part: enough that one unusual month does not decide'),
   resample: d<ResampleMethod>('user-weeks', 'the thesis\'s per-user weeks: realistic new weeks that keep each user\'s habits'),
   seed: d(1, 'a fixed seed: the same inputs give the same result, on any machine'),
-  preset: d<'ch5' | 'ch6'>('ch5', 'the thesis ch. 5 candidates: the 7×7 primary × backfill pairs'),
+  preset: d<PresetId>('slurm', 'orders Slurm runs exactly as they were evaluated (one order for reservation and backfilling), so the recommendation deploys as tested'),
   backfill: d<'same'>('same', 'EASY backfills in the primary order, as the thesis does unless told otherwise'),
   thresholds: d<readonly (number | null)[]>(THRESHOLD_CHOICES.map((t) => t.value), 'the thresholds the research compared, from none to a contingency that rarely triggers'),
   objective: d<Objective>('avgWait', 'the average wait is what users feel, and what the thesis minimised first'),

@@ -12,6 +12,7 @@
 // exist (findPolicy), thresholds that pass thresholdProblem (the one threshold rule).
 import { z } from 'zod'
 import { findPolicy } from '../core/sim/policies'
+import { PRESET_IDS } from '../core/tune/campaign'
 import { RESAMPLE_METHODS } from '../core/tune/resample'
 import type { EvaluationResult } from '../core/tune/result'
 import { thresholdProblem } from '../core/util/duration'
@@ -102,7 +103,7 @@ export const ThresholdSchema = z.number().nullable().superRefine((t, ctx) => {
 export const CampaignSettingsShape = {
   resample: z.strictObject({ method: z.enum(RESAMPLE_METHODS as [string, ...string[]]) as z.ZodType<(typeof RESAMPLE_METHODS)[number]>, weeks: int(1, MAX_WEEKS), seed }),
   /** A preset, or an explicit list. */
-  candidates: z.union([z.strictObject({ preset: z.enum(['ch5', 'ch6']) }), z.strictObject({ list: z.array(CandidateSchema).min(1).max(500) })], { error: 'must be { preset: ch5 | ch6 } or { list: [...] }' }),
+  candidates: z.union([z.strictObject({ preset: z.enum(PRESET_IDS) }), z.strictObject({ list: z.array(CandidateSchema).min(1).max(500) })], { error: `must be { preset: ${PRESET_IDS.join(' | ')} } or { list: [...] }` }),
   /** Seconds; null = no threshold. */
   thresholds: z.array(ThresholdSchema).min(1).max(64),
   objective,

@@ -145,15 +145,15 @@ function matchResult(): void {
 }
 
 describe('initial state: the thesis protocol, from the one declaration of the defaults', () => {
-  it('a fresh wizard and File > New start on 250 user-weeks per part, seed 1, ch5, none/20h/40h/200000 s, average wait, τ = 10 s', () => {
+  it('a fresh wizard and File > New start on 250 user-weeks per part, seed 1, the slurm preset, none/20h/40h/200000 s, average wait, τ = 10 s', () => {
     const s = useSplitStore(), c = useCampaignStore()
     expect(s.spec).toEqual({ kind: 'midpoint' })
     expect(s.resample).toEqual({ method: 'user-weeks', weeks: 250, seed: 1 })
-    expect([c.preset, c.objective, c.tau, c.maxWaitRatio, c.workers]).toEqual(['ch5', 'avgWait', 10, null, null])
+    expect([c.preset, c.objective, c.tau, c.maxWaitRatio, c.workers]).toEqual(['slurm', 'avgWait', 10, null, null])
     expect(c.thresholds).toEqual([null, 72000, 144000, 200000])
     const blank = blankProject()
     expect(blank.split).toEqual({ kind: 'midpoint' })
-    expect(blank.campaign).toEqual({ resample: { method: 'user-weeks', weeks: 250, seed: 1 }, candidates: { preset: 'ch5' }, thresholds: [null, 72000, 144000, 200000], objective: 'avgWait', tau: 10, maxWaitRatio: null, workers: null })
+    expect(blank.campaign).toEqual({ resample: { method: 'user-weeks', weeks: 250, seed: 1 }, candidates: { preset: 'slurm' }, thresholds: [null, 72000, 144000, 200000], objective: 'avgWait', tau: 10, maxWaitRatio: null, workers: null })
     // The blank project is what the fresh stores say (File > New then Save gives the same file).
     expect(toProject().campaign).toEqual(blank.campaign)
     // Copies, not the declaration itself: editing the wizard cannot change the defaults.

@@ -158,7 +158,7 @@ describe('API argument schemas', () => {
   it('reject unknown policies, bad ids, handles, paths and file names', () => {
     rejects('startCampaign', [request('w1', { candidates: { list: [{ primary: 'FASTEST', backfill: 'same' }] } })], /candidates\.list\[0\]\.primary "FASTEST" is not a known policy/)
     rejects('startCampaign', [request('w1', { candidates: { list: [{ primary: 'same', backfill: 'same' }] } })], /not a known policy/)
-    rejects('startCampaign', [request('w1', { candidates: { preset: 'ch7' as 'ch5' } })], /candidates\.preset must be one of ch5, ch6, got "ch7"/)
+    rejects('startCampaign', [request('w1', { candidates: { preset: 'ch7' as 'ch5' } })], /candidates\.preset must be one of slurm, ch5, ch6, got "ch7"/)
     rejects('startCampaign', [request('w1', { candidates: { list: [] } })], /at least 1 entry/)
     rejects('startCampaign', [request('../../etc')], /workloadId is not a valid id/)
     rejects('importLog', [{ kind: 'handle', handle: 'a/b' }, {}], /handle is not a valid id/)

@@ -20,7 +20,7 @@ describe('the defaults', () => {
     expect(DEFAULTS.objective.value).toBe('avgWait')
     expect(DEFAULTS.resample.value).toBe('user-weeks')
     expect(DEFAULTS.split.value).toEqual({ kind: 'midpoint' })
-    expect(DEFAULTS.preset.value).toBe('ch5')
+    expect(DEFAULTS.preset.value).toBe('slurm')
     expect(DEFAULTS.onlineThreshold.value).toBe(144000)
     expect([DEFAULTS.overrun.value, DEFAULTS.requestedFallback.value]).toEqual(['drop', 'drop'])
   })
@@ -79,8 +79,8 @@ describe('no other source file spells a default again', () => {
     /\bweeks: 250\b|\bseed: 1\b|\btau: 10\b/,
     /threshold: 144000/,
     /\[null, 72000, 144000, 200000\]/,
-    /preset: 'ch5'(?! \|)/,
-    /ref<Preset>\('ch5'\)|ref<Objective>\('avgWait'\)/,
+    /preset: '(ch5|slurm)'(?! \|)/,
+    /ref<Preset>\('(ch5|slurm)'\)|ref<Objective>\('avgWait'\)/,
   ]
 
   it('finds the copies it looks for (the check can fail)', () => {

@@ -89,7 +89,7 @@ describe('fidelity labels', () => {
       expect(labels(pbs(p.id, { threshold: 72_000 }))['threshold']).toBe(PBS_FORMULA[p.id] === null ? 'not exportable' : 'native')
     }
     const b = slurm('SPF', { backfill: 'LQF' })
-    expect(b.items.find((i) => i.feature === 'backfill order LQF')!.note).toMatch(/primary order is used for backfilling too/)
+    expect(b.items.find((i) => i.feature === 'backfill order LQF')!.note).toMatch(/primary order SPF is used for backfilling instead of LQF/)
     expect(b.gaps.join(' ')).toMatch(/per partition.*whole nodes.*periodically.*No separate backfill order/s)
     expect(labels(slurm('SPF'))['backfill order SPF']).toBeUndefined()
   })

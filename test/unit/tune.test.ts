@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { calibrate } from '../../src/core/tune/calibrate'
-import { campaignCells, cellKey, presetCandidates, type CampaignSpec, type CellResult } from '../../src/core/tune/campaign'
+import { campaignCells, cellKey, type CampaignSpec, type CellResult } from '../../src/core/tune/campaign'
+import { presetCandidates } from '../../src/core/tune/presets'
 import { WEEK, WeekSamples, longTrace } from '../../src/core/tune/resample'
 import { summarize } from '../../src/core/tune/select'
 import { splitWorkload } from '../../src/core/tune/split'

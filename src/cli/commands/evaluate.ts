@@ -2,9 +2,10 @@ import { bool, jsonTarget, oneOf, parseArgs, positiveInt, positiveNumber, str, U
 import { citation, IMPORT_FLAGS, IMPORT_HELP, importOptions, loadWorkload, logArg } from '../common'
 import { int, pct, Progress, table, writeJson, type Io } from '../output'
 import { parseSplit } from '../split-arg'
-import { findPolicy, POLICIES } from '../../core/sim/policies'
+import { CH5_POLICIES, findPolicy, POLICIES } from '../../core/sim/policies'
 import type { PolicySpec } from '../../core/sim/types'
-import { presetCandidates, type Candidate, type CampaignSpec, type Objective } from '../../core/tune/campaign'
+import { candidateSetNote, PRESET_IDS, type Candidate, type CampaignSpec, type Objective, type PresetId } from '../../core/tune/campaign'
+import { presetCandidates, presetInfo } from '../../core/tune/presets'
 import { RESAMPLE_METHODS, type ResampleMethod } from '../../core/tune/resample'
 import type { EvaluationResult } from '../../core/tune/result'
 import { formatDuration, formatThreshold, parseThreshold } from '../../core/util/duration'
@@ -31,8 +32,13 @@ Protocol:
                            (default ${shown('resample')})
   --seed S                 random seed (default ${shown('seed')}); the same seed gives the same result
 Candidates:
-  --preset ch5|ch6         ch5: the 7×7 primary × backfill pairs of FCFS, LCFS, SPF, LPF, SQF,
-                           LQF, LEXP; ch6: the 12 single-queue policies (default ${shown('preset')})
+  --preset slurm|ch5|ch6   slurm: every declared order Slurm runs exactly as evaluated (natively,
+                           by job_submit.lua or by a site-factor script), each backfilling in
+                           its own order; the list is in docs/POLICIES.md (no F1-F4);
+                           ch5, ${presetInfo('ch5').note}: the thesis's 7×7
+                           grid of ${CH5_POLICIES.join(', ')} with pure backfill orders,
+                           EASY-P-P on the diagonal; exporting one says what is lost;
+                           ch6: the 12 single-queue policies (default ${shown('preset')})
   --primaries P,P,...      instead of a preset: these primary orders ...
   --backfills P,...|same   ... combined with these backfill orders (default ${shown('backfill')})
                            (mixed policies: mixed:w1/w2/w3/w4/w5/w6, see easytune policies)
@@ -68,9 +74,12 @@ export async function evaluateCommand(argv: string[], io: Io): Promise<number> {
   const json = jsonTarget(a)
   const workers = positiveInt(a, 'workers')
   const ratio = positiveNumber(a, 'max-wait-ratio')
+  const ths = thresholds(a)
+  const preset = presetArg(a)
   const partial = {
-    candidates: candidates(a),
-    thresholds: thresholds(a),
+    candidates: candidates(a, ths),
+    ...(preset ? { preset } : {}),
+    thresholds: ths,
     resample: { method: oneOf<ResampleMethod>(a, 'resample', RESAMPLE_METHODS) ?? DEFAULTS.resample.value, weeks: positiveInt(a, 'weeks') ?? DEFAULTS.weeks.value, seed: wholeNumber(a, 'seed') ?? DEFAULTS.seed.value },
     objective: oneOf<Objective>(a, 'objective', ['avgWait', 'avgBsld']) ?? DEFAULTS.objective.value,
     tau: positiveNumber(a, 'tau') ?? DEFAULTS.tau.value,
@@ -132,13 +141,18 @@ function policyList(text: string, flag: string, allowSame: boolean): (PolicySpec
   })
 }
 
-function candidates(a: ParsedArgs): Candidate[] {
-  const preset = oneOf(a, 'preset', ['ch5', 'ch6'] as const)
+/** The preset the candidates come from: the one given, the default without --primaries, else none. */
+function presetArg(a: ParsedArgs): PresetId | undefined {
+  return oneOf(a, 'preset', PRESET_IDS) ?? (str(a, 'primaries') ? undefined : DEFAULTS.preset.value)
+}
+
+function candidates(a: ParsedArgs, ths: (number | null)[]): Candidate[] {
+  const preset = oneOf(a, 'preset', PRESET_IDS)
   const primaries = str(a, 'primaries')
   if (preset && (primaries || str(a, 'backfills'))) throw new UsageError('give either --preset or --primaries/--backfills, not both')
   if (!primaries) {
     if (str(a, 'backfills')) throw new UsageError('--backfills needs --primaries')
-    return presetCandidates(preset ?? DEFAULTS.preset.value)
+    return presetCandidates(preset ?? DEFAULTS.preset.value, ths)
   }
   const ps = policyList(primaries, 'primaries', false) as PolicySpec[]
   const bs = policyList(str(a, 'backfills') ?? DEFAULTS.backfill.value, 'backfills', true)
@@ -162,6 +176,8 @@ export function formatEvaluation(r: EvaluationResult, cite: string | null): stri
   lines.push(`${r.log.name}: ${int(r.log.jobsKept)} jobs on ${int(r.log.machineProcs)} processors`)
   lines.push(`Split at ${p.split.atIso ? p.split.atIso.slice(0, 10) : formatDuration(p.split.at)}: train ${int(p.split.train.jobs)} jobs (${formatDuration(p.split.train.seconds)}, load ${pct(p.split.train.load)}), test ${int(p.split.test.jobs)} jobs (${formatDuration(p.split.test.seconds)}, load ${pct(p.split.test.load)})`)
   lines.push(`Weeks: ${p.resample.method}, ${int(p.resample.trainSamples)} train and ${int(p.resample.testSamples)} test samples from ${p.resample.trainOriginalWeeks} and ${p.resample.testOriginalWeeks} original weeks, seed ${p.resample.seed}; objective ${p.objective}${p.risk.maxWaitRatio === null ? '' : `; risk limit: longest wait ≤ ${p.risk.maxWaitRatio}× EASY-FCFS`}`)
+  const note = candidateSetNote(p.candidates)
+  if (note) lines.push(`Candidates: ${p.preset ? `preset ${p.preset}, ` : ''}${int(p.candidates.length)} orders (${note}; exporting one says what is lost)`)
   lines.push('')
   lines.push(`Recommendation: ${r.recommendation.sentence}`)
   const best = r.candidates[r.bestOnTest]

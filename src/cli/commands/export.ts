@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { bool, jsonTarget, oneOf, parseArgs, str, UsageError } from '../args'
 import { table, writeJson, type Io } from '../output'
 import { checkSlurmVersion, DEFAULT_SLURM_VERSION, EXPORT_TARGETS, ExportInputError, exportConfig } from '../../core/export/index'
+import { lostParts } from '../../core/export/lost'
 import type { EvaluationResult } from '../../core/tune/result'
 import type { ExportBundle, ExportTarget } from '../../shared/api'
 
@@ -25,6 +26,11 @@ Options:
   --json [file]            print the bundle (files, fidelity, gaps) as JSON (to stdout, or to the file)
 
 Every target also gets easytune-recommendation.json, the recommendation for other tools.
+
+A candidate the target cannot run as it was evaluated (a separate backfill order, as in the
+research grid --preset ch5) is still exported, but never silently: what is lost is printed on
+stderr, listed in the JSON's "lost" and first among its gaps, and opens each generated file.
+A queue order that cannot be expressed at all (F1-F4) writes no file (exit 1).
 `
 
 export async function exportCommand(argv: string[], io: Io): Promise<number> {
@@ -60,11 +66,15 @@ export async function exportCommand(argv: string[], io: Io): Promise<number> {
     return 2
   }
   const order = bundle.items[0]
+  const lost = bundle.lost ?? lostParts(bundle.items)
   if (order.fidelity === 'not exportable') {
     io.err(`easytune export: the recommended ${order.feature} cannot be expressed in ${target}: ${order.note}. No file written.\n`)
+    io.err(formatLost(lost, false))
     io.err(formatBundle(bundle, null))
     return 1
   }
+  // Written anyway (exit 0), but never without saying what is lost.
+  if (lost.length) io.err(formatLost(lost, true))
   mkdirSync(out, { recursive: true })
   const written = bundle.files.map((f) => {
     const file = join(out, f.name)
@@ -72,9 +82,18 @@ export async function exportCommand(argv: string[], io: Io): Promise<number> {
     if (f.name.endsWith('.sh')) chmodSync(file, 0o755)
     return { name: f.name, path: file, description: f.description }
   })
-  if (json) writeJson(io, json, { schemaVersion: EXPORT_SCHEMA_VERSION, target, out, files: written, items: bundle.items, gaps: bundle.gaps })
+  if (json) writeJson(io, json, { schemaVersion: EXPORT_SCHEMA_VERSION, target, out, files: written, items: bundle.items, gaps: bundle.gaps, lost })
   if (!json || json.file !== null) io.out(formatBundle(bundle, out))
   return 0
+}
+
+/** What the export does not run as evaluated, for stderr (nothing when nothing is lost). */
+function formatLost(lost: string[], written: boolean): string {
+  if (lost.length === 0) return ''
+  const head = written
+    ? 'easytune export: warning: this export does NOT run the evaluated candidate as it was simulated. Lost:'
+    : 'Not exportable as evaluated:'
+  return [head, ...lost.map((l) => `  - ${l}`), ''].join('\n')
 }
 
 function formatBundle(b: ExportBundle, out: string | null): string {

@@ -2,6 +2,7 @@ import { bool, jsonTarget, parseArgs, UsageError } from '../args'
 import { table, writeJson, type Io } from '../output'
 import { policyCatalog } from '../../core/export/catalog'
 import { CH5_POLICIES, CH6_POLICIES, MIXED_FEATURES, UNICEF_LOG2_FLOOR } from '../../core/sim/policies'
+import { RESEARCH_GRID_NOTE, slurmExportablePolicies } from '../../core/tune/presets'
 
 export const policiesHelp = `easytune policies [--json [file]]
 
@@ -17,12 +18,12 @@ export async function policiesCommand(argv: string[], io: Io): Promise<number> {
   if (a.positionals.length > 0) throw new UsageError(`policies takes no arguments (got ${a.positionals.join(' ')})`)
   const json = jsonTarget(a)
   const list = policyCatalog()
-  if (json) writeJson(io, json, { schemaVersion: 1, policies: list, mixedFeatures: MIXED_FEATURES, ch5: CH5_POLICIES, ch6: CH6_POLICIES })
+  if (json) writeJson(io, json, { schemaVersion: 1, policies: list, mixedFeatures: MIXED_FEATURES, ch5: CH5_POLICIES, ch6: CH6_POLICIES, slurm: slurmExportablePolicies() })
   if (json && json.file === null) return 0
   io.out(table([['id', 'priority (higher first)', 'changes with time', 'name', 'Slurm', 'PBS', 'source'],
     ...list.map((p) => [p.id, p.priority, p.dynamic ? 'yes' : 'no', p.name, p.slurm.fidelity, p.pbs.fidelity, p.source])]))
   io.out(`\nMixed policies: w·x over x = (${MIXED_FEATURES.map((f) => f.name).join(', ')}), ‖w‖₁ = 1 ([004]; features oriented "higher first" as in ocst).\n`)
   io.out(`Guards: UNICEF uses max(log₂ q, ${UNICEF_LOG2_FLOOR}) (log₂ 1 = 0); F1–F4 use max(p̃, 1) and s ≥ 1.\n`)
-  io.out(`Thesis ch. 5 set (49 pairs): ${CH5_POLICIES.join(', ')}. Thesis ch. 6 set: ${CH6_POLICIES.join(', ')}.\n`)
+  io.out(`Presets: slurm (default; deploys as evaluated): ${slurmExportablePolicies().join(', ')}. ch5 (49 pairs with pure backfill orders; ${RESEARCH_GRID_NOTE}): ${CH5_POLICIES.join(', ')}. ch6: ${CH6_POLICIES.join(', ')}.\n`)
   return 0
 }

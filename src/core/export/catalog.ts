@@ -4,6 +4,9 @@
 import { VARS, type Var } from '../sim/formula'
 import { CH5_POLICIES, CH6_POLICIES, MIXED_FEATURE_DECLARATIONS, POLICIES, UNICEF_LOG2_FLOOR, type Policy } from '../sim/policies'
 import { OTHER_REFERENCES, REFERENCES } from '../research'
+import { DEFAULTS } from '../defaults'
+import { presetInfo, slurmExcludedPolicies, slurmExportablePolicies } from '../tune/presets'
+import { formatThreshold } from '../util/duration'
 import { fmtInt, fmtNum, LUA, render } from './expr'
 import { PBS_PROMOTE, pbsFormula } from './pbs'
 import { orderItem } from './slurm'
@@ -117,7 +120,7 @@ export function policiesMarkdown(): string {
     '- **Other static formulas** (no wait): `job_submit.lua` sets each job\'s site factor at submission, and again when its time limit or CPU count changes. ±p̃ is written in whole minutes; the submit time (LCFS) in seconds since ' + new Date(EPOCH0 * 1000).toISOString().slice(0, 10) + '; ratios and products are log-encoded around ' + fmtInt(SF_OFFSET) + `. Site factors stay within [0, ${fmtInt(SF_MAX)}]: Slurm stores them unsigned, and a negative value can read back as "unset".`,
     '- **Formulas that read the wait, and any order with a threshold**: a periodic script (root, e.g. every minute from cron) recomputes every pending job\'s site factor with `scontrol update … SiteFactor=`; between runs the order is that of the last run. Jobs past the threshold get ' + fmtInt(PROMOTE) + ' + their wait, above every encoded score.',
     `- **Mixed policies** that are linear with a non-negative wait weight: the wait maps to \`PriorityWeightAge\` (needs slurmdbd; \`PriorityMaxAge\` is twice the longest simulated wait), −q to the CPU weight, and the static p̃ terms to \`job_submit.lua\`, all scaled to stay within ±${fmtInt(LINEAR_BUDGET)}. A negative wait weight or the −exp feature uses the periodic script.`,
-    '- EASY\'s shape: `SchedulerType=sched/backfill` with `bf_job_part_count_reserve=1` (one reservation), `bf_window` as long as the longest time limit, and `bf_continue`. Slurm has no separate backfill order: an explicit backfill policy is not exportable. Each export lists the remaining gaps (per-partition reservations, whole nodes, periodic backfill).',
+    '- EASY\'s shape: `SchedulerType=sched/backfill` with `bf_job_part_count_reserve=1` (one reservation), `bf_window` as long as the longest time limit, and `bf_continue`. Slurm has no separate backfill order: an explicit backfill policy is not exportable, except the primary\'s own policy with no threshold (the same order; FCFS under any threshold). Under a threshold, EASY-P-P (pure P backfill) is not exported as evaluated either: Slurm\'s backfill walks the thresholded priority order. Each export lists the remaining gaps (per-partition reservations, whole nodes, periodic backfill).',
     '',
     '### PBS Professional / OpenPBS',
     '',
@@ -142,10 +145,14 @@ export function policiesMarkdown(): string {
     '  seconds from the start of the simulated window, at least 1 ([002] gives no origin). A running',
     '  cluster has no such origin, so F1–F4 cannot be exported.',
     '',
-    '## Sets from the thesis',
+    '## Candidate presets',
     '',
-    `- Thesis ch. 5 (49 primary × backfill pairs): ${CH5_POLICIES.join(', ')}.`,
-    `- Thesis ch. 6 (12 single-queue orders): ${CH6_POLICIES.join(', ')}.`,
+    'What `easytune evaluate --preset` and the wizard\'s Candidates step try (src/core/tune/presets.ts):',
+    '',
+    `- **slurm**${DEFAULTS.preset.value === 'slurm' ? ' (default)' : ''}: ${presetInfo('slurm').describe}. Derived from the exporter, not written by hand: every declared policy, backfilling in its own (thresholded) order, whose Slurm export loses nothing (\`slurmDeployment(...).lost\` empty) with no threshold and with each standard threshold (${DEFAULTS.thresholds.value.map(formatThreshold).join(', ')}; any threshold other than none maps the same way, through the site-factor script). Today: ${slurmExportablePolicies().join(', ')} (${slurmExportablePolicies().length} orders).`,
+    ...slurmExcludedPolicies().map((e) => `  - Left out: **${e.id}**, whose export would lose: ${e.lost.join(' — ')}.`),
+    `- **ch5**${DEFAULTS.preset.value === 'ch5' ? ' (default)' : ''} (${presetInfo('ch5').note}): thesis ch. 5's 49 primary × backfill pairs of ${CH5_POLICIES.join(', ')}, every backfill order pure: EASY-P-P backfills in P's own order without the threshold's promotion, as the thesis does. Only the diagonal without a threshold (and FCFS with any) deploys as evaluated; exporting any other pair says what is lost.`,
+    `- **ch6**: thesis ch. 6's 12 single-queue orders, ${CH6_POLICIES.join(', ')}, each backfilling in its own thresholded order.`,
     '',
     '## Adding a policy',
     '',

@@ -2,9 +2,12 @@
 // fidelity among its exported parts, what is lost, and a rank for "simplest to deploy" (native
 // Slurm before job_submit.lua before a site-factor script before not exportable; no threshold
 // before a threshold). Used to resolve ties between equivalent candidates and to state the
-// recommendation's export fidelity.
+// recommendation's export fidelity, and to derive the default `slurm` candidate preset
+// (src/core/tune/presets.ts: the candidates whose `lost` is empty). `lost` is what the export
+// itself says (export/lost.ts), so the preset, the verdict and the exported files agree.
 import { findPolicy } from '../sim/policies'
 import type { PolicySpec } from '../sim/types'
+import { lostParts } from './lost'
 import { slurmItems } from './slurm'
 import { slurmPlan } from './slurm-plan'
 import type { Fidelity } from './types'
@@ -38,6 +41,6 @@ export function slurmDeployment(candidate: { primary: PolicySpec; backfill: Poli
   return {
     fidelity: FIDELITY_ORDER[worst],
     rank: 2 * worst + (threshold === null ? 0 : 1),
-    lost: items.filter((it) => it.fidelity === 'not exportable').map((it) => `${it.feature}: ${it.note}`),
+    lost: lostParts(items),
   }
 }

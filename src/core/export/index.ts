@@ -58,8 +58,8 @@ function recommendationOf(x: ExportInput): object {
     },
     log: { sha256: x.sha256, machineProcs: x.machineProcs },
     targets: {
-      slurm: { items: slurm.items, gaps: slurm.gaps, files: slurm.files.map((fl) => fl.name) },
-      pbs: { items: pbs.items, gaps: pbs.gaps, jobSortFormula: f.formula },
+      slurm: { items: slurm.items, gaps: slurm.gaps, lost: slurm.lost, files: slurm.files.map((fl) => fl.name) },
+      pbs: { items: pbs.items, gaps: pbs.gaps, lost: pbs.lost, jobSortFormula: f.formula },
     },
   }
 }

@@ -3,6 +3,7 @@
 import type { ExportBundle, ExportFile } from './types'
 import { formatDuration } from '../util/duration'
 import { fmtInt, fmtNum, PBS, render } from './expr'
+import { lostGap, lostHeader, lostParts } from './lost'
 import { describeMixed, isFcfs, notExportableReason, policyExpr } from './policy'
 import { choiceLabel, type ExportInput } from './validate'
 
@@ -40,7 +41,14 @@ function items(x: ExportInput, f: ReturnType<typeof pbsFormula>): Item[] {
         ? { feature: 'threshold', fidelity: 'native', note: 'jobs past the threshold are the oldest ones: the FCFS order already runs them first' }
         : { feature: 'threshold', fidelity: 'native', note: 'a step in job_sort_formula; comparisons work because the formula is Python-evaluated but are outside the documented syntax: verify on your version' })
   }
-  if (x.backfill !== 'same') out.push({ feature: `backfill order ${x.backfill}`, fidelity: 'not exportable', note: "PBS backfills in the job_sort_formula order: the exported primary order is used for backfilling too" })
+  if (x.backfill !== 'same') {
+    const samePolicy = x.primary.kind === 'pure' && x.primary.id === x.backfill && f.formula !== null
+    out.push(samePolicy && (x.threshold === null || fcfsOrder(x))
+      ? { feature: `backfill order ${x.backfill}`, fidelity: 'native', note: 'the primary order itself, which PBS backfills in' }
+      : samePolicy
+        ? { feature: `backfill order ${x.backfill}`, fidelity: 'not exportable', note: `PBS backfills in the job_sort_formula order, threshold step included, whereas the evaluated backfill scanned the pure ${x.backfill} order without the threshold's promotion` }
+        : { feature: `backfill order ${x.backfill}`, fidelity: 'not exportable', note: `PBS backfills in the job_sort_formula order: the exported primary order ${choiceLabel(x.primary)} is used for backfilling instead of ${x.backfill}` })
+  }
   out.push({ feature: 'EASY backfilling (one reservation)', fidelity: 'native', note: 'strict_ordering: True ALL with backfill_depth=1 (one top job)' })
   return out
 }
@@ -68,9 +76,12 @@ export function exportPbs(x: ExportInput): ExportBundle {
   const f = pbsFormula(x)
   const its = items(x, f)
   const label = (i: Item) => `#   [${i.fidelity}] ${i.feature}: ${i.note}`
+  const lost = lostParts(its)
+  const gap = lostGap(lost)
   const qmgr = [
     '#!/bin/sh',
     ...header(x, '#'),
+    ...lostHeader(lost, '#'),
     '# Run as root on the PBS server host. What is exported, and how faithfully:',
     ...its.map(label),
     '# Known gaps:',
@@ -87,6 +98,7 @@ export function exportPbs(x: ExportInput): ExportBundle {
   ].join('\n')
   const sched = [
     ...header(x, '#'),
+    ...lostHeader(lost, '#'),
     '# Add to $PBS_HOME/sched_priv/sched_config (replace any strict_ordering line), then',
     '# send the scheduler a HUP (kill -HUP <pbs_sched pid>).',
     '# Run jobs exactly in the sorted order; with backfill_depth=1 this is EASY backfilling.',
@@ -98,5 +110,5 @@ export function exportPbs(x: ExportInput): ExportBundle {
     { name: PBS_QMGR_FILE, content: qmgr, description: 'qmgr commands (run as root): eligible_time_enable, backfill_depth=1, job_sort_formula' },
     { name: PBS_SCHED_FILE, content: sched, description: 'sched_config lines: strict_ordering' },
   ]
-  return { target: 'pbs', files, items: its, gaps: [...PBS_GAPS] }
+  return { target: 'pbs', files, items: its, gaps: [...(gap ? [gap] : []), ...PBS_GAPS], lost }
 }

@@ -4,6 +4,7 @@
 // these out and escapes them; the charts come from src/shared/charts.ts.
 import type { ExportBundle } from './types'
 import type { EvaluationResult } from '../tune/result'
+import { candidateSetNote, PRESET_IDS } from '../tune/campaign'
 import type { PartSummary } from '../tune/select'
 import { RECOMMENDATION_FILE } from './index'
 import { formatDuration, formatThreshold } from '../util/duration'
@@ -169,7 +170,7 @@ export function buildReportModel(input: unknown, exports: ReportExport[] = [], o
       ['Resampling', `${p.resample.method}: ${fmtInt(p.resample.weeks)} weeks asked per part`], ['Seed', String(p.resample.seed)],
       ['Objective', p.objective === 'avgWait' ? 'average wait (mean over weeks of the weekly mean wait)' : `average bounded slowdown, τ = ${fmtDur(p.tau)}`],
       ['Thresholds', p.thresholds.map(formatThreshold).join(', ')],
-      ['Candidate orders', `${fmtInt(p.candidates.length)} (primary/backfill): ${orders.join(', ')}`],
+      ['Candidate orders', `${PRESET_IDS.some((x) => x === p.preset) ? `preset ${p.preset}, ` : ''}${fmtInt(p.candidates.length)} (primary/backfill): ${orders.join(', ')}${candidateSetNote(p.candidates) ? ` (${candidateSetNote(p.candidates)})` : ''}`],
       ['Configurations compared', `${fmtInt(r.candidates.length)} (orders × thresholds, duplicates removed, EASY-FCFS first)`],
       ['Risk limit', limit], ['Simulation cells', fmtInt(p.cells)], ['Generator', r.generator],
     ] },

@@ -4,6 +4,7 @@ import type { ExportBundle, ExportFile, Fidelity } from './types'
 import { formatDuration } from '../util/duration'
 import { fmtInt } from './expr'
 import { describeMixed, FEATURE_NAMES } from './policy'
+import { lostGap, lostHeader, lostParts } from './lost'
 import { jobSubmitLua, LUA_FILE, SITE_FACTOR_FILE, siteFactorScript } from './scripts'
 import { BASE, BF_MAX_JOB_TEST, BF_WINDOW_MIN, needsLua, slurmPlan, type SlurmPlan } from './slurm-plan'
 import { choiceLabel, ExportInputError, type ExportInput } from './validate'
@@ -49,11 +50,24 @@ export function slurmItems(x: ExportInput, plan: SlurmPlan): Item[] {
         ? { feature: 'threshold', fidelity: 'not exportable', note: 'the queue order itself cannot be exported' }
         : { feature: 'threshold', fidelity: 'site factor', note: `${SITE_FACTOR_FILE} lifts jobs that waited longer than the threshold above all others, oldest first; resolution = how often it runs` })
   }
-  if (x.backfill !== 'same') {
-    items.push({ feature: `backfill order ${x.backfill}`, fidelity: 'not exportable', note: "Slurm's backfill walks the same priority order: the exported primary order is used for backfilling too" })
-  }
+  if (x.backfill !== 'same') items.push(backfillItem(x, plan))
   items.push({ feature: 'EASY backfilling (one reservation)', fidelity: 'native', note: 'sched/backfill with bf_job_part_count_reserve=1: approximate, see the known gaps' })
   return items
+}
+
+/** A separate backfill order (EASY-P_R-P_B): Slurm's backfill walks the priority order, so only
+ * the primary's own policy without a threshold (or FCFS, which a threshold cannot change) is
+ * exported as evaluated (docs/POLICIES.md, "Slurm"). */
+function backfillItem(x: ExportInput, plan: SlurmPlan): Item {
+  const feature = `backfill order ${x.backfill}`
+  const samePolicy = x.primary.kind === 'pure' && x.primary.id === x.backfill
+  if (samePolicy && plan.mode !== 'none' && (x.threshold === null || plan.mode === 'fcfs')) {
+    return { feature, fidelity: 'native', note: "the primary order itself, which Slurm's backfill walks" }
+  }
+  if (samePolicy) {
+    return { feature, fidelity: 'not exportable', note: `Slurm's backfill walks the thresholded priority order (jobs past the threshold first), whereas the evaluated backfill scanned the pure ${x.backfill} order without the threshold's promotion` }
+  }
+  return { feature, fidelity: 'not exportable', note: `Slurm's backfill walks the same priority order: the exported primary order ${choiceLabel(x.primary)} is used for backfilling instead of ${x.backfill}` }
 }
 
 export function slurmGaps(plan: SlurmPlan): string[] {
@@ -109,6 +123,7 @@ function title(x: ExportInput, version: string): string[] {
 function confFragment(x: ExportInput, plan: SlurmPlan, items: Item[], gaps: string[], version: string): string {
   const lines = [
     ...title(x, version).map((l) => `# ${l}`),
+    ...lostHeader(lostParts(items), '#'),
     '# Generated from typed values only: nothing read from a job log is pasted into this file.',
     '# Append it at the END of slurm.conf or Include it last: later lines override earlier ones',
     '# (Slurm logs "specified more than once, latest value used"). Then: scontrol reconfigure.',
@@ -136,10 +151,12 @@ function confFragment(x: ExportInput, plan: SlurmPlan, items: Item[], gaps: stri
 export function exportSlurm(x: ExportInput, version: string): Omit<ExportBundle, 'files'> & { files: ExportFile[] } {
   const plan = slurmPlan(x)
   const items = slurmItems(x, plan)
-  const gaps = slurmGaps(plan)
+  const lost = lostParts(items)
+  const gap = lostGap(lost)
+  const gaps = [...(gap ? [gap] : []), ...slurmGaps(plan)]
   const head = title(x, version)
   const files: ExportFile[] = [{ name: SLURM_CONF_FILE, content: confFragment(x, plan, items, gaps, version), description: 'slurm.conf fragment: priority weights and backfill settings (append at the end of slurm.conf)' }]
   if (needsLua(plan)) files.push({ name: LUA_FILE, content: jobSubmitLua(plan, head), description: 'job_submit.lua: sets each job\'s site factor at submission (next to slurm.conf)' })
   if (plan.mode === 'sitefactor') files.push({ name: SITE_FACTOR_FILE, content: siteFactorScript(plan, head), description: 'periodic script (root, every minute): refreshes pending jobs\' site factors' })
-  return { target: 'slurm', files, items, gaps }
+  return { target: 'slurm', files, items, gaps, lost }
 }

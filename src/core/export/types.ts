@@ -15,6 +15,9 @@ export interface ExportBundle {
   files: ExportFile[]
   /** Each exported item with how faithfully the target can express it. */
   items: { feature: string; fidelity: Fidelity; note: string }[]
-  /** Known gaps between the target and the simulated EASY. */
+  /** Known gaps between the target and the simulated EASY (what is lost, if anything, first). */
   gaps: string[]
+  /** Each part of the evaluated candidate not exported as evaluated, "feature: why" (empty when
+   * nothing is lost; export/lost.ts). Set by every exporter; derivable from `items`. */
+  lost?: string[]
 }

@@ -4,7 +4,7 @@
 // metrics; everything else (relative gains, selection) is computed from them.
 import { simulate } from '../sim/easy'
 import { computeMetrics } from '../sim/metrics'
-import { CH5_POLICIES, CH6_POLICIES, policyLabel } from '../sim/policies'
+import { policyLabel } from '../sim/policies'
 import type { PolicySpec, SimConfig } from '../sim/types'
 import { formatThreshold } from '../util/duration'
 import { DEFAULTS } from '../defaults'
@@ -21,6 +21,8 @@ export type Part = 'train' | 'test'
 
 export interface CampaignSpec {
   candidates: Candidate[]
+  /** The preset the candidates came from, if any (recorded in the result's protocol). */
+  preset?: PresetId
   /** Seconds, or null for no threshold. */
   thresholds: (number | null)[]
   split: SplitSpec
@@ -34,12 +36,20 @@ export interface CampaignSpec {
 export const DEFAULT_THRESHOLDS: (number | null)[] = [...DEFAULTS.thresholds.value]
 export const BASELINE: Candidate = { primary: 'FCFS', backfill: 'same' }
 
-/** Candidate presets: the 7×7 pairs of thesis ch. 5, or the 12 single-queue policies of ch. 6. */
-export function presetCandidates(preset: 'ch5' | 'ch6'): Candidate[] {
-  if (preset === 'ch6') return CH6_POLICIES.map((p) => ({ primary: p, backfill: 'same' }))
-  const out: Candidate[] = []
-  for (const p of CH5_POLICIES) for (const b of CH5_POLICIES) out.push({ primary: p, backfill: b === p ? 'same' : b })
-  return out
+/** The candidate presets (their lists: src/core/tune/presets.ts, which derives `slurm` from the
+ * exporter; docs/PROTOCOL.md §Campaign grid). */
+export const PRESET_IDS = ['slurm', 'ch5', 'ch6'] as const
+export type PresetId = (typeof PRESET_IDS)[number]
+
+/** Shown wherever a candidate set with a separate backfill order is shown (CLI help, wizard,
+ * result protocol, report): Slurm's backfill walks its priority order. */
+export const RESEARCH_GRID_NOTE = 'research grid: Slurm cannot backfill in another order'
+
+/** RESEARCH_GRID_NOTE when some candidate backfills in an order of its own (even its primary's
+ * policy: without the threshold's promotion, that is another order), else null. Reads the
+ * protocol's labels too ({ primary, backfill } strings). */
+export function candidateSetNote(candidates: readonly { backfill: unknown }[]): string | null {
+  return candidates.some((c) => c.backfill !== 'same') ? RESEARCH_GRID_NOTE : null
 }
 
 export function candidateLabel(c: Candidate): string {

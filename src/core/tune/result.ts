@@ -5,7 +5,7 @@ import { formatDuration, formatThreshold } from '../util/duration'
 import { formatPercent, objectiveName } from '../util/format'
 import { policyLabel } from '../sim/policies'
 import type { Calibration } from './calibrate'
-import { candidateLabel, type CampaignSpec, type CellResult, type Candidate } from './campaign'
+import { candidateLabel, candidateSetNote, type CampaignSpec, type CellResult, type Candidate, type PresetId } from './campaign'
 import type { Selection, CandidateSummary } from './select'
 import type { PartStats } from './split'
 import type { Fidelity } from '../export/types'
@@ -35,6 +35,10 @@ export interface EvaluationResult {
     tau: number
     thresholds: (number | null)[]
     candidates: { primary: string; backfill: string }[]
+    /** The preset the candidates came from (null: an explicit list); absent before issue #19. */
+    preset?: PresetId | null
+    /** RESEARCH_GRID_NOTE when some candidate has a backfill order of its own, else null. */
+    candidateNote?: string | null
     risk: Selection['risk']
     cells: number
   }
@@ -106,6 +110,7 @@ export function buildResult(args: {
       resample: { ...spec.resample, trainOriginalWeeks: args.weeks.trainOriginal, testOriginalWeeks: args.weeks.testOriginal, trainSamples: args.weeks.train, testSamples: args.weeks.test },
       objective: spec.objective, tau: spec.tau, thresholds: spec.thresholds,
       candidates: spec.candidates.map((c) => ({ primary: specLabel(c.primary), backfill: specLabel(c.backfill) })),
+      preset: spec.preset ?? null, candidateNote: candidateSetNote(spec.candidates),
       risk: s.risk, cells: args.cells,
     },
     calibration: args.calibration,

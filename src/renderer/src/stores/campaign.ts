@@ -4,7 +4,8 @@ import { defineStore } from 'pinia'
 import { computed, ref, shallowRef } from 'vue'
 import type { CampaignEstimate, CampaignEvent, CampaignRequest, CandidateDto } from '../../../shared/api'
 import type { SplitSpec } from '../../../core/tune/split'
-import { presetCandidates, type Objective } from '../../../core/tune/campaign'
+import type { Objective, PresetId } from '../../../core/tune/campaign'
+import { presetCandidates } from '../../../core/tune/presets'
 import { DEFAULTS } from '../../../core/defaults'
 import { parseThreshold, thresholdInput } from '../../../core/util/duration'
 import { errorMessage, useApi } from '../apiRef'
@@ -12,7 +13,7 @@ import { initialRun, isActive, reduceRun, type RunState } from './campaignReduce
 import type { ResampleSettings } from './split'
 import { useResultsStore } from './results'
 
-export type Preset = 'ch5' | 'ch6' | 'custom'
+export type Preset = PresetId | 'custom'
 
 /** The thresholds the research used: none, 20 h, 40 h, 200,000 s (core/defaults.ts says why; docs/PROTOCOL.md §Thresholds). */
 export const STANDARD_THRESHOLDS: readonly (number | null)[] = DEFAULTS.thresholds.value
@@ -72,7 +73,7 @@ export const useCampaignStore = defineStore('campaign', () => {
   const expandedCandidates = computed<CandidateDto[]>(() => {
     const c = candidatesSpec.value
     if ('list' in c) return c.list
-    return presetCandidates(c.preset).map((x) => ({ primary: String(x.primary), backfill: String(x.backfill) }))
+    return presetCandidates(c.preset, thresholds.value).map((x) => ({ primary: String(x.primary), backfill: String(x.backfill) }))
   })
   const problems = computed(() => {
     const out: string[] = []

@@ -5,6 +5,7 @@ import { computed, shallowRef, ref } from 'vue'
 import type { EvaluationResult } from '../../../core/tune/result'
 import { RESULT_SCHEMA_VERSION } from '../../../core/tune/result'
 import { formatThreshold } from '../../../core/util/duration'
+import { candidateSetNote } from '../../../core/tune/campaign'
 import { pct, times, duration, int } from '../format'
 import { staleReasons } from './staleness'
 import { useWorkloadStore } from './workload'
@@ -23,7 +24,8 @@ export function describeResult(r: EvaluationResult): { headline: string; hindsig
   const n = r.candidates.length
   const th = r.protocol.thresholds.map(formatThreshold).join(', ')
   const rs = r.protocol.resample
-  const scope = `Chosen among ${int(n)} configurations (thresholds: ${th}) on ${int(rs.trainSamples)} training weeks and judged on ${int(rs.testSamples)} test weeks (${rs.method}, seed ${rs.seed}).`
+  const note = candidateSetNote(r.protocol.candidates)
+  const scope = `Chosen among ${int(n)} configurations (thresholds: ${th}) on ${int(rs.trainSamples)} training weeks and judged on ${int(rs.testSamples)} test weeks (${rs.method}, seed ${rs.seed}).${note ? ` Candidates: ${note} (its export says what is lost).` : ''}`
   const base = r.candidates.find((c) => c.baseline) ?? r.candidates[0]
   const baseline = r.protocol.objective === 'avgWait'
     ? `EASY-FCFS today: ${duration(base.train.mean)} average wait on the training weeks, ${duration(base.test.mean)} on the test weeks; longest wait on test ${duration(base.test.maxMaxWait)}.`
