@@ -32,6 +32,9 @@ export const useAnalysisStore = defineStore('analysis', () => {
   const run = ref<AnalysisRun>({ kind: null, id: null, status: 'idle', fraction: 0, error: null })
   let pending: AnalysisEvent[] = []
   let unsubscribe: (() => void) | null = null
+  // Resolved once, here: the event handler runs outside any component, where useResultsStore()
+  // would take whichever Pinia was made active last, not necessarily this store's own.
+  const results = useResultsStore()
 
   function handle(e: AnalysisEvent): void {
     const r = run.value
@@ -40,7 +43,7 @@ export const useAnalysisStore = defineStore('analysis', () => {
     if (e.kind === 'progress') run.value = { ...r, fraction: e.fraction }
     else if (e.kind === 'done') {
       try {
-        useResultsStore().showExtras(e.result)
+        results.showExtras(e.result)
         run.value = { ...r, status: 'done', fraction: 1 }
       } catch (err) {
         run.value = { ...r, status: 'error', error: (err as Error).message }

@@ -1,6 +1,6 @@
 // What to simulate (candidate orders, thresholds, objective, risk limit), the run-time estimate,
 // and the running campaign (progress, partial cells) as a reducer over the back end's events.
-import { defineStore } from 'pinia'
+import { defineStore, getActivePinia } from 'pinia'
 import { computed, ref, shallowRef } from 'vue'
 import type { CampaignEstimate, CampaignEvent, CampaignRequest, CandidateDto } from '../../../shared/api'
 import type { SplitSpec } from '../../../core/tune/split'
@@ -102,12 +102,15 @@ export const useCampaignStore = defineStore('campaign', () => {
     }
   }
 
+  // Events arrive outside any component: name this store's own Pinia, or useResultsStore() would
+  // take whichever Pinia was made active last.
+  const ownPinia = getActivePinia()
   function handleEvent(e: CampaignEvent): void {
     if (run.value.status === 'starting' && run.value.campaignId === null) { pending.push(e); return }
     const next = reduceRun(run.value, e)
     if (next === run.value) return
     run.value = next
-    if (e.kind === 'done' && next.status === 'done') useResultsStore().setResult(e.result)
+    if (e.kind === 'done' && next.status === 'done') useResultsStore(ownPinia).setResult(e.result)
   }
 
   function listen(): void {
