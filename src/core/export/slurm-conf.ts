@@ -4,7 +4,11 @@
 // in "\" continues on the next; "Include <file>" reads another file in place; a key given twice
 // keeps its last value ("specified more than once, latest value used"). The site's file is
 // untrusted input: every problem is an ExportInputError naming the line, nothing is evaluated.
+import type { SettingChange } from './types'
 import { ExportInputError } from './validate'
+
+/** The site's slurm.conf cannot be read (the message names the line). */
+export class SlurmConfError extends ExportInputError {}
 
 /** Largest slurm.conf accepted, characters (real ones are a few hundred kB at most). */
 export const MAX_CONF_CHARS = 2_000_000
@@ -60,11 +64,11 @@ function describeChar(c: number): string {
 }
 
 function checkLine(line: string, n: number): void {
-  if (line.length > MAX_LINE_CHARS) throw new ExportInputError(`slurm.conf line ${n} is ${line.length} characters long (at most ${MAX_LINE_CHARS}): is this really a slurm.conf?`)
+  if (line.length > MAX_LINE_CHARS) throw new SlurmConfError(`slurm.conf line ${n} is ${line.length} characters long (at most ${MAX_LINE_CHARS}): is this really a slurm.conf?`)
   for (let i = 0; i < line.length; i++) {
     const c = line.charCodeAt(i)
     if ((c < 32 && c !== 9) || c === 127 || c === 0xfffd) {
-      throw new ExportInputError(`slurm.conf line ${n} holds ${c === 0xfffd ? 'bytes that are not text' : describeChar(c)} at column ${i + 1}: a slurm.conf is plain text`)
+      throw new SlurmConfError(`slurm.conf line ${n} holds ${c === 0xfffd ? 'bytes that are not text' : describeChar(c)} at column ${i + 1}: a slurm.conf is plain text`)
     }
   }
 }
@@ -82,15 +86,15 @@ function pairsOf(body: string, n: number): ConfPair[] {
     const tokenEnd = sp < 0 ? s.length : i + sp
     if (eq < 0 || eq > tokenEnd || eq === i) {
       const tok = s.slice(i, tokenEnd)
-      throw new ExportInputError(`slurm.conf line ${n}: "${tok.slice(0, 40)}${tok.length > 40 ? '…' : ''}" is not a Key=Value setting`)
+      throw new SlurmConfError(`slurm.conf line ${n}: "${tok.slice(0, 40)}${tok.length > 40 ? '…' : ''}" is not a Key=Value setting`)
     }
     const key = s.slice(i, eq)
-    if (!/^[A-Za-z][A-Za-z0-9_]*$/.test(key)) throw new ExportInputError(`slurm.conf line ${n}: "${key.slice(0, 40)}" is not a setting name`)
+    if (!/^[A-Za-z][A-Za-z0-9_]*$/.test(key)) throw new SlurmConfError(`slurm.conf line ${n}: "${key.slice(0, 40)}" is not a setting name`)
     let j = eq + 1
     let value = ''
     if (s[j] === '"') {
       const close = s.indexOf('"', j + 1)
-      if (close < 0) throw new ExportInputError(`slurm.conf line ${n}: the quote after ${key}= is never closed`)
+      if (close < 0) throw new SlurmConfError(`slurm.conf line ${n}: the quote after ${key}= is never closed`)
       value = s.slice(j, close + 1)
       j = close + 1
     }
@@ -103,8 +107,8 @@ function pairsOf(body: string, n: number): ConfPair[] {
 
 /** Reads a slurm.conf. Throws ExportInputError (with the line) for anything that is not one. */
 export function parseSlurmConf(text: unknown): SlurmConf {
-  if (typeof text !== 'string') throw new ExportInputError('the current slurm.conf must be text')
-  if (text.length > MAX_CONF_CHARS) throw new ExportInputError(`the current slurm.conf is ${text.length} characters long (at most ${MAX_CONF_CHARS})`)
+  if (typeof text !== 'string') throw new SlurmConfError('the current slurm.conf must be text')
+  if (text.length > MAX_CONF_CHARS) throw new SlurmConfError(`the current slurm.conf is ${text.length} characters long (at most ${MAX_CONF_CHARS})`)
   const physical = text.split(/\r?\n/)
   const finalNewline = physical.length > 1 && physical[physical.length - 1] === ''
   if (finalNewline) physical.pop()
@@ -170,11 +174,10 @@ export interface ListEntry { name: string; value: string | null }
  * SchedulerParameters, JobSubmitPlugins), where a keyed entry replaces the one of the same name. */
 export type Want = { key: string; why: string } & ({ kind: 'value'; value: string } | { kind: 'list'; entries: ListEntry[] })
 
-/** One setting the merge changes, in plain words (from = null when the file did not set it). */
-export interface SettingChange { setting: string; from: string | null; to: string; why: string }
 
 export const splitList = (v: string): string[] => v.split(',').map((s) => s.trim()).filter((s) => s !== '')
-const entryName = (e: string): string => e.split('=')[0].trim().toLowerCase()
+/** An entry's name, lower case, without a plugin prefix ("job_submit/lua" and "lua" are one). */
+const entryName = (e: string): string => e.split('=')[0].trim().toLowerCase().replace(/^[a-z_]+\//, '')
 const same = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase()
 
 /** The value of one keyed entry in a list setting ("bf_window" in SchedulerParameters), or null. */
