@@ -127,7 +127,7 @@ export function parseSlurmConf(text: unknown): SlurmConf {
       if (at >= 0) comments.push(line.slice(at))
       const code = (at >= 0 ? line.slice(0, at) : line).trimEnd()
       const continued = code.endsWith('\\') && !code.endsWith('\\\\')
-      body += (continued ? code.slice(0, -1) : code) + ' '
+      body += continued ? code.slice(0, -1) : code // Slurm joins the lines as they are
       if (!continued || k >= physical.length) break
     }
     body = body.trim() // an escaped \\# stays as written: rewritten lines keep it
@@ -212,12 +212,12 @@ export function mergeSlurmConf(conf: SlurmConf, wants: Want[], header: string[])
     const cur = conf.get(w.key)
     if (w.kind === 'value') {
       if (cur !== null && same(cur.value, w.value)) continue
-      changes.push({ setting: cur?.key ?? w.key, from: cur?.value ?? null, to: w.value, why: w.why })
+      changes.push({ setting: w.key, from: cur?.value ?? null, to: w.value, why: w.why })
       newValue.set(w.key.toLowerCase(), w.value)
     } else {
       const m = mergeList(cur?.value ?? null, w.entries)
       if (cur !== null && m.what.length === 0) continue
-      changes.push({ setting: cur?.key ?? w.key, from: cur?.value ?? null, to: m.value, why: `${w.why} (${m.what.join('; ')}; every other entry kept)` })
+      changes.push({ setting: w.key, from: cur?.value ?? null, to: m.value, why: `${w.why} (${m.what.join('; ')}; every other entry kept)` })
       newValue.set(w.key.toLowerCase(), m.value)
     }
   }
