@@ -207,6 +207,13 @@ describe('hostile slurm.conf', () => {
     expect(() => parseSlurmConf('A=1\n'.repeat(600_000))).toThrow(/at most 2000000/)
     expect(() => parseSlurmConf(42)).toThrow(/must be text/)
   })
+  it('reads pathological but legal lines in linear time', () => {
+    const t0 = Date.now()
+    expect(parseSlurmConf(`A${' '.repeat(65_000)}=1\nB=${'x '.repeat(15_000)}`.replace(/x /g, 'x=1 ')).get('A')!.value).toBe('1')
+    expect(() => parseSlurmConf(`A=1${' '.repeat(65_000)}B`)).toThrow(/line 1: "B" is not a Key=Value setting/)
+    expect(() => parseSlurmConf(`${'\\\n'.repeat(100_000)}A=1`)).not.toThrow() // 100,000 continued empty lines
+    expect(Date.now() - t0).toBeLessThan(2000)
+  })
   it('never crashes on random bytes: either reads them or refuses in words', () => {
     let seed = 7
     const rnd = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31)

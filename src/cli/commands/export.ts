@@ -103,11 +103,11 @@ export async function exportCommand(argv: string[], io: Io): Promise<number> {
     return { name: f.name, path: file, description: f.description }
   })
   if (json) writeJson(io, json, document(written))
-  if (!json || json.file !== null) io.out(formatBundle(bundle, out))
+  if (!json || json.file !== null) io.out(formatBundle(bundle, out, currentConf !== undefined))
   return 0
 }
 
-function formatBundle(b: ExportBundle, out: string | null): string {
+function formatBundle(b: ExportBundle, out: string | null, merged = false): string {
   const lines: string[] = []
   if (out !== null) {
     lines.push(`Wrote ${b.files.length} files to ${out}:`)
@@ -119,7 +119,7 @@ function formatBundle(b: ExportBundle, out: string | null): string {
   for (const g of b.gaps) lines.push(`  - ${g}`)
   if (b.approximate) lines.push('', `Fidelity: ${b.approximate}`)
   if (b.changes?.length) {
-    lines.push('', 'Settings changed (from → to: why):')
+    lines.push('', merged ? 'Settings changed (from → to: why):' : 'Settings the fragment sets (your current values are unknown without --current-conf):')
     for (const c of b.changes) lines.push(`  - ${c.setting}: ${c.from ?? '—'} → ${c.to}: ${c.why}`)
   }
   if (b.notes?.length) { lines.push('', 'Notes:'); for (const n of b.notes) lines.push(`  - ${n}`) }

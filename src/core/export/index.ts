@@ -33,7 +33,7 @@ export function exportConfig(result: EvaluationResult, target: ExportTarget, opt
   if (x.verdict === 'keep') {
     return {
       target, files: [], items: [], gaps: [], changes: [], approximate: null,
-      notes: ['The evaluation says keep: no order beat the baseline you run today, so nothing is exported and no setting changes.'],
+      notes: ['The evaluation says keep: the baseline order stays (no candidate passed every condition to switch), so nothing is exported and no setting changes.'],
     }
   }
   const bundle: ExportBundle = target === 'slurm'

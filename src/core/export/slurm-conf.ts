@@ -73,24 +73,41 @@ function checkLine(line: string, n: number): void {
   }
 }
 
-/** "A=1 B=\"x y\"" → pairs; spaces around "=" are allowed (as Slurm's parser does). */
+const isSpace = (c: string | undefined): boolean => c === ' ' || c === '\t'
+
+/** Spaces around "=" removed (Slurm's parser allows them), in one pass (no regex backtracking). */
+function tightEquals(body: string): string {
+  let out = ''
+  for (let i = 0; i < body.length;) {
+    if (isSpace(body[i])) {
+      let j = i
+      while (isSpace(body[j])) j++
+      if (body[j] !== '=' && !out.endsWith('=')) out += body.slice(i, j)
+      i = j
+    } else out += body[i++]
+  }
+  return out
+}
+
+/** "A=1 B=\"x y\"" → pairs. Linear in the line's length, whatever it holds. */
 function pairsOf(body: string, n: number): ConfPair[] {
-  const s = body.replace(/\s*=\s*/g, '=')
+  const s = tightEquals(body)
   const out: ConfPair[] = []
   let i = 0
   while (i < s.length) {
-    while (i < s.length && /\s/.test(s[i])) i++
+    while (isSpace(s[i])) i++
     if (i >= s.length) break
-    const eq = s.indexOf('=', i)
-    const sp = s.slice(i).search(/\s/)
-    const tokenEnd = sp < 0 ? s.length : i + sp
-    if (eq < 0 || eq > tokenEnd || eq === i) {
-      const tok = s.slice(i, tokenEnd)
+    let end = i
+    while (end < s.length && !isSpace(s[end]) && s[end] !== '=') end++
+    if (s[end] !== '=' || end === i) {
+      let t = end
+      while (t < s.length && !isSpace(s[t])) t++
+      const tok = s.slice(i, t)
       throw new SlurmConfError(`slurm.conf line ${n}: "${tok.slice(0, 40)}${tok.length > 40 ? '…' : ''}" is not a Key=Value setting`)
     }
-    const key = s.slice(i, eq)
+    const key = s.slice(i, end)
     if (!/^[A-Za-z][A-Za-z0-9_]*$/.test(key)) throw new SlurmConfError(`slurm.conf line ${n}: "${key.slice(0, 40)}" is not a setting name`)
-    let j = eq + 1
+    let j = end + 1
     let value = ''
     if (s[j] === '"') {
       const close = s.indexOf('"', j + 1)
@@ -98,7 +115,9 @@ function pairsOf(body: string, n: number): ConfPair[] {
       value = s.slice(j, close + 1)
       j = close + 1
     }
-    while (j < s.length && !/\s/.test(s[j])) value += s[j++]
+    const from = j
+    while (j < s.length && !isSpace(s[j])) j++
+    value += s.slice(from, j)
     out.push({ key, value })
     i = j
   }

@@ -199,7 +199,7 @@ function wants(plan: SlurmPlan, conf: SlurmConf | null, bf: number): Want[] {
     value('PriorityWeightPartition', fmtInt(BASE), 'every job gets the same base priority from the partition factor, which keeps the order\'s terms (negative ones too) above 0 and below 2^32; keep PriorityJobFactor equal on your partitions')
     value('PriorityWeightAge', fmtInt(age, 2 ** 32 - 1), age ? 'the order\'s wait term (Age factor, needs slurmdbd)' : 'the order has no wait term: an age weight would pull the order towards first-come-first-served')
     value('PriorityWeightJobSize', '0', 'the order\'s size term, if any, is the exact CPU count through TRES: the job-size factor would add another one')
-    value('PriorityWeightTRES', `CPU=${fmtInt(tres)}`, tres ? `the order's CPU term: priority moves by ${fmtInt(tres)} per CPU` : 'the order has no CPU term: other TRES weights would add one')
+    value('PriorityWeightTRES', `CPU=${fmtInt(tres)}`, `${tres ? `the order's CPU term: priority moves by ${fmtInt(tres)} per CPU` : 'the order has no CPU term'}; weights on other TRES (memory, GPUs, …) are removed: they would add terms the order does not have`)
     if (tres !== 0) w.push({ kind: 'list', key: 'PriorityFlags', entries: [{ name: 'NO_NORMAL_TRES', value: null }], why: 'the CPU factor must be the raw count of CPUs, not a share of the partition' })
     if (age !== 0 && plan.mode === 'linear') {
       value('PriorityMaxAge', fmtInt(plan.maxAgeMin), 'the age factor must grow linearly over the waits seen in the log: twice the longest simulated wait, in minutes')
