@@ -124,6 +124,15 @@ describe('merging into a realistic slurm.conf', () => {
     expect(change(exportConfig(result('SPF'), 'slurm', { currentConf: SITE }), 'JobSubmitPlugins')).toMatchObject({ from: null, to: 'lua' })
   })
 
+  it('does not write a key the file lacks when the order wants Slurm\'s default for it', () => {
+    // SPF: no CPU term (PriorityWeightTRES unset = no TRES weight); SchedulerType's default is sched/backfill
+    const b = exportConfig(result('SPF'), 'slurm', { currentConf: SITE.replace('SchedulerType=sched/backfill\n', '') })
+    expect(b.changes!.map((c) => c.setting)).toEqual(['PriorityWeightPartition', 'PriorityWeightAge', 'PriorityWeightJobSize', 'JobSubmitPlugins', 'SchedulerParameters'])
+    expect(merged(b)).not.toMatch(/^(PriorityWeightTRES|SchedulerType)=/m)
+    // present with another value: changed
+    expect(change(exportConfig(result('SPF'), 'slurm', { currentConf: `${SITE}PriorityWeightTRES=CPU=100,Mem=50\n` }), 'PriorityWeightTRES')).toMatchObject({ from: 'CPU=100,Mem=50', to: 'CPU=0' })
+  })
+
   it('changes nothing the file already has right, and says nothing for it', () => {
     const right = merged(b)
     const again = exportConfig(result('SQF'), 'slurm', { currentConf: right })

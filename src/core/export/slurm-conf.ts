@@ -189,9 +189,10 @@ export function parseSlurmConf(text: unknown): SlurmConf {
 /** A comma-separated list entry: a flag ("bf_continue") or a keyed value ("bf_window=43200"). */
 export interface ListEntry { name: string; value: string | null }
 
-/** What the order needs: one value, or entries merged into a comma-separated set (PriorityFlags,
+/** What the order needs: one value (not written when the file lacks the key and the value is
+ * Slurm's default), or entries merged into a comma-separated set (PriorityFlags,
  * SchedulerParameters, JobSubmitPlugins), where a keyed entry replaces the one of the same name. */
-export type Want = { key: string; why: string } & ({ kind: 'value'; value: string } | { kind: 'list'; entries: ListEntry[] })
+export type Want = { key: string; why: string } & ({ kind: 'value'; value: string; slurmDefault?: string } | { kind: 'list'; entries: ListEntry[] })
 
 
 export const splitList = (v: string): string[] => v.split(',').map((s) => s.trim()).filter((s) => s !== '')
@@ -230,7 +231,7 @@ export function mergeSlurmConf(conf: SlurmConf, wants: Want[], header: string[])
   for (const w of wants) {
     const cur = conf.get(w.key)
     if (w.kind === 'value') {
-      if (cur !== null && same(cur.value, w.value)) continue
+      if (cur !== null ? same(cur.value, w.value) : w.slurmDefault !== undefined && same(w.slurmDefault, w.value)) continue // already so, or Slurm's default
       changes.push({ setting: w.key, from: cur?.value ?? null, to: w.value, why: w.why })
       newValue.set(w.key.toLowerCase(), w.value)
     } else {

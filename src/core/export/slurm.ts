@@ -191,15 +191,16 @@ function confFragment(x: ExportInput, plan: SlurmPlan, items: Item[], gaps: stri
 /** What the order needs in slurm.conf, each with why (the merge keeps everything else). */
 function wants(plan: SlurmPlan, conf: SlurmConf | null, bf: number): Want[] {
   const w: Want[] = []
-  const value = (key: string, v: string, why: string) => w.push({ kind: 'value', key, value: v, why })
+  // slurm.conf(5) defaults: every priority weight 0, SchedulerType sched/backfill
+  const value = (key: string, v: string, why: string, slurmDefault?: string) => w.push({ kind: 'value', key, value: v, why, slurmDefault })
   if (plan.mode !== 'none') {
     const tres = plan.mode === 'tres' ? plan.perCpu : plan.mode === 'linear' ? plan.tresPerCpu : 0
     const age = plan.mode === 'linear' ? plan.ageWeight : 0
     value('PriorityType', 'priority/multifactor', 'the order is expressed through the multifactor priority plugin')
     value('PriorityWeightPartition', fmtInt(BASE), 'every job gets the same base priority from the partition factor, which keeps the order\'s terms (negative ones too) above 0 and below 2^32; keep PriorityJobFactor equal on your partitions')
-    value('PriorityWeightAge', fmtInt(age, 2 ** 32 - 1), age ? 'the order\'s wait term (Age factor, needs slurmdbd)' : 'the order has no wait term: an age weight would pull the order towards first-come-first-served')
-    value('PriorityWeightJobSize', '0', 'the order\'s size term, if any, is the exact CPU count through TRES: the job-size factor would add another one')
-    value('PriorityWeightTRES', `CPU=${fmtInt(tres)}`, `${tres ? `the order's CPU term: priority moves by ${fmtInt(tres)} per CPU` : 'the order has no CPU term'}; weights on other TRES (memory, GPUs, …) are removed: they would add terms the order does not have`)
+    value('PriorityWeightAge', fmtInt(age, 2 ** 32 - 1), age ? 'the order\'s wait term (Age factor, needs slurmdbd)' : 'the order has no wait term: an age weight would pull the order towards first-come-first-served', '0')
+    value('PriorityWeightJobSize', '0', 'the order\'s size term, if any, is the exact CPU count through TRES: the job-size factor would add another one', '0')
+    value('PriorityWeightTRES', `CPU=${fmtInt(tres)}`, `${tres ? `the order's CPU term: priority moves by ${fmtInt(tres)} per CPU` : 'the order has no CPU term'}; weights on other TRES (memory, GPUs, …) are removed: they would add terms the order does not have`, 'CPU=0')
     if (tres !== 0) w.push({ kind: 'list', key: 'PriorityFlags', entries: [{ name: 'NO_NORMAL_TRES', value: null }], why: 'the CPU factor must be the raw count of CPUs, not a share of the partition' })
     if (age !== 0 && plan.mode === 'linear') {
       value('PriorityMaxAge', fmtInt(plan.maxAgeMin), 'the age factor must grow linearly over the waits seen in the log: twice the longest simulated wait, in minutes')
@@ -207,7 +208,7 @@ function wants(plan: SlurmPlan, conf: SlurmConf | null, bf: number): Want[] {
     }
     if (needsLua(plan)) w.push({ kind: 'list', key: 'JobSubmitPlugins', entries: [{ name: 'lua', value: null }], why: `${LUA_FILE} sets each job's site factor at submission` })
   }
-  value('SchedulerType', 'sched/backfill', 'EASY backfilling')
+  value('SchedulerType', 'sched/backfill', 'EASY backfilling', 'sched/backfill')
   const test = Number(listEntry(conf, 'SchedulerParameters', 'bf_max_job_test'))
   w.push({
     kind: 'list', key: 'SchedulerParameters', why: 'EASY shape: one reservation per partition, a window as long as the longest job, and the whole queue examined',
