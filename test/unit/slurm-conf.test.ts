@@ -216,6 +216,11 @@ describe('hostile slurm.conf', () => {
     expect(() => parseSlurmConf('A=1\n'.repeat(600_000))).toThrow(/at most 2000000/)
     expect(() => parseSlurmConf(42)).toThrow(/must be text/)
   })
+  it('reads Windows line ends and a byte-order mark, and says the merged file has neither', () => {
+    const b = exportConfig(result('SQF'), 'slurm', { currentConf: `\ufeff${SITE.replace(/\n/g, '\r\n')}` })
+    expect(merged(b)).toBe(merged(exportConfig(result('SQF'), 'slurm', { currentConf: SITE })))
+    expect(b.notes!.slice(0, 2)).toEqual(['In the merged file, the byte-order mark at the start was removed.', 'In the merged file, Windows line ends (CR LF) became Unix ones (LF).'])
+  })
   it('reads pathological but legal lines in linear time', () => {
     const t0 = Date.now()
     expect(parseSlurmConf(`A${' '.repeat(65_000)}=1\nB=${'x '.repeat(15_000)}`.replace(/x /g, 'x=1 ')).get('A')!.value).toBe('1')

@@ -51,6 +51,8 @@ export interface SlurmConf {
   duplicates: { key: string; lines: number[] }[]
   /** The file ended with a line break (kept as it was). */
   finalNewline: boolean
+  /** Windows line ends (CR LF) or a byte-order mark were found: the merged file has neither. */
+  normalized: string[]
 }
 
 /** A physical line's comment start ("#" not escaped as "\#"), or -1. */
@@ -128,7 +130,10 @@ function pairsOf(body: string, n: number): ConfPair[] {
 export function parseSlurmConf(text: unknown): SlurmConf {
   if (typeof text !== 'string') throw new SlurmConfError('the current slurm.conf must be text')
   if (text.length > MAX_CONF_CHARS) throw new SlurmConfError(`the current slurm.conf is ${text.length} characters long (at most ${MAX_CONF_CHARS})`)
-  const physical = text.split(/\r?\n/)
+  const normalized: string[] = []
+  if (text.charCodeAt(0) === 0xfeff) { text = text.slice(1); normalized.push('the byte-order mark at the start was removed') }
+  if ((text as string).includes('\r\n')) normalized.push('Windows line ends (CR LF) became Unix ones (LF)')
+  const physical = (text as string).split(/\r?\n/)
   const finalNewline = physical.length > 1 && physical[physical.length - 1] === ''
   if (finalNewline) physical.pop()
   const lines: ConfLine[] = []
@@ -176,6 +181,7 @@ export function parseSlurmConf(text: unknown): SlurmConf {
   return {
     lines,
     finalNewline,
+    normalized,
     all: (key) => byKey.get(key.toLowerCase()) ?? [],
     get: (key) => byKey.get(key.toLowerCase())?.at(-1) ?? null,
     includes: lines.filter((l) => l.kind === 'include').map((l) => ({ file: l.include!, line: l.first })),
@@ -273,7 +279,7 @@ export function mergeSlurmConf(conf: SlurmConf, wants: Want[], header: string[])
     for (const w of absent) out.push(`${w.key}=${newValue.get(w.key.toLowerCase())}`)
   }
 
-  const notes: string[] = []
+  const notes: string[] = conf.normalized.map((n) => `In the merged file, ${n}.`)
   const changedKeys = changes.map((c) => c.setting)
   for (const inc of conf.includes) {
     notes.push(`Include ${inc.file} (line ${inc.line}) is kept but was not read: Slurm reads it in place, so if it sets ${changedKeys.length ? changedKeys.join(', ') : 'any priority or scheduler setting'}, its value overrides this merge there. Check it by hand.`)
