@@ -6,6 +6,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
+import { Backend } from '../../src/backend/backend'
 import { exportConfig, ExportInputError, InsufficientDataError } from '../../src/core/export/index'
 import { parseSlurmConf, slurmMinutes, SlurmConfError } from '../../src/core/export/slurm-conf'
 import { APPROXIMATE, MERGED_CONF_FILE } from '../../src/core/export/slurm'
@@ -241,6 +242,14 @@ describe('hostile slurm.conf', () => {
         expect(e, JSON.stringify(text)).toBeInstanceOf(ExportInputError)
       }
     }
+  })
+  it('passes through Backend.exportConfig (the operation the GUI calls)', async () => {
+    const backend = new Backend({ mode: 'browser', stateDir: join(tmp, 'state'), cacheDir: null })
+    try {
+      const b = backend.exportConfig(result('SQF'), 'slurm', { currentConf: SITE })
+      expect(b.files[0].name).toBe('slurm.conf')
+      expect(b.changes).toEqual(exportConfig(result('SQF'), 'slurm', { currentConf: SITE }).changes)
+    } finally { await backend.close() }
   })
   it('bounds the text in the API contract', () => {
     expect(ExportOptionsSchema.safeParse({ currentConf: SITE }).success).toBe(true)
