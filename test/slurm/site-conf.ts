@@ -1,5 +1,5 @@
 // A realistic site slurm.conf for the merge tests (unit and real slurmctld): an Include, mixed-case
-// keys, a continuation line, multi-valued PriorityFlags, fair-share and QOS weights, several
+// keys, continued lines (one the merge changes, one it keeps), multi-valued PriorityFlags, fair-share and QOS weights, several
 // SchedulerParameters entries, PriorityDecayHalfLife, node and partition lines, comments.
 
 export interface SiteConfOptions {
@@ -50,6 +50,9 @@ export function siteConf(o: SiteConfOptions): string {
     'JobCompType=jobcomp/filetxt',
     `JobCompLoc=${d}/log/jobcomp.txt`,
     'MinJobAge=600',
+    '# a list continued on the next line: Slurm joins the two as they are (no space added)',
+    'PrivateData=jobs,\\',
+    'usage',
     'SelectType=select/cons_tres',
     'SelectTypeParameters=CR_CPU',
     '',

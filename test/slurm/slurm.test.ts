@@ -177,6 +177,7 @@ describe.skipIf(skip)('exported Slurm configuration on a real loopback Slurm', (
       expect(config).toMatch(/^PriorityWeightPartition\s*=\s*1100000000$/m)
       expect(config).toMatch(/^JobSubmitPlugins\s*=\s*lua$/m)
       expect(config).toMatch(/^KillWait\s*=\s*30 sec$/m) // from the included file
+      expect(config).toMatch(/^PrivateData\s*=\s*jobs,usage$/m) // the continued line, kept
       // No error or "Invalid" line but those of the loopback test cluster itself (ENVIRONMENT, each
       // with its reason); the fair-share one proves Slurm read the site weight the merge kept.
       const errors = c.logErrors()

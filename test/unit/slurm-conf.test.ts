@@ -52,6 +52,7 @@ describe('merging into a realistic slurm.conf', () => {
       'Include /srv/slurm/etc/auth.conf', 'Include /srv/slurm/etc/extra.conf']) expect(out).toContain(l)
     expect(out.filter((l) => /^PartitionName=/.test(l))).toHaveLength(2)
     expect(out.filter((l) => /^NodeName=/.test(l))).toHaveLength(2)
+    expect(parseSlurmConf(merged(b)).get('privatedata')!.value).toBe('jobs,usage') // a continued line, kept as two lines
     // the header says what the file is, then the site's own first line
     expect(out[0]).toMatch(/^# EasyTune export for Slurm 22\.05: queue order SQF/)
     expect(out[3]).toBe('# slurm.conf of the "easytune" test site (Slurm 22.05)')
@@ -106,12 +107,12 @@ describe('merging into a realistic slurm.conf', () => {
   it('reports Include lines (kept, not read) and duplicate keys (last wins: the earlier copy commented out)', () => {
     expect(b.notes!.filter((n) => /^Include /.test(n))).toEqual([
       expect.stringMatching(/^Include \/srv\/slurm\/etc\/auth\.conf \(line 8\) is kept but was not read: .*overrides this merge/),
-      expect.stringMatching(/^Include \/srv\/slurm\/etc\/extra\.conf \(line 48\) is kept but was not read/),
+      expect.stringMatching(/^Include \/srv\/slurm\/etc\/extra\.conf \(line 51\) is kept but was not read/),
     ])
     const dup = SITE.replace('# --- scheduling ---', 'SchedulerParameters=bf_interval=99 # old\nPriorityWeightQOS=5')
     const d = exportConfig(result('SQF'), 'slurm', { currentConf: dup })
-    expect(d.notes).toContain('SchedulerParameters is set 2 times (lines 44, 47); Slurm uses the last (line 47): EasyTune changed that one and commented out the earlier ones.')
-    expect(d.notes).toContain('PriorityWeightQOS is set 2 times (lines 36, 45); Slurm uses the last (line 45): kept as is.')
+    expect(d.notes).toContain('SchedulerParameters is set 2 times (lines 47, 50); Slurm uses the last (line 50): EasyTune changed that one and commented out the earlier ones.')
+    expect(d.notes).toContain('PriorityWeightQOS is set 2 times (lines 39, 48); Slurm uses the last (line 48): kept as is.')
     const lines = merged(d).split('\n')
     expect(lines).toContain('#[EasyTune: SchedulerParameters set again later, Slurm uses the later line] SchedulerParameters=bf_interval=99 # old')
     expect(lines).toContain('PriorityWeightQOS=5')
