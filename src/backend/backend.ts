@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto'
 import { existsSync, promises as fsp } from 'node:fs'
 import type { Stats } from 'node:fs'
 import { basename, join } from 'node:path'
-import { exportConfig as exportBundle } from '../core/export/index'
+import { exportConfig as exportBundle, type ExportOptions } from '../core/export/index'
 import type { EvaluationResult } from '../core/tune/result'
 import type { ImportOptions, Workload } from '../core/workload/import'
 import { hashFile } from '../engine/cache'
@@ -256,7 +256,7 @@ export class Backend {
     return { cells, bytes }
   }
 
-  exportConfig(result: EvaluationResult, target: ExportTarget, options: { slurmVersion?: string } = {}): ExportBundle {
+  exportConfig(result: EvaluationResult, target: ExportTarget, options: ExportOptions = {}): ExportBundle {
     return exportBundle(result, target, options)
   }
 

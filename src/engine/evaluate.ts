@@ -48,11 +48,18 @@ export async function evaluate(req: EvaluateRequest, runCells: CellRunner, sha25
     cellKeyOf: (c, part) => cellKey({ part, candidate: c.baseline ? BASELINE : c.candidate, threshold: c.baseline ? null : c.threshold }),
     split: { at: prepared.split.at, train: prepared.split.trainStats, test: prepared.split.testStats },
     weeks: { trainOriginal: prepared.train.originalWeeks, testOriginal: prepared.test.originalWeeks, train: prepared.train.count, test: prepared.test.count },
-    calibration, cells: cells.length,
+    calibration, cells: cells.length, maxRequestedSeconds: maxRequested(w.jobs.requested, w.jobs.count),
   })
   // Who gains, who loses (docs/IMPACT.md): two simulations of each part's real weeks; none without a recommendation.
   result.recommendation.impact = recommendationImpact(prepared.split, w.machineProcs, result.recommendation.verdict === 'insufficient-data' ? null : selection.candidates[selection.recommended], w, req.risk.maxWaitRatio)
   return { result, workload: w }
+}
+
+/** The longest requested time among the jobs, seconds (export sizes bf_window from it); null if none. */
+function maxRequested(requested: Float64Array, count: number): number | null {
+  let m = -Infinity
+  for (let i = 0; i < count; i++) if (requested[i] > m) m = requested[i]
+  return Number.isFinite(m) && m > 0 ? m : null
 }
 
 /** The command ran but cannot give an answer (exit code 1). */

@@ -9,7 +9,7 @@ import type { InspectData } from '../core/workload/inspect'
 import type { AnalysisRequestSchema, CampaignRequestSchema, CampaignSettingsSchema, CandidateSchema, ImportOptionsSchema, ImportTrackingSchema, LogSourceSchema, MixedAnalysisOptionsSchema, OnlineAnalysisOptionsSchema, ProjectStateSchema } from './schemas'
 
 export type { InspectData } from '../core/workload/inspect'
-export type { ExportBundle, ExportFile, ExportTarget, Fidelity } from '../core/export/types'
+export type { ExportBundle, ExportFile, ExportTarget, Fidelity, SettingChange } from '../core/export/types'
 export type { EasyTuneApi, StreamEvents, StreamName, StreamMessage } from './contract'
 
 export const API_VERSION = 1

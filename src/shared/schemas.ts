@@ -11,6 +11,7 @@
 // ID_PATTERN, absolute paths without NUL, plain file names, bounded lists and texts, policies that
 // exist (findPolicy), thresholds that pass thresholdProblem (the one threshold rule).
 import { z } from 'zod'
+import { MAX_CONF_CHARS } from '../core/export/slurm-conf'
 import { findPolicy } from '../core/sim/policies'
 import { PRESET_IDS } from '../core/tune/campaign'
 import { RESAMPLE_METHODS } from '../core/tune/resample'
@@ -220,6 +221,8 @@ export const ProjectStateSchema = z.strictObject({
 
 export const ExportOptionsSchema = z.strictObject({
   slurmVersion: z.string().max(16).regex(/^\d{1,3}(\.\d{1,3}){0,2}$/, 'must look like 23.11 or 24.05.1').optional(),
+  /** The site's current slurm.conf, as text: the Slurm export then writes the whole merged file. */
+  currentConf: z.string().max(MAX_CONF_CHARS, `must be a slurm.conf of at most ${MAX_CONF_CHARS} characters`).optional(),
 })
 export const SaveProjectOptionsSchema = z.strictObject({ saveAs: z.boolean().optional() })
 /** setSettings takes any part of the settings (src/shared/settings.ts has the one schema). */

@@ -89,6 +89,8 @@ describe('API argument schemas', () => {
     expect(ok('addLogFile', [{ path: 'C:\\logs\\a.swf' }])).toEqual([{ path: 'C:\\logs\\a.swf' }])
     expect(ok('exportConfig', [result, 'slurm', { slurmVersion: '23.11' }])[2]).toEqual({ slurmVersion: '23.11' })
     expect(ok('exportConfig', [result, 'pbs'])[2]).toBeUndefined()
+    expect(ok('exportConfig', [result, 'slurm', { currentConf: 'ClusterName=x\n' }])[2]).toEqual({ currentConf: 'ClusterName=x\n' })
+    rejects('exportConfig', [result, 'slurm', { currentConf: 'x'.repeat(2_000_001) }], /currentConf/)
     expect(ok('saveText', ['slurm.conf', 'x', 'text/plain; charset=utf-8'])).toEqual(['slurm.conf', 'x', 'text/plain; charset=utf-8'])
     expect(ok('saveReportPdf', [result])[0]).toMatchObject({ kind: 'easytune-evaluation' })
     expect(ok('setSettings', [{ theme: 'dark', workers: null }])).toEqual([{ theme: 'dark', workers: null }])

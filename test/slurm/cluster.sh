@@ -2,7 +2,8 @@
 # A single-host Slurm 22.05 test cluster on loopback, no systemd (adapted from SLURM.md Part 2,
 # cluster.sh). usage: cluster.sh start | stop | status
 # env: RUN_DIR (scratch folder, required), CTLD_PORT, NODE_PORTS (space separated, one per node),
-#      CPUS_PER_NODE (default 1). The test writes $RUN_DIR/etc/policy.conf (the exported fragment),
+#      CPUS_PER_NODE (default 1), SITE_CONF (optional: a whole slurm.conf to use instead of the one
+#      written here; it must use RUN_DIR's paths and ports). The test writes $RUN_DIR/etc/policy.conf (the exported fragment),
 #      $RUN_DIR/etc/test.conf (test-only overrides) and $RUN_DIR/etc/job_submit.lua before start.
 # Daemons run in the foreground (-D/-F) as background children; their PIDs are recorded in
 # $RUN_DIR/run/*.bgpid and stop() kills exactly those PIDs (never by name).
@@ -27,6 +28,7 @@ wait_for() {  # wait_for <tries> <sleep> <cmd...>
 write_conf() {
     local ports=(${NODE_PORTS:?NODE_PORTS is required}) cpus=${CPUS_PER_NODE:-1} i=1
     printf 'AuthType=auth/munge\nCredType=cred/munge\nAuthInfo=socket=%s\n' "$SOCK" > $B/etc/auth.conf
+    if [ -n "${SITE_CONF:-}" ]; then cp "$SITE_CONF" $B/etc/slurm.conf; return; fi
     cat > $B/etc/slurm.conf <<EOF
 # Loopback test cluster written by cluster.sh (Slurm 22.05, Debian 12). All paths under RUN_DIR.
 ClusterName=easytune

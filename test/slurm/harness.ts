@@ -81,6 +81,21 @@ export class Cluster {
     for (const f of bundle.files) writeFileSync(join(this.dir, 'etc', f.name), f.content)
   }
 
+  /** A whole site slurm.conf (and the files beside it) instead of cluster.sh's own; null: cluster.sh's. */
+  useSiteConf(conf: string | null, files: Record<string, string> = {}): void {
+    if (conf === null) { delete this.env.SITE_CONF; return }
+    const path = join(this.dir, 'site-slurm.conf')
+    writeFileSync(path, conf)
+    for (const [name, content] of Object.entries(files)) writeFileSync(join(this.dir, 'etc', name), content)
+    this.env.SITE_CONF = path
+  }
+
+  /** Every line of slurmctld's log that reports an error or an invalid setting. */
+  logErrors(): string[] {
+    const log = join(this.dir, 'log', 'slurmctld.log')
+    return existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter((l) => /error|invalid/i.test(l)) : ['(no slurmctld.log)']
+  }
+
   private sh(args: string[], timeout = 30_000): string {
     const r = spawnSync('bash', [CLUSTER_SH, ...args], { env: this.env, encoding: 'utf8', timeout })
     if (r.status !== 0) throw new Error(`cluster.sh ${args.join(' ')} failed (${r.status}): ${r.stdout}${r.stderr}\n${this.logTail()}`)

@@ -23,6 +23,7 @@ describe('easytune evaluate', () => {
     expect(j.schemaVersion).toBe(1)
     expect(j.kind).toBe('easytune-evaluation')
     expect(j.log.sha256).toBe('3e152f201fd2e96808a735bced6ea6eb0bb07fdc447689cafb0750d87b264c0b')
+    expect(j.log.maxRequestedSeconds).toBe(216_000) // the largest requested time (SWF field 9) in the log: 60 h, for bf_window
     expect(j.protocol.cells).toBe(2 * (1 + 11 * 2))
     expect(j.candidates.length).toBe(1 + 11 * 2)
     expect(j.candidates[0]).toMatchObject({ baseline: true, label: 'EASY-FCFS' })

@@ -170,7 +170,7 @@ describe('hostile results', () => {
     bad((r) => { r.candidates[0].candidate.primary = MIX([NaN, 0, 0, 0, 0, 0]) }, /6 finite numbers/)
     bad((r) => { r.candidates[0].candidate.primary = MIX([1e300, 0, 0, 0, 0, 0]) }, /6 finite numbers/)
     bad((r) => { r.candidates[0].candidate.primary = MIX([1, 0, 0, 0, 0, 0], [-1, 1, 1, 1, 1, 1]) }, /negative/)
-    bad((r) => { r.schemaVersion = 2 }, /schemaVersion 2/)
+    bad((r) => { r.schemaVersion = 3 }, /schemaVersion 3/)
     bad((r) => { r.kind = 'x' }, /not an EasyTune evaluation/)
     bad((r) => { r.recommended = 5 }, /recommended/)
     bad((r) => { r.recommended = '0' }, /recommended/)
@@ -178,7 +178,7 @@ describe('hostile results', () => {
     expect(() => exportConfig(null as never, 'pbs')).toThrow(/not an EasyTune evaluation result/)
     expect(() => exportConfig(resultFor('SPF'), 'slurm', { slurmVersion: '22.05\nPriorityType=x' })).toThrow(/not a Slurm version/)
     expect(() => exportConfig(resultFor('SPF'), 'slurm', { slurmVersion: '18.08' })).toThrow(/too old/)
-    expect(file(exportConfig(resultFor('SPF'), 'slurm', { slurmVersion: '23.02.7' }), 'slurm.conf.easytune')).toMatch(/^# EasyTune export for Slurm 23\.02\.7:/)
+    expect(file(exportConfig(resultFor('SPF'), 'slurm', { slurmVersion: '23.02.7' }), 'slurm.conf.easytune')).toMatch(/^# EasyTune export for Slurm 23\.02\.7:/m)
   })
   it('keeps every emitted integer inside Slurm\'s 32-bit ranges, even for extreme inputs', () => {
     const cases = [resultFor(MIX([1e-9, 1e9, 0.5, 0, 1e6, 1e-6], [1e-6, 1, 1, 1, 1, 1e9]), { machineProcs: 1e8, maxWait: 1e9 }), resultFor('SQF', { machineProcs: 1e8 })]

@@ -10,6 +10,7 @@ import { formatThreshold } from '../util/duration'
 import { fmtInt, fmtNum, LUA, render } from './expr'
 import { PBS_PROMOTE, pbsFormula } from './pbs'
 import { orderItem } from './slurm'
+import { slurmMergeDoc } from './slurm-conf-doc'
 import { BASE, EPOCH0, LINEAR_BUDGET, PROMOTE, SF_MAX, SF_OFFSET, slurmPlan } from './slurm-plan'
 import type { Fidelity } from './types'
 import type { ExportInput } from './validate'
@@ -114,13 +115,14 @@ export function policiesMarkdown(): string {
     '',
     'The mechanism follows from the shape of the formula, so a new policy needs no exporter change:',
     '',
-    `- Every job gets the same base priority from the partition factor (\`PriorityWeightPartition=${fmtInt(BASE)}\`); fair-share, QOS and association weights are 0.`,
+    `- Every job gets the same base priority from the partition factor (\`PriorityWeightPartition=${fmtInt(BASE)}\`); the fragment sets fair-share, QOS and association weights to 0 (a merge keeps the site's, see below).`,
     '- **The wait alone** (FCFS): all priorities are equal, so Slurm orders by submit time, then job id. Native; a threshold changes nothing.',
     '- **±q**: `PriorityWeightTRES=CPU=±1` with `PriorityFlags=NO_NORMAL_TRES` (raw CPU counts). Native.',
     '- **Other static formulas** (no wait): `job_submit.lua` sets each job\'s site factor at submission, and again when its time limit or CPU count changes. ±p̃ is written in whole minutes; the submit time (LCFS) in seconds since ' + new Date(EPOCH0 * 1000).toISOString().slice(0, 10) + '; ratios and products are log-encoded around ' + fmtInt(SF_OFFSET) + `. Site factors stay within [0, ${fmtInt(SF_MAX)}]: Slurm stores them unsigned, and a negative value can read back as "unset".`,
     '- **Formulas that read the wait, and any order with a threshold**: a periodic script (root, e.g. every minute from cron) recomputes every pending job\'s site factor with `scontrol update … SiteFactor=`; between runs the order is that of the last run. Jobs past the threshold get ' + fmtInt(PROMOTE) + ' + their wait, above every encoded score.',
     `- **Mixed policies** that are linear with a non-negative wait weight: the wait maps to \`PriorityWeightAge\` (needs slurmdbd; \`PriorityMaxAge\` is twice the longest simulated wait), −q to the CPU weight, and the static p̃ terms to \`job_submit.lua\`, all scaled to stay within ±${fmtInt(LINEAR_BUDGET)}. A negative wait weight or the −exp feature uses the periodic script.`,
     '- EASY\'s shape: `SchedulerType=sched/backfill` with `bf_job_part_count_reserve=1` (one reservation), `bf_window` as long as the longest time limit, and `bf_continue`. Slurm has no separate backfill order: an explicit backfill policy is not exportable, except the primary\'s own policy with no threshold (the same order; FCFS under any threshold). Under a threshold, EASY-P-P (pure P backfill) is not exported as evaluated either: Slurm\'s backfill walks the thresholded priority order. Each export lists the remaining gaps (per-partition reservations, whole nodes, periodic backfill).',
+    ...slurmMergeDoc(),
     '',
     '### PBS Professional / OpenPBS',
     '',

@@ -9,21 +9,36 @@ import { describeMixed, isDynamic, mixedCoefficients } from './policy'
 import { checkSlurmVersion, DEFAULT_SLURM_VERSION, exportSlurm } from './slurm'
 import { ExportInputError, readExportInput, type ExportInput } from './validate'
 
-export { ExportInputError } from './validate'
+export { ExportInputError, InsufficientDataError } from './validate'
 export { checkSlurmVersion, DEFAULT_SLURM_VERSION } from './slurm'
 
 export const RECOMMENDATION_FILE = 'easytune-recommendation.json'
 export const RECOMMENDATION_SCHEMA_VERSION = 1
 export const EXPORT_TARGETS: readonly ExportTarget[] = ['slurm', 'pbs']
 
-/** The configuration files for `target`, each exported item's fidelity and the known gaps.
- * Throws ExportInputError (plain words) for a result it cannot read. */
-export function exportConfig(result: EvaluationResult, target: ExportTarget, options?: { slurmVersion?: string }): ExportBundle {
+export interface ExportOptions {
+  slurmVersion?: string
+  /** The site's current slurm.conf (text): Slurm exports then write the whole merged file. */
+  currentConf?: string
+}
+
+/** The configuration files for `target`, each exported item's fidelity, the known gaps, and (Slurm)
+ * every setting changed. A `keep` verdict exports nothing and says so. Throws ExportInputError
+ * (plain words) for a result or slurm.conf it cannot read, InsufficientDataError when the
+ * evaluation found too little data. */
+export function exportConfig(result: EvaluationResult, target: ExportTarget, options?: ExportOptions): ExportBundle {
   const x = readExportInput(result)
   if (!EXPORT_TARGETS.includes(target)) throw new ExportInputError(`unknown export target; use ${EXPORT_TARGETS.join(' or ')}`)
-  const bundle = target === 'slurm'
-    ? exportSlurm(x, checkSlurmVersion(options?.slurmVersion ?? DEFAULT_SLURM_VERSION))
-    : exportPbs(x)
+  if (options?.currentConf !== undefined && target !== 'slurm') throw new ExportInputError('a current configuration is only read for the Slurm export')
+  if (x.verdict === 'keep') {
+    return {
+      target, files: [], items: [], gaps: [], changes: [], approximate: null,
+      notes: ['The evaluation says keep: the baseline order stays (no candidate passed every condition to switch), so nothing is exported and no setting changes.'],
+    }
+  }
+  const bundle: ExportBundle = target === 'slurm'
+    ? exportSlurm(x, checkSlurmVersion(options?.slurmVersion ?? DEFAULT_SLURM_VERSION), options?.currentConf)
+    : { ...exportPbs(x), changes: [], notes: [], approximate: null }
   bundle.files.push({
     name: RECOMMENDATION_FILE,
     content: JSON.stringify(recommendationOf(x), null, 2) + '\n',

@@ -25,6 +25,9 @@ export const EPOCH0 = 1_767_225_600
 /** bf_window (minutes) and the time limit assumed for jobs without one: 7 days. */
 export const BF_WINDOW_MIN = 10_080
 export const LIMIT_IF_UNSET_MIN = 10_080
+/** Slurm's largest bf_window, minutes (backfill.c: MAX_BACKFILL_WINDOW = 30 days; a larger value
+ * is logged as "Invalid SchedulerParameters bf_window" and replaced by the default, one day). */
+export const BF_WINDOW_MAX_MIN = 43_200
 export const BF_MAX_JOB_TEST = 1000
 
 /** linear: round(scale·x) + offset, clamped to [0, max]; log: SF_OFFSET ± ENC_SCALE·ln(1 + |x|). */

@@ -1,15 +1,20 @@
 // Slurm export (docs/POLICIES.md, "Slurm"): a commented slurm.conf fragment, job_submit.lua and the
 // periodic site-factor script when the policy needs them, each item labelled with its fidelity.
-import type { ExportBundle, ExportFile, Fidelity } from './types'
+import type { ExportBundle, ExportFile, Fidelity, SettingChange } from './types'
 import { formatDuration } from '../util/duration'
-import { fmtInt } from './expr'
+import { fmtInt, fmtNum } from './expr'
 import { describeMixed, FEATURE_NAMES } from './policy'
 import { lostGap, lostHeader, lostParts } from './lost'
 import { jobSubmitLua, LUA_FILE, SITE_FACTOR_FILE, siteFactorScript } from './scripts'
-import { BASE, BF_MAX_JOB_TEST, BF_WINDOW_MIN, needsLua, slurmPlan, type SlurmPlan } from './slurm-plan'
+import { listEntry, mergeSlurmConf, parseSlurmConf, slurmMinutes, type SlurmConf, type Want } from './slurm-conf'
+import { BASE, BF_MAX_JOB_TEST, BF_WINDOW_MAX_MIN, BF_WINDOW_MIN, ENC_CAP, LIMIT_IF_UNSET_MIN, LINEAR_BUDGET, needsLua, slurmPlan, type SlurmPlan } from './slurm-plan'
 import { choiceLabel, ExportInputError, type ExportInput } from './validate'
 
 export const SLURM_CONF_FILE = 'slurm.conf.easytune'
+/** The whole merged configuration, written when the current slurm.conf is given. */
+export const MERGED_CONF_FILE = 'slurm.conf'
+/** The export's fidelity note when site priority terms stay on beside the order's. */
+export const APPROXIMATE = 'approximate: fair-share and QOS also act'
 export const DEFAULT_SLURM_VERSION = '22.05'
 type Item = ExportBundle['items'][number]
 
@@ -120,10 +125,61 @@ function title(x: ExportInput, version: string): string[] {
   ]
 }
 
-function confFragment(x: ExportInput, plan: SlurmPlan, items: Item[], gaps: string[], version: string): string {
+/** The site policies a pasted fragment switches off or replaces (its first lines say so). */
+function overrides(plan: SlurmPlan): string[] {
+  const tres = plan.mode === 'tres' || (plan.mode === 'linear' && plan.tresPerCpu !== 0)
+  const out = plan.mode === 'none' ? [] : [
+    'PriorityWeightFairshare=0, PriorityWeightQOS=0 and PriorityWeightAssoc=0: fair-share, QOS and association priorities stop acting;',
+    `PriorityWeightPartition=${fmtInt(BASE)}: partitions with different PriorityJobFactor would outweigh the order (keep them equal);`,
+    'PriorityWeightAge, PriorityWeightJobSize, PriorityFavorSmall and PriorityWeightTRES: your age, size and TRES terms are replaced by the order\'s;',
+    ...(tres ? ['PriorityFlags=NO_NORMAL_TRES replaces your whole PriorityFlags list;'] : []),
+    ...(needsLua(plan) ? ['JobSubmitPlugins=lua replaces your whole list of job_submit plugins;'] : []),
+  ]
+  out.push('SchedulerType=sched/backfill, and SchedulerParameters replaced as a whole: every other option you set there (bf_interval, default_queue_depth, …) is dropped.')
+  return out
+}
+
+/** bf_window (minutes): at least the longest requested time in the log and the partitions' longest
+ * MaxTime (and the site's current value if larger), at most Slurm's maximum (docs/POLICIES.md). */
+export function bfWindow(maxRequestedSec: number | null | undefined, conf: SlurmConf | null): { minutes: number; why: string; notes: string[] } {
+  const notes: string[] = []
+  const fromLog = maxRequestedSec ? Math.ceil(maxRequestedSec / 60) : null
+  const times = (conf?.partitions ?? []).map((p) => ({ p, m: p.get('MaxTime') === null ? null : slurmMinutes(p.get('MaxTime')!) }))
+  const unlimited = times.filter((t) => t.m === Infinity).map((t) => t.p.name)
+  const finite = times.map((t) => t.m).filter((m): m is number => m !== null && Number.isFinite(m))
+  const fromParts = finite.length ? Math.max(...finite) : null
+  const curText = listEntry(conf, 'SchedulerParameters', 'bf_window')
+  const cur = curText === null ? null : Number(curText)
+  if (cur !== null && !(Number.isInteger(cur) && cur >= 1 && cur <= BF_WINDOW_MAX_MIN)) {
+    notes.push(`Your bf_window=${curText!.slice(0, 20)} is outside 1–${fmtInt(BF_WINDOW_MAX_MIN)} minutes: slurmctld rejects it ("Invalid SchedulerParameters bf_window") and uses one day instead.`)
+  }
+  const need = Math.max(fromLog ?? 0, fromParts ?? 0)
+  const current = cur !== null && Number.isInteger(cur) && cur >= 1 && cur <= BF_WINDOW_MAX_MIN ? cur : 0
+  const wanted = need > 0 ? need : BF_WINDOW_MIN
+  const minutes = Math.min(BF_WINDOW_MAX_MIN, Math.max(wanted, current))
+  const why = [
+    fromLog !== null ? `the longest requested time in the log is ${fmtInt(fromLog, 1e9)} min` : 'the log\'s longest requested time is not recorded in this result',
+    ...(fromParts !== null ? [`the partitions' longest MaxTime is ${fmtInt(fromParts, 1e9)} min`] : []),
+    ...(need === 0 ? [`${fmtInt(BF_WINDOW_MIN)} min (7 days) is assumed`] : []),
+    ...(current > wanted ? [`your larger bf_window=${fmtInt(current)} is kept`] : []),
+  ]
+  if (need > BF_WINDOW_MAX_MIN) {
+    notes.push(`Requests reach ${formatDuration(need * 60)}, more than 30 days: bf_window is capped at ${fmtInt(BF_WINDOW_MAX_MIN)} min, Slurm's maximum (a larger value is rejected and falls back to one day), so jobs that would start more than 30 days ahead get no backfill reservation.`)
+  }
+  if (unlimited.length) notes.push(`Partition${unlimited.length > 1 ? 's' : ''} ${unlimited.join(', ')} ha${unlimited.length > 1 ? 've' : 's'} MaxTime=INFINITE: a job may ask for more than bf_window (${fmtInt(minutes)} min) and then gets no reservation; set a MaxTime if you can.`)
+  return { minutes, why: `backfill must look as far ahead as the longest job can run, so every job gets its reservation: ${why.join('; ')}${need > BF_WINDOW_MAX_MIN ? `; capped at Slurm's maximum, ${fmtInt(BF_WINDOW_MAX_MIN)} min (30 days)` : ''}`, notes }
+}
+
+function confFragment(x: ExportInput, plan: SlurmPlan, items: Item[], gaps: string[], version: string, bf: number): string {
   const lines = [
-    ...title(x, version).map((l) => `# ${l}`),
+    // What is not run as evaluated comes first of all: it changes what the numbers mean.
     ...lostHeader(lostParts(items), '#'),
+    '# Pasted at the end of slurm.conf, this fragment OVERRIDES these site policies:',
+    ...overrides(plan).map((l) => `#   - ${l}`),
+    '# To keep them, export with your current slurm.conf (--current-conf, or paste it in the Export',
+    '# step): EasyTune then writes the whole merged file and lists every change it makes.',
+    '#',
+    ...title(x, version).map((l) => `# ${l}`),
     '# Generated from typed values only: nothing read from a job log is pasted into this file.',
     '# Append it at the END of slurm.conf or Include it last: later lines override earlier ones',
     '# (Slurm logs "specified more than once, latest value used"). Then: scontrol reconfigure.',
@@ -141,22 +197,123 @@ function confFragment(x: ExportInput, plan: SlurmPlan, items: Item[], gaps: stri
     '# --- EASY shape: one reservation, a window as long as the longest time limit ---',
     'SchedulerType=sched/backfill',
     '# This line replaces your SchedulerParameters: merge in any options you rely on.',
-    `# bf_window (minutes) must be at least your longest MaxTime; ${BF_WINDOW_MIN} = 7 days.`,
-    `SchedulerParameters=bf_job_part_count_reserve=1,bf_window=${fmtInt(BF_WINDOW_MIN)},bf_continue,bf_max_job_test=${fmtInt(BF_MAX_JOB_TEST)}`,
+    `# bf_window (minutes) must be at least your longest MaxTime (at most ${fmtInt(BF_WINDOW_MAX_MIN)}, Slurm's maximum).`,
+    `SchedulerParameters=bf_job_part_count_reserve=1,bf_window=${fmtInt(bf)},bf_continue,bf_max_job_test=${fmtInt(BF_MAX_JOB_TEST)}`,
     '',
   )
   return lines.join('\n')
 }
 
-export function exportSlurm(x: ExportInput, version: string): Omit<ExportBundle, 'files'> & { files: ExportFile[] } {
+/** What the order needs in slurm.conf, each with why (the merge keeps everything else). */
+function wants(plan: SlurmPlan, conf: SlurmConf | null, bf: number): Want[] {
+  const w: Want[] = []
+  // slurm.conf(5) defaults: every priority weight 0, SchedulerType sched/backfill
+  const value = (key: string, v: string, why: string, slurmDefault?: string) => w.push({ kind: 'value', key, value: v, why, slurmDefault })
+  if (plan.mode !== 'none') {
+    const tres = plan.mode === 'tres' ? plan.perCpu : plan.mode === 'linear' ? plan.tresPerCpu : 0
+    const age = plan.mode === 'linear' ? plan.ageWeight : 0
+    value('PriorityType', 'priority/multifactor', 'the order is expressed through the multifactor priority plugin')
+    value('PriorityWeightPartition', fmtInt(BASE), 'every job gets the same base priority from the partition factor, which keeps the order\'s terms (negative ones too) above 0 and below 2^32; keep PriorityJobFactor equal on your partitions')
+    value('PriorityWeightAge', fmtInt(age, 2 ** 32 - 1), age ? 'the order\'s wait term (Age factor, needs slurmdbd)' : 'the order has no wait term: an age weight would pull the order towards first-come-first-served', '0')
+    value('PriorityWeightJobSize', '0', 'the order\'s size term, if any, is the exact CPU count through TRES: the job-size factor would add another one', '0')
+    value('PriorityWeightTRES', `CPU=${fmtInt(tres)}`, `${tres ? `the order's CPU term: priority moves by ${fmtInt(tres)} per CPU` : 'the order has no CPU term'}; weights on other TRES (memory, GPUs, …) are removed: they would add terms the order does not have`, 'CPU=0')
+    if (tres !== 0) w.push({ kind: 'list', key: 'PriorityFlags', entries: [{ name: 'NO_NORMAL_TRES', value: null }], why: 'the CPU factor must be the raw count of CPUs, not a share of the partition' })
+    if (age !== 0 && plan.mode === 'linear') {
+      value('PriorityMaxAge', fmtInt(plan.maxAgeMin), 'the age factor must grow linearly over the waits seen in the log: twice the longest simulated wait, in minutes')
+      value('PriorityCalcPeriod', '1', 'the wait term is recomputed every minute')
+    }
+    if (needsLua(plan)) w.push({ kind: 'list', key: 'JobSubmitPlugins', entries: [{ name: 'lua', value: null }], why: `${LUA_FILE} sets each job's site factor at submission` })
+  }
+  value('SchedulerType', 'sched/backfill', 'EASY backfilling', 'sched/backfill')
+  const test = Number(listEntry(conf, 'SchedulerParameters', 'bf_max_job_test'))
+  w.push({
+    kind: 'list', key: 'SchedulerParameters', why: 'EASY shape: one reservation per partition, a window as long as the longest job, and the whole queue examined',
+    entries: [
+      { name: 'bf_job_part_count_reserve', value: '1' },
+      { name: 'bf_window', value: fmtInt(bf) },
+      { name: 'bf_continue', value: null },
+      { name: 'bf_max_job_test', value: fmtInt(Number.isInteger(test) && test > BF_MAX_JOB_TEST && test <= 1e9 ? test : BF_MAX_JOB_TEST, 1e9) },
+    ],
+  })
+  return w
+}
+
+/** How many priority points the order's own term spans across the log's jobs, or null when it is
+ * open-ended (submit times, log-encoded ratios); 0 for FCFS (every job equal). */
+function orderSpan(plan: SlurmPlan, x: ExportInput): number | null {
+  switch (plan.mode) {
+    case 'fcfs': return 0
+    case 'tres': return Math.max(1, x.machineProcs - 1)
+    case 'linear': return LINEAR_BUDGET
+    case 'lua': {
+      if (plan.enc.kind === 'log') return 2 * ENC_CAP
+      return plan.enc.scale === 1 / 60 ? Math.ceil((x.maxRequested ?? LIMIT_IF_UNSET_MIN * 60) / 60) : null
+    }
+    case 'sitefactor': return 2 * ENC_CAP
+    case 'none': return null
+  }
+}
+
+/** Site priority terms that stay on beside the order's, compared with the order's span. */
+function siteTermsNote(plan: SlurmPlan, x: ExportInput, conf: SlurmConf): string | null {
+  const num = (k: string) => { const v = conf.get(k)?.value; const n = v === undefined ? 0 : Number(v); return Number.isFinite(n) && n > 0 ? n : 0 }
+  const terms = [['fair-share', num('PriorityWeightFairshare')], ['QOS', num('PriorityWeightQOS')], ['association', num('PriorityWeightAssoc')]] as const
+  const on = terms.filter(([, v]) => v > 0)
+  if (!on.length || plan.mode === 'none') return null
+  const total = on.reduce((a, [, v]) => a + v, 0)
+  const span = orderSpan(plan, x)
+  const names = on.map(([n, v]) => `${n} (weight ${fmtNum(v)})`).join(', ')
+  const cmp = span === 0
+    ? 'the order itself gives every job the same priority, so these terms alone decide the order: it is not the evaluated one'
+    : span === null
+      ? `jobs whose order terms differ by less than ${fmtNum(total)} priority points can swap`
+      : `the order's term spans about ${fmtNum(span)} points, so jobs whose order terms differ by less than ${fmtNum(total)} points (${total >= span ? 'all of them' : `${((100 * total) / span).toPrecision(2)} % of that span`}) can swap`
+  return `${APPROXIMATE}. Your ${names} weights stay on, as asked: they add up to ${fmtNum(total)} priority points on top of the order's term; ${cmp}. Set them to 0 to run the order exactly as evaluated.`
+}
+
+function partitionNote(conf: SlurmConf): string | null {
+  const f = conf.partitions.map((p) => ({ name: p.name, f: Number(p.get('PriorityJobFactor') ?? 1) }))
+  const values = new Set(f.map((p) => p.f))
+  return values.size > 1 ? `Your partitions have different PriorityJobFactor (${f.map((p) => `${p.name}=${p.f}`).join(', ')}): with PriorityWeightPartition=${fmtInt(BASE)} that difference outweighs the order; set them equal, or mind that jobs are ordered partition by partition.` : null
+}
+
+export interface SlurmExport extends Omit<ExportBundle, 'files'> { files: ExportFile[]; changes: SettingChange[]; notes: string[]; approximate: string | null }
+
+export function exportSlurm(x: ExportInput, version: string, currentConf?: string): SlurmExport {
   const plan = slurmPlan(x)
   const items = slurmItems(x, plan)
   const lost = lostParts(items)
   const gap = lostGap(lost)
   const gaps = [...(gap ? [gap] : []), ...slurmGaps(plan)]
   const head = title(x, version)
-  const files: ExportFile[] = [{ name: SLURM_CONF_FILE, content: confFragment(x, plan, items, gaps, version), description: 'slurm.conf fragment: priority weights and backfill settings (append at the end of slurm.conf)' }]
+  const conf = currentConf === undefined ? null : parseSlurmConf(currentConf)
+  const bf = bfWindow(x.maxRequested, conf)
+  const want = wants(plan, conf, bf.minutes)
+  const bfWhy = (w: Want) => (w.key === 'SchedulerParameters' ? { ...w, why: `${w.why}; bf_window: ${bf.why}` } : w)
+  const files: ExportFile[] = []
+  let changes: SettingChange[]
+  const notes = [...bf.notes]
+  let approximate: string | null = null
+  if (conf === null) {
+    files.push({ name: SLURM_CONF_FILE, content: confFragment(x, plan, items, gaps, version, bf.minutes), description: 'slurm.conf fragment: priority weights and backfill settings (append at the end of slurm.conf); its first lines list the site policies it overrides' })
+    // without the current file, what it was is unknown: from = null
+    changes = want.map(bfWhy).map((w) => ({ setting: w.key, from: null, to: w.kind === 'value' ? w.value : w.entries.map((e) => (e.value === null ? e.name : `${e.name}=${e.value}`)).join(','), why: w.why }))
+    notes.push('No current slurm.conf given: the fragment replaces your priority weights and SchedulerParameters (its first lines list them). Give your slurm.conf to get the whole merged file instead.')
+  } else {
+    const header = [
+      `# ${head[0]}`,
+      '# Merged by EasyTune into the slurm.conf you gave: every line it does not change is kept as it was;',
+      '# changed settings end with "# EasyTune: was …". Then: scontrol reconfigure.',
+    ]
+    const merged = mergeSlurmConf(conf, want.map(bfWhy), header)
+    files.push({ name: MERGED_CONF_FILE, content: merged.text, description: 'your slurm.conf merged with the recommended order: every setting the order does not need is kept' })
+    changes = merged.changes
+    notes.push(...merged.notes)
+    approximate = siteTermsNote(plan, x, conf)
+    const part = partitionNote(conf)
+    if (part) notes.push(part)
+  }
   if (needsLua(plan)) files.push({ name: LUA_FILE, content: jobSubmitLua(plan, head), description: 'job_submit.lua: sets each job\'s site factor at submission (next to slurm.conf)' })
   if (plan.mode === 'sitefactor') files.push({ name: SITE_FACTOR_FILE, content: siteFactorScript(plan, head), description: 'periodic script (root, every minute): refreshes pending jobs\' site factors' })
-  return { target: 'slurm', files, items, gaps, lost }
+  return { target: 'slurm', files, items, gaps, lost, changes, notes, approximate }
 }

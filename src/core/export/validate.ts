@@ -2,7 +2,7 @@
 // anywhere): every field read is checked, and only typed values (registry ids, finite numbers)
 // leave this module. Strings from the result never reach generated configuration or code.
 import { findPolicy, POLICIES } from '../sim/policies'
-import { RESULT_SCHEMA_VERSION, type EvaluationResult } from '../tune/result'
+import { RESULT_SCHEMA_VERSION, type EvaluationResult, type Verdict } from '../tune/result'
 
 export class ExportInputError extends Error {
   constructor(message: string) {
@@ -17,6 +17,10 @@ export type PolicyChoice =
   | { kind: 'mixed'; weights: number[]; scale: number[] }
 
 export interface ExportInput {
+  /** The evaluation's verdict (schema v2); a v1 document recommending the baseline means keep. */
+  verdict?: Exclude<Verdict, 'insufficient-data'>
+  /** The longest requested time in the log, seconds (null in documents that do not record it). */
+  maxRequested?: number | null
   primary: PolicyChoice
   /** 'same', a registry id, or 'mixed'. */
   backfill: string
@@ -30,6 +34,19 @@ export interface ExportInput {
   sha256: string | null
   objective: 'avgWait' | 'avgBsld' | null
   gains: { train: number | null; test: number | null; testCi: [number, number] | null; maxWaitRatio: number | null }
+}
+
+/** Result documents this module reads: v1, and v2 which adds recommendation.verdict (docs/RESULT-SCHEMA.md). */
+const LATEST_READ = Math.max(RESULT_SCHEMA_VERSION, 2)
+
+/** The evaluation says there is too little data: nothing to export (the CLI exits 2 with the reason). */
+export class InsufficientDataError extends ExportInputError {}
+
+/** A short printable text from the result (shown to the person only, never written into a file). */
+function plainText(x: unknown): string | null {
+  if (typeof x !== 'string') return null
+  const t = x.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').trim()
+  return t === '' ? null : t.length > 400 ? `${t.slice(0, 400)}…` : t
 }
 
 const MAX_WEIGHT = 1e12
@@ -66,11 +83,18 @@ function policyChoice(x: unknown, where: string): PolicyChoice {
 /** The recommended candidate of a result, or an ExportInputError in plain words. */
 export function readExportInput(result: unknown): ExportInput {
   if (!isObj(result)) throw new ExportInputError('the file is not an EasyTune evaluation result (expected a JSON object)')
-  if (result.schemaVersion !== RESULT_SCHEMA_VERSION) {
-    throw new ExportInputError(`unsupported result schemaVersion ${JSON.stringify(result.schemaVersion) ?? 'missing'}; this version of EasyTune reads version ${RESULT_SCHEMA_VERSION}`)
+  const sv = result.schemaVersion
+  if (!(typeof sv === 'number' && Number.isInteger(sv) && sv >= 1 && sv <= LATEST_READ)) {
+    throw new ExportInputError(`unsupported result schemaVersion ${JSON.stringify(sv)?.slice(0, 20) ?? 'missing'}; this version of EasyTune reads versions 1 to ${LATEST_READ}`)
   }
   if (result.kind !== 'easytune-evaluation') throw new ExportInputError('the file is not an EasyTune evaluation result (kind is not "easytune-evaluation")')
   const r = result as unknown as EvaluationResult
+  const rec = isObj(r.recommendation) ? (r.recommendation as unknown as Record<string, unknown>) : {}
+  const verdict = rec.verdict
+  if (verdict === 'insufficient-data') {
+    throw new InsufficientDataError(`the evaluation found too little data to recommend an order: ${plainText(rec.reason) ?? 'no reason given'}`)
+  }
+  if (!(verdict === undefined || verdict === 'switch' || verdict === 'keep')) throw new ExportInputError('the result\'s recommendation.verdict must be switch, keep or insufficient-data')
   if (!Array.isArray(r.candidates) || r.candidates.length === 0) throw new ExportInputError('the result has no candidates')
   const i = r.recommended as unknown
   if (typeof i !== 'number' || !Number.isInteger(i) || i < 0 || i >= r.candidates.length) {
@@ -97,7 +121,10 @@ export function readExportInput(result: unknown): ExportInput {
   const waits = [optNum(part('train').maxMaxWait), optNum(part('test').maxMaxWait)].filter((x): x is number => x !== null && x >= 0)
   const ci = part('test').gainCi
   const objective = isObj(r.protocol) ? (r.protocol as unknown as Record<string, unknown>).objective : null
+  const mr = log.maxRequestedSeconds
   return {
+    verdict: verdict ?? (c.baseline === true ? 'keep' : 'switch'),
+    maxRequested: finite(mr) && mr > 0 ? Math.min(mr, MAX_THRESHOLD) : null,
     primary, backfill,
     threshold: finite(t) ? t : null,
     machineProcs: m,

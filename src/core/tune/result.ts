@@ -27,6 +27,9 @@ export interface EvaluationResult {
     jobsKept: number
     unixStartTime: number | null
     importReport: ImportReport
+    /** The longest requested time (time limit) of a kept job, seconds; null when no job has one.
+     * Export sizes Slurm's bf_window from it (absent in documents written before issue #19). */
+    maxRequestedSeconds?: number | null
   }
   protocol: {
     split: { spec: CampaignSpec['split']; at: number; atIso: string | null; train: PartStats; test: PartStats }
@@ -89,7 +92,7 @@ export function buildResult(args: {
   generator: string; sha256: string; report: ImportReport; machineProcs: number; unixStartTime: number | null
   spec: CampaignSpec; selection: Selection; results: Map<string, CellResult>; cellKeyOf: (c: CandidateSummary, part: 'train' | 'test') => string
   split: { at: number; train: PartStats; test: PartStats }; weeks: { trainOriginal: number; testOriginal: number; train: number; test: number }
-  calibration: Calibration | null; cells: number
+  calibration: Calibration | null; cells: number; maxRequestedSeconds?: number | null
 }): EvaluationResult {
   const { spec, selection: s, report } = args
   const iso = (t: number) => (args.unixStartTime === null ? null : new Date((args.unixStartTime + t) * 1000).toISOString())
@@ -104,6 +107,7 @@ export function buildResult(args: {
     log: {
       name: report.name, sha256: args.sha256, format: report.format, machineProcs: args.machineProcs, machineSource: report.machine.source,
       jobsRead: report.jobsRead, jobsKept: report.jobsKept, unixStartTime: args.unixStartTime, importReport: report,
+      maxRequestedSeconds: args.maxRequestedSeconds ?? null,
     },
     protocol: {
       split: { spec: spec.split, at: args.split.at, atIso: iso(args.split.at), train: args.split.train, test: args.split.test },
