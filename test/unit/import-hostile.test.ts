@@ -8,7 +8,7 @@ import { importBytes, importText } from '../../src/core/workload/import'
 import { LineSplitter } from '../../src/core/workload/lines'
 import { createJobcompParser } from '../../src/core/workload/jobcomp'
 import { createPbsParser } from '../../src/core/workload/pbs'
-import { createSacctParser } from '../../src/core/workload/sacct'
+import { createSacctParser, slurmJobId } from '../../src/core/workload/sacct'
 import { createSwfParser } from '../../src/core/workload/swf'
 import type { LogParser, ParsedLog } from '../../src/core/workload/types'
 
@@ -91,6 +91,11 @@ describe('numbers beyond what a field holds are bad lines with a reason code', (
     expect(log.parserDrops.find((d) => d.rule === 'slurm-never-started')?.exampleLines).toEqual([7])
     expect(Array.from(log.jobs.id)).toEqual([1, 9])
     expect(log.jobs.requested[1]).toBe(-1)
+  })
+
+  it('a SLURM job id with anything but an array task or a component after its number is not a job number', () => {
+    expect([slurmJobId('123_4'), slurmJobId('123_[1-5%2]'), slurmJobId('123+1'), slurmJobId('123_4+0')]).toEqual([123, 123, 123, 123])
+    for (const bad of ['123_\x014', '123_4\x7f', '123x', '123_', '123_[1-5]z']) expect(slurmJobId(bad), bad).toBeNaN()
   })
 
   it('jobcomp and PBS: the same codes', () => {

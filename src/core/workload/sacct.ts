@@ -22,8 +22,11 @@ export function slurmJobId(jobId: string): number {
   let cut = 0
   while (cut < s.length && s[cut] !== '_' && s[cut] !== '+') cut++
   const parent = s.slice(0, cut)
-  return isDigits(parent) ? Number(parent) : NaN
+  return isDigits(parent) && JOB_ID_SUFFIX.test(s.slice(cut)) ? Number(parent) : NaN
 }
+
+/** What may follow a job id's number: an array task (`_4`, `_[1-5%2]`) and/or a heterogeneous component (`+1`). */
+const JOB_ID_SUFFIX = /^(_(\d+|\[[\d,%:-]+\]))?(\+\d+)?$/
 
 /** True when a SLURM state means the job was cancelled (`CANCELLED`, `CANCELLED by 123`). */
 function isCancelledState(state: string): boolean {
