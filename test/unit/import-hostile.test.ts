@@ -98,6 +98,12 @@ describe('numbers beyond what a field holds are bad lines with a reason code', (
     for (const bad of ['123_\x014', '123_4\x7f', '123x', '123_', '123_[1-5]z']) expect(slurmJobId(bad), bad).toBeNaN()
   })
 
+  it('sacct: a run time derived from CPUTimeRAW beyond the longest duration is out-of-range', () => {
+    const log = parse(createSacctParser(), 'Submit|CPUTimeRAW|ReqCPUS|TimelimitRaw\n1000|3600|1|60\n1000|9000000000000000|1|60\n')
+    expect(codes(log)).toEqual([[3, 'out-of-range']])
+    expect(Array.from(log.jobs.runtime)).toEqual([3600])
+  })
+
   it('jobcomp and PBS: the same codes', () => {
     const jc = parse(createJobcompParser(), [
       'jobid=1 submit=1000 start=1010 end=1110 procs=4 limit=60',

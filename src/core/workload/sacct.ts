@@ -2,7 +2,7 @@
 // double-quoted fields), header line first, columns in any order (docs/SIMULATOR.md §Reading the logs).
 
 import { ExampleCounter, ruleCount } from './builder'
-import { InputError } from './errors'
+import { FieldError, InputError } from './errors'
 import { MAX_COUNT, MAX_DURATION_SECONDS, MAX_EXACT } from './limits'
 import { isDigits, parseSlurmDuration, plural, readCount, readDuration } from './timeparse'
 import { TextLogParser } from './text-parser'
@@ -124,6 +124,13 @@ function cell(fields: readonly string[], index: number): string {
   return index < 0 ? '' : fields[index].trim()
 }
 
+/** Seconds derived from CPU-seconds over CPUs; beyond the longest duration read it is `out-of-range`. */
+function derived(name: string, cpuSeconds: number, cpus: number): number {
+  const s = Math.round(cpuSeconds / cpus)
+  if (s > MAX_DURATION_SECONDS) throw new FieldError('out-of-range', `${name} ${cpuSeconds} over ${cpus} CPUs is ${s} s, beyond the longest duration read`)
+  return s
+}
+
 class SacctParser extends TextLogParser {
   readonly format = 'sacct'
   private readonly steps = new ExampleCounter()
@@ -209,7 +216,7 @@ class SacctParser extends TextLogParser {
     if (raw >= 0) return { seconds: raw, fromCpuTime: false }
     if (elapsed >= 0) return { seconds: elapsed, fromCpuTime: false }
     if (end >= start) return { seconds: end - start, fromCpuTime: false }
-    if (cpuTime >= 0 && procs > 0) return { seconds: Math.round(cpuTime / procs), fromCpuTime: true }
+    if (cpuTime >= 0 && procs > 0) return { seconds: derived('CPUTimeRAW', cpuTime, procs), fromCpuTime: true }
     return { seconds: -1, fromCpuTime: false }
   }
 
@@ -225,7 +232,7 @@ class SacctParser extends TextLogParser {
     if (!Number.isNaN(start)) return start - submit
     if (resv >= 0 && reqProcs > 0) {
       this.waitFromResv++
-      return Math.round(resv / reqProcs)
+      return derived('ResvCPURAW', resv, reqProcs)
     }
     return NaN
   }
