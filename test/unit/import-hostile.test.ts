@@ -204,6 +204,9 @@ describe('SWF as published in the wild', () => {
     expect(w.machineProcs).toBe(48)
     expect(w.report.machine.source).toBe('inferred-largest-job')
     expect(w.report.warnings.join(' ')).toMatch(/48 processors, inferred from the largest job: the log does not say how big the machine is.*--procs/)
+    for (const x of w.report.warnings) expect(x, 'no double full stop').not.toMatch(/\.\.$/)
+    const nodes = importText(['; MaxNodes: 32', swf(1, 0)].join('\n'))
+    expect(nodes.report.warnings.find((x) => x.startsWith('Machine size'))).toMatch(/with --procs\)\.$/)
   })
 })
 

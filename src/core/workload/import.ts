@@ -140,7 +140,7 @@ function finishImport(log: ParsedLog, opts: ImportOptions, formatSource: 'detect
     const ex = log.badLineExamples[0]
     warnings.push(`${fmt(log.badLines)} line${log.badLines === 1 ? '' : 's'} could not be read and ${log.badLines === 1 ? 'was' : 'were'} skipped (first: line ${ex.line}, ${ex.code}: ${ex.message}).`)
   }
-  if (machine.source === 'header-maxnodes' || machine.source === 'inferred-largest-job') warnings.push(`Machine size: ${machine.note}.`)
+  if (machine.source === 'header-maxnodes' || machine.source === 'inferred-largest-job') warnings.push(`Machine size: ${machine.note.replace(/\.?$/, '.')}`) // one full stop, whether the note ends with one or not
   const fallback = opts.requestedFallback ?? DEFAULTS.requestedFallback.value
   if (cleaned.requestedMissing > 0) {
     const share = cleaned.requestedMissing / Math.max(1, log.jobs.count)
