@@ -5,6 +5,13 @@ import { existsSync } from 'node:fs'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { dirname, join } from 'node:path'
 
+import { nodeProblem } from './node-version.js'
+
+const tooOld = nodeProblem('easytune')
+if (tooOld !== null) {
+  process.stderr.write(tooOld)
+  process.exit(1)
+}
 const bundle = join(dirname(fileURLToPath(import.meta.url)), '..', 'out', 'cli', 'easytune.js')
 if (!existsSync(bundle)) {
   process.stderr.write('easytune: the command is not built yet. Run `npm run build:cli` (or `npm ci`) in the checkout.\n')

@@ -9,6 +9,13 @@ import { existsSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
+import { nodeProblem } from '../bin/node-version.js'
+
+const tooOld = nodeProblem('npm start')
+if (tooOld !== null) {
+  process.stderr.write(tooOld)
+  process.exit(1)
+}
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const args = process.argv.slice(2)
 const forceBrowser = args.includes('--browser')

@@ -330,7 +330,7 @@ export function parseProjectText(s: string): z.output<typeof ProjectStateSchema>
   if (typeof s !== 'string' || s.length > MAX_TEXT_CHARS) throw new ApiInputError('the project file is too large')
   let v: unknown
   try {
-    v = JSON.parse(s)
+    v = JSON.parse(s.charCodeAt(0) === 0xfeff ? s.slice(1) : s) // a byte-order mark (editors on Windows add one)
   } catch {
     throw new ApiInputError('this is not an EasyTune project file (it is not JSON)')
   }

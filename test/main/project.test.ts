@@ -61,6 +61,13 @@ describe('save and open', () => {
     expect(await make().project.open({ path: join(dir, 'first.easytune') })).toEqual(sampleState())
   })
 
+  it('opens a project file that starts with a UTF-8 byte-order mark (as some editors save it)', async () => {
+    const path = join(dir, 'bom.easytune')
+    writeFileSync(path, '\uFEFF' + JSON.stringify(sampleState(3)), 'utf8')
+    expect(readFileSync(path)[0]).toBe(0xef)
+    expect(await readProjectFile(path)).toEqual(sampleState(3))
+  })
+
   it('saves again to the same file without asking; Save As asks; a cancelled dialog saves nothing', async () => {
     const { project, dialogs } = make()
     await project.save(sampleState(1))

@@ -93,5 +93,7 @@ describe('date formatters', () => {
     expect(formatLogDate(843480031, 13 * 3600)).toBe('1996-09-24')
     expect(formatLogDate(null, 0)).toBe('day 0')
     expect(formatLogDate(null, 86400 * 1500 + 5)).toBe('day 1,500')
+    // A time beyond what a Date holds (a hand-edited result file) is its day number, never a RangeError.
+    expect(formatLogDate(843480031, 1e17)).toBe(`day ${formatInt(Math.floor(1e17 / 86400))}`)
   })
 })

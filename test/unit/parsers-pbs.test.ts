@@ -39,7 +39,7 @@ describe('PBS parser', () => {
     `03/31/2025 11:00:03;E;102[].srv;user=bob ctime=${T} qtime=${T} start=${T + 500} end=${T + 600}`,
     '03/31/2025 11:00:04;D;103.srv;requestor=bob@host',
     `03/31/2025 11:00:05;E;103.srv;user=bob ctime=${T} qtime=${T} end=${T + 1005} Exit_status=271 Resource_List.walltime=01:00:00`,
-    `03/31/2025 11:00:06;E;104.srv;user=carol qtime=${T} start=${T + 10} end=${T + 70} Resource_List.select=2:ncpus=36:mpiprocs=36+1:ncpus=4 resources_used.walltime=garbage`,
+    `03/31/2025 11:00:06;E;104.srv;user=carol qtime=${T} start=${T + 10} end=${T + 70} Resource_List.select=2:ncpus=36:mpiprocs=36+1:ncpus=4 resources_used.walltime=00:01:00`,
     'not a pbs line',
     '13/45/2025 11:00:07;E;105.srv;user=x qtime=1 start=2 end=3',
     '03/31/2025 11:00:08;E;abc.srv;user=x qtime=1 start=2 end=3',
@@ -58,7 +58,7 @@ describe('PBS parser', () => {
       { id: 101, submit: 300, wait: 100, runtime: 600, alloc: 32, req: 32, requested: 3600, user: 'bob', status: -1, line: 4 },
       // array subjob keeps the parent id; no qtime → ctime; procs from nodect
       { id: 102, submit: 0, wait: 500, runtime: 100, alloc: 3, req: 3, requested: 600, user: 'bob', status: -1, line: 5 },
-      // procs from the select spec; unreadable resources_used.walltime → end − start; no walltime → -1
+      // procs from the select spec; no walltime → -1
       { id: 104, submit: 0, wait: 10, runtime: 60, alloc: 76, req: 76, requested: -1, user: 'carol', status: -1, line: 9 },
     ])
     expect(log.users).toEqual(['alice', 'bob', 'carol'])
@@ -69,10 +69,10 @@ describe('PBS parser', () => {
     ])
     expect(log.badLines).toBe(4)
     expect(log.badLineExamples).toEqual([
-      { line: 10, message: 'not a PBS accounting record (date;type;jobid;attributes)' },
-      { line: 11, message: '"13/45/2025 11:00:07" is not a PBS date (MM/DD/YYYY hh:mm:ss)' },
-      { line: 12, message: 'job id "abc.srv" does not start with a number' },
-      { line: 13, message: 'no qtime or ctime' },
+      { line: 10, code: 'not-a-record', message: 'not a PBS accounting record (date;type;jobid;attributes)' },
+      { line: 11, code: 'bad-time', message: '"13/45/2025 11:00:07" is not a PBS date (MM/DD/YYYY hh:mm:ss)' },
+      { line: 12, code: 'not-a-number', message: 'job id "abc.srv" does not start with a number' },
+      { line: 13, code: 'missing-field', message: 'no qtime or ctime' },
     ])
     expect(log.warnings).toEqual(['Requested run time unknown (-1) for 1 job: no Resource_List.walltime.'])
     expect([log.maxProcs, log.maxNodes]).toEqual([null, null])

@@ -173,16 +173,16 @@ describe('sacct parser', () => {
     expect(rows(log).map((r) => [r.id, r.line, r.requested])).toEqual([[1, 2, 600], [4, 7, 600]])
     expect(log.badLines).toBe(3)
     expect(log.badLineExamples).toEqual([
-      { line: 3, message: '3 fields, the header has 7' },
-      { line: 4, message: 'Submit "yesterday" is not a time' },
-      { line: 5, message: 'JobID "abc" is not a job number' },
+      { line: 3, code: 'too-few-fields', message: '3 fields, the header has 7' },
+      { line: 4, code: 'bad-time', message: 'Submit "yesterday" is not a time (epoch seconds or YYYY-MM-DDThh:mm:ss)' },
+      { line: 5, code: 'not-a-number', message: 'JobID "abc" is not a job number' },
     ])
     expect(log.linesRead).toBe(7)
   })
 
   it('reports an unclosed quote in a CSV row', () => {
     const log = run(createSacctParser(), lines('JobID,Submit,ElapsedRaw', '1,"1000,5', '2,1001,6'))
-    expect(log.badLineExamples).toEqual([{ line: 2, message: 'a double quote is not closed' }])
+    expect(log.badLineExamples).toEqual([{ line: 2, code: 'bad-quote', message: 'a double quote is not closed' }])
     expect(rows(log).map((r) => [r.id, r.runtime])).toEqual([[2, 6]])
   })
 
@@ -307,7 +307,7 @@ describe('jobcomp parser', () => {
     expect(drop(log, 'slurm-never-started')).toMatchObject({ count: 1, exampleLines: [2] })
     expect(log.warnings).toEqual([
       'Requested run time unknown (-1) for 1 job: no time limit (missing, UNLIMITED or Partition_Limit).',
-      expect.stringMatching(/^No time zone on 10 time stamps \(e\.g\. 2026-11-22T11:55:00\): read as UTC\./),
+      expect.stringMatching(/^No time zone on 11 time stamps \(e\.g\. 2026-11-22T11:55:00\): read as UTC\./),
     ])
     expect(run(createJobcompParser(), CLASSIC, 1)).toEqual(log)
     expect(run(createJobcompParser(), CLASSIC, 7)).toEqual(log)
@@ -328,11 +328,11 @@ describe('jobcomp parser', () => {
     const log = run(createJobcompParser(), text)
     expect(rows(log).map((r) => [r.id, r.line, r.runtime, r.requested])).toEqual([[23, 9, 1, -1]])
     expect(log.badLineExamples).toEqual([
-      { line: 1, message: 'no key=value pairs: not a jobcomp line' },
-      { line: 2, message: 'no jobid' },
-      { line: 3, message: 'submit "yesterday" is not a time' },
-      { line: 4, message: 'jobid "x1" is not a job number' },
-      { line: 5, message: 'no submit time' },
+      { line: 1, code: 'not-a-record', message: 'no key=value pairs: not a jobcomp line' },
+      { line: 2, code: 'missing-field', message: 'no jobid' },
+      { line: 3, code: 'bad-time', message: 'submit "yesterday" is not a time (epoch seconds or YYYY-MM-DDThh:mm:ss)' },
+      { line: 4, code: 'not-a-number', message: 'jobid "x1" is not a job number' },
+      { line: 5, code: 'missing-field', message: 'no submit time' },
     ])
     expect(drop(log, 'slurm-never-started')?.exampleLines).toEqual([7])
     expect(drop(log, 'slurm-steps')?.exampleLines).toEqual([8])

@@ -30,7 +30,7 @@ function fakeResult(): EvaluationResult & { citation?: string } {
       importReport: {
         schemaVersion: 1, name: EVIL, format: 'swf', formatSource: 'detected', linesRead: 1210, jobsRead: 1200, jobsKept: 1100, jobsRemoved: 100,
         machine: { procs: 128, source: 'given', note: '128 processors, given' }, rules: [rule('C7-overrun', 100), rule('zero-runtime', 2, 'info')],
-        badLines: { count: 1, examples: [{ line: 7, message: `bad ${EVIL}` }] }, warnings: [`warn ${EVIL}`],
+        badLines: { count: 1, examples: [{ line: 7, code: 'not-a-number', message: `bad ${EVIL}` }] }, warnings: [`warn ${EVIL}`],
         span: { firstSubmit: 0, lastSubmit: 8e6, seconds: 8e6, unixStartTime: 1_600_000_000, startIso: null, endIso: null },
         users: 12, requestedMissing: 0, recordedWaits: 1100, options: { overrun: 'drop', requestedFallback: 'drop', procs: 128 },
         header: { Acknowledge: `Ada ${EVIL}`, Installation: 'Site X', Information: 'https://example.org/' },

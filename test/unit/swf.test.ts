@@ -52,7 +52,7 @@ describe('SWF parser', () => {
     const log = parseChunks(['; MaxProcs: 8', line(1, 0, 1, 1, 2), '1 2 3', line(3, 1, 1, 1, 2).replace(' 1 1 ', ' x 1 '), line(4, 2, 1, 1, 2)].join('\n'), 64)
     expect(log.jobs.count).toBe(2)
     expect(log.badLines).toBe(2)
-    expect(log.badLineExamples[0]).toEqual({ line: 3, message: 'has 3 fields; SWF job lines have 18' })
+    expect(log.badLineExamples[0]).toEqual({ line: 3, code: 'too-few-fields', message: 'has 3 fields; SWF job lines have 18' })
     expect(log.badLineExamples[1].line).toBe(4)
     expect(log.badLineExamples[1].message).toMatch(/not a number/)
   })
@@ -60,7 +60,7 @@ describe('SWF parser', () => {
   it('tolerates extra columns with a warning', () => {
     const log = parseChunks(`; MaxProcs: 8\n${line(1, 0, 1, 1, 2)} 99 98\n`, 1024)
     expect(log.jobs.count).toBe(1)
-    expect(log.warnings.join(' ')).toMatch(/1 job lines have more than 18 fields \(first at line 2\)/)
+    expect(log.warnings.join(' ')).toMatch(/1 job line has more than 18 fields \(first at line 2\); the columns after the 18 standard SWF fields were ignored/)
   })
 })
 
@@ -109,9 +109,10 @@ describe('import and cleaning (docs/SIMULATOR.md §Cleaning rules)', () => {
 
   it('fills a missing requested time only when a fallback is chosen, and says what it means', () => {
     const text = ['; MaxProcs: 4', line(1, 0, 30, 1, -1), line(2, 1, 0, 1, -1)].join('\n')
-    const dropped = importText(text)
-    expect(dropped.jobs.count).toBe(0)
-    expect(dropped.report.warnings.join(' ')).toMatch(/Requested time is missing for 2 jobs \(100.0%\).*removed/)
+    // An import that keeps no job is an input error naming the rule and the fallback to use.
+    expect(() => importText(text)).toThrow(/no job was kept: all 2 jobs read were removed by cleaning: 2 requested-missing .*--requested-fallback runtime .*--requested-fallback <duration>/)
+    const one = importText(['; MaxProcs: 4', line(1, 0, 30, 1, -1), line(2, 1, 0, 1, 60)].join('\n'))
+    expect(one.report.warnings.join(' ')).toMatch(/Requested time is missing for 1 jobs \(50.0%\).*removed/)
     const byRuntime = importText(text, { requestedFallback: 'runtime' })
     expect(Array.from(byRuntime.jobs.requested)).toEqual([30, 1])
     expect(byRuntime.report.warnings.join(' ')).toMatch(/clairvoyant/)
@@ -140,7 +141,7 @@ describe('import and cleaning (docs/SIMULATOR.md §Cleaning rules)', () => {
 
   it('rejects a file where most job lines are malformed, naming a line', () => {
     const bad = Array.from({ length: 30 }, (_, i) => `${i} a b c`).join('\n')
-    expect(() => importText(`; MaxProcs: 4\n${bad}`, { format: 'swf' })).toThrow(/no job could be read: all 30 job lines are malformed \(line 2: field 2 is not a number/)
+    expect(() => importText(`; MaxProcs: 4\n${bad}`, { format: 'swf' })).toThrow(/no job could be read: all 30 job lines are malformed \(line 2, not-a-number: field 2 \("a"\) is not a number/)
     expect(() => importText(`; MaxProcs: 4\n${line(1, 0, 1, 1, 2)}\n${bad}`, { format: 'swf' })).toThrow(/30 of 31 job lines are malformed: this does not look like a swf log \(line 3/)
   })
 })

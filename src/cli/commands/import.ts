@@ -50,7 +50,7 @@ export function formatReport(r: ImportReport, cite: string | null): string {
   if (r.badLines.count > 0) {
     lines.push('')
     lines.push(`Unreadable lines: ${int(r.badLines.count)} skipped. First ones:`)
-    for (const ex of r.badLines.examples) lines.push(`  line ${ex.line}: ${ex.message}`)
+    for (const ex of r.badLines.examples) lines.push(`  line ${ex.line} (${ex.code}): ${ex.message}`)
   }
   if (r.warnings.length > 0) {
     lines.push('')

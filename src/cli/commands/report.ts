@@ -35,7 +35,7 @@ export async function reportCommand(argv: string[], io: Io): Promise<number> {
   const json = jsonTarget(a)
   if (out === path || pdf === path) throw new UsageError('--out and --pdf must not overwrite the result file')
 
-  const text = readFileSync(path, 'utf8')
+  const text = readFileSync(path, 'utf8').replace(/^\uFEFF/, '') // a byte-order mark is not JSON
   let data: unknown
   try {
     data = JSON.parse(text)

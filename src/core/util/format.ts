@@ -63,6 +63,9 @@ export function formatUtcMinute(d: Date): string {
 /** A time on a log's submit axis (seconds after its UnixStartTime) as a calendar date in UTC,
  * "1996-09-25"; "day N" when the log has no absolute time origin. */
 export function formatLogDate(unixStartTime: number | null, t: number): string {
-  if (unixStartTime === null) return `day ${formatInt(Math.floor(t / 86400))}`
-  return new Date((unixStartTime + t) * 1000).toISOString().slice(0, 10)
+  const d = unixStartTime === null ? null : new Date((unixStartTime + t) * 1000)
+  // Imports bound every time to year 9999 (workload/limits.ts); an invalid Date (a result file
+  // edited by hand) falls back to the day count instead of throwing in toISOString.
+  if (d === null || Number.isNaN(d.getTime())) return `day ${formatInt(Math.floor(t / 86400))}`
+  return d.toISOString().slice(0, 10)
 }

@@ -1,3 +1,4 @@
+import type { BadLineCode } from './limits'
 import type { LineIssue, RawJobs, RuleCount } from './types'
 
 /** Growable columns: parsers push one job at a time without allocating per job. */
@@ -124,9 +125,9 @@ export class BadLines {
   count = 0
   readonly examples: LineIssue[] = []
   constructor(private readonly keep = 10) {}
-  add(line: number, message: string): void {
+  add(line: number, code: BadLineCode, message: string): void {
     this.count++
-    if (this.examples.length < this.keep) this.examples.push({ line, message })
+    if (this.examples.length < this.keep) this.examples.push({ line, code, message })
   }
 }
 

@@ -5,6 +5,7 @@ import { cleanJobs, fmt, machineSize, type CleanOptions, type OverrunPolicy, typ
 import { detectFormat } from './detect'
 import { InputError } from './errors'
 import { checkText } from './lines'
+import { MAX_COUNT } from './limits'
 import { createJobcompParser } from './jobcomp'
 import { createPbsParser } from './pbs'
 import { createSacctParser } from './sacct'
@@ -70,8 +71,8 @@ export class Importer {
   bytesFed = 0
 
   constructor(private readonly opts: ImportOptions = {}) {
-    if (opts.procs !== undefined && !(Number.isInteger(opts.procs) && opts.procs > 0)) {
-      throw new InputError(`the machine size must be a whole number of processors above 0 (got ${opts.procs})`)
+    if (opts.procs !== undefined && !(Number.isInteger(opts.procs) && opts.procs > 0 && opts.procs <= MAX_COUNT)) {
+      throw new InputError(`the machine size must be a whole number of processors from 1 to ${fmt(MAX_COUNT)} (got ${opts.procs})`)
     }
     if (opts.format !== undefined) {
       if (!(opts.format in PARSERS)) throw new InputError(`unknown format "${String(opts.format)}"; use swf, sacct, jobcomp or pbs`)
@@ -127,20 +128,21 @@ function finishImport(log: ParsedLog, opts: ImportOptions, formatSource: 'detect
   const jobLines = log.jobs.count + log.badLines
   if (log.jobs.count === 0 && log.badLines > 0) {
     const ex = log.badLineExamples[0]
-    throw new InputError(`no job could be read: all ${fmt(log.badLines)} job lines are malformed (line ${ex.line}: ${ex.message})`, ex.line)
+    throw new InputError(`no job could be read: all ${fmt(log.badLines)} job lines are malformed (line ${ex.line}, ${ex.code}: ${ex.message})`, ex.line, ex.code)
   }
   if (jobLines >= 20 && log.badLines > jobLines / 2) {
     const ex = log.badLineExamples[0]
-    throw new InputError(`${fmt(log.badLines)} of ${fmt(jobLines)} job lines are malformed: this does not look like a ${log.format} log (line ${ex.line}: ${ex.message})`, ex.line)
+    throw new InputError(`${fmt(log.badLines)} of ${fmt(jobLines)} job lines are malformed: this does not look like a ${log.format} log (line ${ex.line}, ${ex.code}: ${ex.message})`, ex.line, ex.code)
   }
   const machine = machineSize(log, opts.procs)
   const cleaned = cleanJobs(log.jobs, machine.procs, opts)
   const jobs = cleaned.jobs
   const warnings = [...log.warnings]
   if (log.badLines > 0) {
-    warnings.push(`${fmt(log.badLines)} line${log.badLines === 1 ? '' : 's'} could not be read and ${log.badLines === 1 ? 'was' : 'were'} skipped (first: line ${log.badLineExamples[0].line}, ${log.badLineExamples[0].message}).`)
+    const ex = log.badLineExamples[0]
+    warnings.push(`${fmt(log.badLines)} line${log.badLines === 1 ? '' : 's'} could not be read and ${log.badLines === 1 ? 'was' : 'were'} skipped (first: line ${ex.line}, ${ex.code}: ${ex.message}).`)
   }
-  if (machine.source === 'header-maxnodes' || machine.source === 'inferred-largest-job') warnings.push(`Machine size: ${machine.note}.`)
+  if (machine.source === 'header-maxnodes' || machine.source === 'inferred-largest-job') warnings.push(`Machine size: ${machine.note.replace(/\.?$/, '.')}`) // one full stop, whether the note ends with one or not
   const fallback = opts.requestedFallback ?? DEFAULTS.requestedFallback.value
   if (cleaned.requestedMissing > 0) {
     const share = cleaned.requestedMissing / Math.max(1, log.jobs.count)
@@ -151,14 +153,18 @@ function finishImport(log: ParsedLog, opts: ImportOptions, formatSource: 'detect
         : fallback === 'runtime' ? 'so they use their actual runtime as the estimate: backfilling is clairvoyant for them and looks better than it would be.'
           : `so they use ${fmt(fallback.seconds)} s as the estimate.`))
   }
-  if (jobs.count === 0) warnings.push('No job is left after cleaning: there is nothing to simulate.')
+  if (jobs.count === 0) throw new InputError(noJobKept(log, cleaned.rules, fallback))
   let recordedWaits = 0
   for (let i = 0; i < jobs.count; i++) if (jobs.recordedWait[i] === jobs.recordedWait[i]) recordedWaits++
   const users = new Set<number>()
   for (let i = 0; i < jobs.count; i++) if (jobs.user[i] >= 0) users.add(jobs.user[i])
   const first = jobs.count ? jobs.submit[0] : 0
   const last = jobs.count ? jobs.submit[jobs.count - 1] : 0
-  const iso = (t: number) => log.unixStartTime === null ? null : new Date((log.unixStartTime + t) * 1000).toISOString()
+  // Parsers bound every time (limits.ts), so this Date is valid; the guard keeps a future parser honest.
+  const iso = (t: number) => {
+    const ms = log.unixStartTime === null ? NaN : (log.unixStartTime + t) * 1000
+    return Math.abs(ms) <= MAX_DATE_MS ? new Date(ms).toISOString() : null
+  }
   const headerKeep: Record<string, string> = {}
   for (const k of ['Computer', 'Installation', 'Acknowledge', 'Information', 'Conversion', 'Version', 'TimeZoneString', 'StartTime', 'EndTime', 'Note']) {
     if (log.header[k] !== undefined) headerKeep[k] = log.header[k]
@@ -174,6 +180,33 @@ function finishImport(log: ParsedLog, opts: ImportOptions, formatSource: 'detect
     header: headerKeep,
   }
   return { name, format: log.format, jobs, users: log.users, ...(log.accounts ? { accounts: log.accounts } : {}), machineProcs: machine.procs, unixStartTime: log.unixStartTime, report }
+}
+
+/** Largest |epoch milliseconds| a JavaScript Date holds. */
+const MAX_DATE_MS = 8.64e15
+
+/**
+ * Why an import kept no job, in the user's terms: the rule that removed the most jobs, and the
+ * option to use when that rule is the missing requested time (e.g. a sacct export without a
+ * Timelimit column). An import that keeps no job is an input error, never a success.
+ */
+function noJobKept(log: ParsedLog, rules: readonly RuleCount[], fallback: RequestedFallback): string {
+  if (log.jobs.count === 0) {
+    const drops = log.parserDrops.filter((r) => r.count > 0).map((r) => `${fmt(r.count)} ${r.description}`)
+    return `no job was kept: the file has no job line${drops.length ? ` that describes a finished job (set aside: ${drops.join('; ')})` : ''}`
+  }
+  const removed = rules.filter((r) => r.effect === 'removed' && r.count > 0).sort((a, b) => b.count - a.count)
+  const top = removed[0]
+  const why = removed.map((r) => `${fmt(r.count)} ${r.rule} (${r.description})`).join('; ')
+  let msg = `no job was kept: all ${fmt(log.jobs.count)} jobs read were removed by cleaning: ${why}.`
+  if (top !== undefined && top.rule === 'requested-missing' && fallback === 'drop') {
+    msg += ' The log has no requested time (time limit) for these jobs, and EASY backfilling needs one. Import again with ' +
+      '--requested-fallback runtime (each job\'s actual runtime as its estimate: perfect estimates, so backfilling looks better than it is) ' +
+      'or --requested-fallback <duration> (e.g. 24h, one limit for every job).'
+  } else if (top !== undefined && top.rule === 'C3-too-big') {
+    msg += ' Every job is larger than the machine: give the real machine size with --procs.'
+  }
+  return msg
 }
 
 function concat(chunks: Uint8Array[], limit: number): Uint8Array {

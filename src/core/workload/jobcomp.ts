@@ -5,7 +5,8 @@
 
 import { ExampleCounter, ruleCount } from './builder'
 import { isSlurmStep, slurmJobId } from './sacct'
-import { parseCount, parseKeyValues, parseSlurmDuration, plural } from './timeparse'
+import { MAX_COUNT, MAX_EXACT } from './limits'
+import { parseKeyValues, parseSlurmDuration, plural, readCount, readDuration } from './timeparse'
 import { TextLogParser } from './text-parser'
 import type { LogParser, RuleCount } from './types'
 
@@ -57,26 +58,28 @@ class JobcompParser extends TextLogParser {
   protected onLine(line: string, lineNo: number): void {
     if (line.trim() === '') return
     const pairs = parseKeyValues(line)
-    if (pairs.size === 0) return this.bad.add(lineNo, 'no key=value pairs: not a jobcomp line')
+    if (pairs.size === 0) return this.bad.add(lineNo, 'not-a-record', 'no key=value pairs: not a jobcomp line')
     const idText = field(pairs, KEYS.jobId)
-    if (idText === undefined) return this.bad.add(lineNo, 'no jobid')
+    if (idText === undefined) return this.bad.add(lineNo, 'missing-field', 'no jobid')
     if (isSlurmStep(idText)) return this.steps.add(lineNo)
     const id = slurmJobId(idText)
-    if (Number.isNaN(id)) return this.bad.add(lineNo, `jobid "${idText}" is not a job number`)
+    if (Number.isNaN(id)) return this.bad.add(lineNo, 'not-a-number', `jobid "${idText}" is not a job number`)
+    if (id > MAX_EXACT) return this.bad.add(lineNo, 'out-of-range', `jobid "${idText}" is beyond the largest job number read`)
     const submitText = field(pairs, KEYS.submit) ?? ''
-    const submit = this.times.parse(submitText)
-    if (Number.isNaN(submit)) return this.bad.add(lineNo, submitText === '' ? 'no submit time' : `submit "${submitText}" is not a time`)
-    const start = this.times.parse(field(pairs, KEYS.start) ?? '')
+    const submit = this.times.time('submit', submitText)
+    if (Number.isNaN(submit)) return this.bad.add(lineNo, 'missing-field', submitText === '' ? 'no submit time' : `submit "${submitText}" is not set`)
+    // Every field is read strictly before the line is classified: a value that is not what its key
+    // says makes a bad line (FieldError), never an unknown or a job that "never started".
+    const start = this.times.time('start', field(pairs, KEYS.start) ?? '')
+    const end = this.times.time('end', field(pairs, KEYS.end) ?? '')
+    const procs = readCount('procs', field(pairs, KEYS.procs) ?? '', MAX_COUNT)
+    const requested = readDuration('limit', field(pairs, KEYS.limit) ?? '', parseSlurmDuration)
     if (Number.isNaN(start) || neverAllocated(pairs)) return this.neverStarted.add(lineNo)
-    this.pushJob(pairs, id, submit, start, lineNo)
+    this.pushJob(pairs, id, submit, start, end, procs, requested, lineNo)
   }
 
-  private pushJob(pairs: ReadonlyMap<string, string>, id: number, submit: number, start: number, lineNo: number): void {
-    const end = this.times.parse(field(pairs, KEYS.end) ?? '')
+  private pushJob(pairs: ReadonlyMap<string, string>, id: number, submit: number, start: number, end: number, procs: number, requested: number, lineNo: number): void {
     const runtime = end >= start ? end - start : -1
-    const procs = parseCount(field(pairs, KEYS.procs) ?? '')
-    const limit = parseSlurmDuration(field(pairs, KEYS.limit) ?? '')
-    const requested = Number.isNaN(limit) ? -1 : limit
     if (requested < 0) this.requestedUnknown++
     const user = this.jobs.internUser(userName(field(pairs, KEYS.user)))
     const account = this.jobs.internAccount(field(pairs, KEYS.account))

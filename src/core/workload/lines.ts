@@ -3,12 +3,17 @@ import { InputError } from './errors'
 /**
  * Splits a stream of byte chunks into lines without ever holding the whole file as one string.
  * Each complete line is handed to `onLine(bytes, start, end, lineNo)` as a range of a buffer that
- * is only valid during the call. Handles \n and \r\n, and lines split across chunks.
+ * is only valid during the call. A line ends at LF, CRLF or a lone CR (old Mac files, and files
+ * whose LFs were lost), in any mix; lines may be split across chunks. A UTF-8 byte-order mark at
+ * the start of the file is dropped. A line longer than 1 MiB refuses the whole file with its line
+ * number (reason code `line-too-long`): no job log has such lines.
  */
 export class LineSplitter {
   private carry: Uint8Array = new Uint8Array(0)
   private lineNo = 0
   private sawBytes = false
+  /** The previous chunk ended with CR: an LF opening the next chunk belongs to that line break. */
+  private pendingCr = false
   static readonly MAX_LINE = 1 << 20
 
   constructor(private readonly onLine: (buf: Uint8Array, start: number, end: number, lineNo: number) => void) {}
@@ -21,29 +26,37 @@ export class LineSplitter {
       this.sawBytes = true
       checkText(chunk)
     }
-    const buf = chunk
     let pos = 0
+    if (this.pendingCr) {
+      this.pendingCr = false
+      if (chunk[0] === 10) pos = 1
+    }
     if (this.carry.length > 0) {
       // Finish the carried partial line with the head of this chunk.
-      const nl = chunk.indexOf(10)
-      if (nl < 0) {
-        this.appendCarry(chunk)
+      const brk = firstBreak(chunk, pos)
+      if (brk < 0) {
+        this.appendCarry(chunk.subarray(pos))
         return
       }
-      const joined = new Uint8Array(this.carry.length + nl + 1)
+      const joined = new Uint8Array(this.carry.length + brk - pos)
       joined.set(this.carry, 0)
-      joined.set(chunk.subarray(0, nl + 1), this.carry.length)
+      joined.set(chunk.subarray(pos, brk), this.carry.length)
       this.carry = new Uint8Array(0)
-      this.emit(joined, 0, joined.length - 1)
-      pos = nl + 1
+      this.emit(joined, 0, joined.length)
+      pos = this.afterBreak(chunk, brk)
     }
+    // Next LF and next CR at or after pos, each searched again only once passed (linear time).
+    let lf = chunk.indexOf(10, pos)
+    let cr = chunk.indexOf(13, pos)
     for (;;) {
-      const nl = buf.indexOf(10, pos)
-      if (nl < 0) break
-      this.emit(buf, pos, nl)
-      pos = nl + 1
+      if (lf >= 0 && lf < pos) lf = chunk.indexOf(10, pos)
+      if (cr >= 0 && cr < pos) cr = chunk.indexOf(13, pos)
+      const brk = lf < 0 ? cr : cr < 0 ? lf : Math.min(lf, cr)
+      if (brk < 0) break
+      this.emit(chunk, pos, brk)
+      pos = this.afterBreak(chunk, brk)
     }
-    if (pos < buf.length) this.appendCarry(buf.subarray(pos))
+    if (pos < chunk.length) this.appendCarry(chunk.subarray(pos))
   }
 
   end(): void {
@@ -54,10 +67,20 @@ export class LineSplitter {
     }
   }
 
+  /** Position after the line break at `brk` (CRLF is one break; a CR at the chunk's end may be). */
+  private afterBreak(chunk: Uint8Array, brk: number): number {
+    if (chunk[brk] !== 13) return brk + 1
+    if (brk + 1 === chunk.length) { this.pendingCr = true; return brk + 1 }
+    return chunk[brk + 1] === 10 ? brk + 2 : brk + 1
+  }
+
+  private tooLong(): never {
+    const n = this.lineNo + 1
+    throw new InputError(`line ${n} is longer than 1 MiB: this is not a job log (or it has no line breaks)`, n, 'line-too-long')
+  }
+
   private appendCarry(part: Uint8Array): void {
-    if (this.carry.length + part.length > LineSplitter.MAX_LINE) {
-      throw new InputError(`line ${this.lineNo + 1} is longer than 1 MiB: this is not a job log (or it has no line breaks)`, this.lineNo + 1)
-    }
+    if (this.carry.length + part.length > LineSplitter.MAX_LINE) this.tooLong()
     const next = new Uint8Array(this.carry.length + part.length)
     next.set(this.carry, 0)
     next.set(part, this.carry.length)
@@ -65,10 +88,25 @@ export class LineSplitter {
   }
 
   private emit(buf: Uint8Array, start: number, end: number): void {
+    if (end - start > LineSplitter.MAX_LINE) this.tooLong()
     this.lineNo++
-    if (end > start && buf[end - 1] === 13) end--
+    if (this.lineNo === 1 && end - start >= 3 && buf[start] === 0xef && buf[start + 1] === 0xbb && buf[start + 2] === 0xbf) start += 3
     this.onLine(buf, start, end, this.lineNo)
   }
+}
+
+/** Index of the first LF or CR at or after `from`, or -1. */
+function firstBreak(chunk: Uint8Array, from: number): number {
+  for (let i = from; i < chunk.length; i++) {
+    const b = chunk[i]
+    if (b === 10 || b === 13) return i
+  }
+  return -1
+}
+
+/** Drops a UTF-8 byte-order mark (U+FEFF) at the start of a text read whole (project files, headers). */
+export function stripBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text
 }
 
 /** Rejects binary input early: NUL bytes or mostly non-text bytes in the first chunk. */

@@ -3,7 +3,9 @@
 // D deleted, A aborted, L licence …) are counted and skipped.
 
 import { ExampleCounter, ruleCount } from './builder'
-import { isDigits, parseCount, parseKeyValues, parsePbsDate, parsePbsDuration, plural } from './timeparse'
+import { FieldError } from './errors'
+import { MAX_COUNT, MAX_EXACT } from './limits'
+import { isDigits, parseCount, parseKeyValues, parsePbsDate, parsePbsDuration, plural, readCount, readDuration } from './timeparse'
 import { TextLogParser } from './text-parser'
 import type { LogParser, RuleCount } from './types'
 
@@ -44,14 +46,16 @@ export function procsFromNodeSpec(spec: string): number {
 
 /** Processors of an E record: Resource_List.ncpus, else the nodes spec, else the select spec, else nodect. */
 function procsOf(attrs: ReadonlyMap<string, string>): number {
-  const ncpus = parseCount(attrs.get('resource_list.ncpus') ?? '')
+  const ncpus = readCount('Resource_List.ncpus', attrs.get('resource_list.ncpus') ?? '', MAX_COUNT)
+  const nodect = readCount('Resource_List.nodect', attrs.get('resource_list.nodect') ?? '', MAX_COUNT)
   if (ncpus >= 0) return ncpus
   for (const key of ['resource_list.nodes', 'resource_list.select']) {
     const spec = attrs.get(key)
     const procs = spec === undefined ? -1 : procsFromNodeSpec(spec)
+    if (procs > MAX_COUNT) throw new FieldError('out-of-range', `${key} "${spec}" asks for more than ${MAX_COUNT} processors`)
     if (procs >= 0) return procs
   }
-  return parseCount(attrs.get('resource_list.nodect') ?? '')
+  return nodect
 }
 
 class PbsParser extends TextLogParser {
@@ -65,9 +69,9 @@ class PbsParser extends TextLogParser {
   protected onLine(line: string, lineNo: number): void {
     if (line.trim() === '') return
     const parts = line.split(';')
-    if (parts.length < 4) return this.bad.add(lineNo, 'not a PBS accounting record (date;type;jobid;attributes)')
+    if (parts.length < 4) return this.bad.add(lineNo, 'not-a-record', 'not a PBS accounting record (date;type;jobid;attributes)')
     const [date, type, jobId] = parts
-    if (Number.isNaN(parsePbsDate(date))) return this.bad.add(lineNo, `"${date}" is not a PBS date (MM/DD/YYYY hh:mm:ss)`)
+    if (Number.isNaN(parsePbsDate(date))) return this.bad.add(lineNo, 'bad-time', `"${date}" is not a PBS date (MM/DD/YYYY hh:mm:ss)`)
     if (type !== 'E') {
       this.nonEnd.add(lineNo)
       this.nonEndTypes.set(type, (this.nonEndTypes.get(type) ?? 0) + 1)
@@ -75,23 +79,25 @@ class PbsParser extends TextLogParser {
     }
     if (isArrayParent(jobId)) return this.arrayParents.add(lineNo)
     const id = pbsJobId(jobId)
-    if (Number.isNaN(id)) return this.bad.add(lineNo, `job id "${jobId}" does not start with a number`)
+    if (Number.isNaN(id)) return this.bad.add(lineNo, 'not-a-number', `job id "${jobId}" does not start with a number`)
+    if (id > MAX_EXACT) return this.bad.add(lineNo, 'out-of-range', `job id "${jobId}" is beyond the largest job number read`)
     this.readEnd(parseKeyValues(parts.slice(3).join(';')), id, lineNo)
   }
 
   private readEnd(attrs: ReadonlyMap<string, string>, id: number, lineNo: number): void {
     const submitText = attrs.get('qtime') ?? attrs.get('ctime') ?? ''
-    const submit = this.times.parse(submitText)
-    if (Number.isNaN(submit)) return this.bad.add(lineNo, submitText === '' ? 'no qtime or ctime' : `qtime "${submitText}" is not a time`)
-    const start = this.times.parse(attrs.get('start') ?? '')
+    const submit = this.times.time(attrs.has('qtime') ? 'qtime' : 'ctime', submitText)
+    if (Number.isNaN(submit)) return this.bad.add(lineNo, 'missing-field', submitText === '' ? 'no qtime or ctime' : `qtime "${submitText}" is not set`)
+    // Every attribute is read strictly before the record is classified (FieldError: a bad line).
+    const start = this.times.time('start', attrs.get('start') ?? '')
+    const end = this.times.time('end', attrs.get('end') ?? '')
+    const used = readDuration('resources_used.walltime', attrs.get('resources_used.walltime') ?? '', parsePbsDuration)
+    const limit = readDuration('Resource_List.walltime', attrs.get('resource_list.walltime') ?? '', parsePbsDuration)
+    const procs = procsOf(attrs)
     if (Number.isNaN(start)) return this.neverStarted.add(lineNo)
-    const end = this.times.parse(attrs.get('end') ?? '')
-    const used = parsePbsDuration(attrs.get('resources_used.walltime') ?? '')
     const runtime = used >= 0 ? used : end >= start ? end - start : -1
-    const limit = parsePbsDuration(attrs.get('resource_list.walltime') ?? '')
     const requested = limit >= 0 ? limit : -1
     if (requested < 0) this.requestedUnknown++
-    const procs = procsOf(attrs)
     const user = this.jobs.internUser(attrs.get('user'))
     const account = this.jobs.internAccount(attrs.get('account')?.trim())
     this.jobs.push(id, submit, start - submit, runtime, procs, procs, requested, user, -1, lineNo, account)

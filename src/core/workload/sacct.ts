@@ -2,8 +2,9 @@
 // double-quoted fields), header line first, columns in any order (docs/SIMULATOR.md §Reading the logs).
 
 import { ExampleCounter, ruleCount } from './builder'
-import { InputError } from './errors'
-import { isDigits, parseCount, parseSlurmDuration, plural } from './timeparse'
+import { FieldError, InputError } from './errors'
+import { MAX_COUNT, MAX_DURATION_SECONDS, MAX_EXACT } from './limits'
+import { isDigits, parseSlurmDuration, plural, readCount, readDuration } from './timeparse'
 import { TextLogParser } from './text-parser'
 import type { LogParser, RuleCount } from './types'
 
@@ -21,8 +22,11 @@ export function slurmJobId(jobId: string): number {
   let cut = 0
   while (cut < s.length && s[cut] !== '_' && s[cut] !== '+') cut++
   const parent = s.slice(0, cut)
-  return isDigits(parent) ? Number(parent) : NaN
+  return isDigits(parent) && JOB_ID_SUFFIX.test(s.slice(cut)) ? Number(parent) : NaN
 }
+
+/** What may follow a job id's number: an array task (`_4`, `_[1-5%2]`) and/or a heterogeneous component (`+1`). */
+const JOB_ID_SUFFIX = /^(_(\d+|\[[\d,%:-]+\]))?(\+\d+)?$/
 
 /** True when a SLURM state means the job was cancelled (`CANCELLED`, `CANCELLED by 123`). */
 function isCancelledState(state: string): boolean {
@@ -120,19 +124,11 @@ function cell(fields: readonly string[], index: number): string {
   return index < 0 ? '' : fields[index].trim()
 }
 
-/** First column that holds a count (-1 when none does). */
-function firstCount(fields: readonly string[], ...indexes: number[]): number {
-  for (const i of indexes) {
-    const v = parseCount(cell(fields, i))
-    if (v >= 0) return v
-  }
-  return -1
-}
-
-/** Duration in seconds from a SLURM duration cell; -1 when absent, unknown or unreadable. */
-function durationCell(fields: readonly string[], index: number): number {
-  const v = parseSlurmDuration(cell(fields, index))
-  return Number.isNaN(v) ? -1 : v
+/** Seconds derived from CPU-seconds over CPUs; beyond the longest duration read it is `out-of-range`. */
+function derived(name: string, cpuSeconds: number, cpus: number): number {
+  const s = Math.round(cpuSeconds / cpus)
+  if (s > MAX_DURATION_SECONDS) throw new FieldError('out-of-range', `${name} ${cpuSeconds} over ${cpus} CPUs is ${s} s, beyond the longest duration read`)
+  return s
 }
 
 class SacctParser extends TextLogParser {
@@ -162,10 +158,10 @@ class SacctParser extends TextLogParser {
       return
     }
     const fields = splitRow(line, this.layout.separator)
-    if (fields === null) return this.bad.add(lineNo, 'a double quote is not closed')
+    if (fields === null) return this.bad.add(lineNo, 'bad-quote', 'a double quote is not closed')
     const width = this.layout.names.length
     if (fields.length !== width) {
-      return this.bad.add(lineNo, `${fields.length} fields, the header has ${width}`)
+      return this.bad.add(lineNo, fields.length > width ? 'too-many-fields' : 'too-few-fields', `${fields.length} fields, the header has ${width}`)
     }
     this.readRow(fields, lineNo, this.layout)
   }
@@ -177,41 +173,51 @@ class SacctParser extends TextLogParser {
       const idText = cell(f, col.jobId)
       if (isSlurmStep(idText)) return this.steps.add(lineNo)
       id = slurmJobId(idText)
-      if (Number.isNaN(id)) return this.bad.add(lineNo, `JobID "${idText}" is not a job number`)
+      if (Number.isNaN(id)) return this.bad.add(lineNo, 'not-a-number', `JobID "${idText}" is not a job number`)
+      if (id > MAX_EXACT) return this.bad.add(lineNo, 'out-of-range', `JobID "${idText}" is beyond the largest job number read`)
     }
-    const submit = this.times.parse(cell(f, col.submit))
-    if (Number.isNaN(submit)) return this.bad.add(lineNo, `Submit "${cell(f, col.submit)}" is not a time`)
-    const start = col.start >= 0 ? this.times.parse(cell(f, col.start)) : NaN
-    const end = col.end >= 0 ? this.times.parse(cell(f, col.end)) : NaN
+    const n = layout.names
+    const submit = this.times.time('Submit', cell(f, col.submit))
+    if (Number.isNaN(submit)) return this.bad.add(lineNo, 'missing-field', `Submit "${cell(f, col.submit)}" is not set`)
+    // Every column EasyTune knows is checked, even when another one is preferred: a value that is
+    // not what its column says makes a bad line (FieldError), never an unknown.
+    const start = col.start >= 0 ? this.times.time('Start', cell(f, col.start)) : NaN
+    const end = col.end >= 0 ? this.times.time('End', cell(f, col.end)) : NaN
+    const counts = {
+      allocCpus: readCount(n[col.allocCpus], cell(f, col.allocCpus), MAX_COUNT), ncpus: readCount(n[col.ncpus], cell(f, col.ncpus), MAX_COUNT),
+      reqCpus: readCount(n[col.reqCpus], cell(f, col.reqCpus), MAX_COUNT),
+      elapsedRaw: readCount(n[col.elapsedRaw], cell(f, col.elapsedRaw), MAX_DURATION_SECONDS),
+      cpuTimeRaw: readCount(n[col.cpuTimeRaw], cell(f, col.cpuTimeRaw), MAX_EXACT), resvCpuRaw: readCount(n[col.resvCpuRaw], cell(f, col.resvCpuRaw), MAX_EXACT),
+    }
+    const limitRaw = readDuration(n[col.timelimitRaw], cell(f, col.timelimitRaw), parseSlurmDuration)
+    const limit = readDuration(n[col.timelimit], cell(f, col.timelimit), parseSlurmDuration)
+    const elapsed = readDuration(n[col.elapsed], cell(f, col.elapsed), parseSlurmDuration)
     const state = cell(f, col.state)
 
-    let allocProcs = firstCount(f, col.allocCpus, col.ncpus)
-    let reqProcs = firstCount(f, col.reqCpus)
+    let allocProcs = counts.allocCpus >= 0 ? counts.allocCpus : counts.ncpus
+    let reqProcs = counts.reqCpus
     if (allocProcs < 0) allocProcs = reqProcs
     if (reqProcs < 0) reqProcs = allocProcs
-    const requested = col.timelimitRaw >= 0 ? durationCell(f, col.timelimitRaw) : durationCell(f, col.timelimit)
-    const runtime = this.runtimeOf(f, col, start, end, allocProcs)
+    const requested = col.timelimitRaw >= 0 ? limitRaw : limit
+    const runtime = this.runtimeOf(counts.elapsedRaw, elapsed, counts.cpuTimeRaw, start, end, allocProcs)
 
     const startKnown = col.start >= 0 ? !Number.isNaN(start) : !(isCancelledState(state) && runtime.seconds <= 0)
     if (!startKnown) return this.neverStarted.add(lineNo)
     if (UNFINISHED_STATES.has(state.toUpperCase())) return this.unfinished.add(lineNo)
 
     this.countRuntimeSource(runtime, requested)
-    const wait = this.waitOf(f, col, submit, start, reqProcs)
+    const wait = this.waitOf(counts.resvCpuRaw, submit, start, reqProcs)
     const user = this.jobs.internUser(cell(f, col.user))
     const account = this.jobs.internAccount(cell(f, col.account))
     this.jobs.push(id, submit, wait, runtime.seconds, allocProcs, reqProcs, requested, user, -1, lineNo, account)
   }
 
   /** Run time: ElapsedRaw, else Elapsed, else End − Start, else CPUTimeRAW / CPUs; -1 when unknown. */
-  private runtimeOf(f: readonly string[], col: Columns, start: number, end: number, procs: number): Runtime {
-    const raw = parseCount(cell(f, col.elapsedRaw))
+  private runtimeOf(raw: number, elapsed: number, cpuTime: number, start: number, end: number, procs: number): Runtime {
     if (raw >= 0) return { seconds: raw, fromCpuTime: false }
-    const elapsed = durationCell(f, col.elapsed)
     if (elapsed >= 0) return { seconds: elapsed, fromCpuTime: false }
     if (end >= start) return { seconds: end - start, fromCpuTime: false }
-    const cpuTime = parseCount(cell(f, col.cpuTimeRaw))
-    if (cpuTime >= 0 && procs > 0) return { seconds: Math.round(cpuTime / procs), fromCpuTime: true }
+    if (cpuTime >= 0 && procs > 0) return { seconds: derived('CPUTimeRAW', cpuTime, procs), fromCpuTime: true }
     return { seconds: -1, fromCpuTime: false }
   }
 
@@ -223,12 +229,11 @@ class SacctParser extends TextLogParser {
   }
 
   /** Recorded wait: Start − Submit, else ResvCPURAW / ReqCPUS; NaN when unknown. */
-  private waitOf(f: readonly string[], col: Columns, submit: number, start: number, reqProcs: number): number {
+  private waitOf(resv: number, submit: number, start: number, reqProcs: number): number {
     if (!Number.isNaN(start)) return start - submit
-    const resv = parseCount(cell(f, col.resvCpuRaw))
     if (resv >= 0 && reqProcs > 0) {
       this.waitFromResv++
-      return Math.round(resv / reqProcs)
+      return derived('ResvCPURAW', resv, reqProcs)
     }
     return NaN
   }

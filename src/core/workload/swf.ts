@@ -4,6 +4,7 @@
 import { formatInt } from '../util/format'
 import { BadLines, RawJobsBuilder } from './builder'
 import { LineSplitter, lineText } from './lines'
+import { MAX_COUNT, MAX_DURATION_SECONDS, MAX_EPOCH_SECONDS, MAX_EXACT } from './limits'
 import type { LogParser, ParsedLog } from './types'
 
 const FIELDS = 18
@@ -11,12 +12,21 @@ const MAX_FIELDS = 64
 
 // SWF field numbers (1-based, as in the format's definition).
 const F_ID = 1, F_SUBMIT = 2, F_WAIT = 3, F_RUNTIME = 4, F_ALLOC = 5, F_REQ_PROCS = 8, F_REQ_TIME = 9, F_STATUS = 11, F_USER = 12
+const FIELD_NAMES = ['', 'job number', 'submit time', 'wait time', 'run time', 'allocated processors', 'average CPU time',
+  'used memory', 'requested processors', 'requested time', 'requested memory', 'status', 'user', 'group', 'application',
+  'queue', 'partition', 'preceding job', 'think time']
+/** Largest magnitude of each field (1-based; limits.ts): times and durations stay Date-safe, counts
+ * fit an Int32Array, everything else is exact in a double. */
+const FIELD_MAX = FIELD_NAMES.map((_, f) =>
+  f === F_SUBMIT ? MAX_EPOCH_SECONDS
+    : f === F_WAIT || f === F_RUNTIME || f === F_REQ_TIME || f === 18 ? MAX_DURATION_SECONDS
+      : f === F_ALLOC || f === F_REQ_PROCS || f === F_STATUS ? MAX_COUNT : MAX_EXACT)
 
 export function createSwfParser(): LogParser {
   const jobs = new RawJobsBuilder(1 << 14)
   const bad = new BadLines()
   const header: Record<string, string> = {}
-  const field = new Float64Array(MAX_FIELDS + 1) // 1-based
+  const field = new Float64Array(FIELDS + 1) // 1-based
   const userByNumber = new Map<number, number>()
   let extraColumns = 0
   let firstExtraLine = 0
@@ -30,8 +40,9 @@ export function createSwfParser(): LogParser {
       return
     }
     let n = 0
-    while (p < end) {
+    while (p < end && n < FIELDS) {
       // parse one number: [-+]digits[.digits][e[-+]digits]
+      const t0 = p
       let neg = false
       const c0 = b[p]
       if (c0 === 45) { neg = true; p++ } else if (c0 === 43) p++
@@ -53,18 +64,36 @@ export function createSwfParser(): LogParser {
         if (ed > 0) { v *= Math.pow(10, eneg ? -e : e); p = q; c = b[p] }
       }
       if (digits === 0 || (p < end && c !== 32 && c !== 9)) {
-        bad.add(lineNo, `field ${n + 1} is not a number: "${preview(lineText(b, start, end))}"`)
+        while (p < end && b[p] !== 32 && b[p] !== 9) p++
+        bad.add(lineNo, 'not-a-number', `field ${n + 1} ("${preview(lineText(b, t0, p))}") is not a number`)
         return
       }
       n++
-      if (n <= MAX_FIELDS) field[n] = neg ? -v : v
+      if (neg) v = -v
+      if (!(Math.abs(v) <= FIELD_MAX[n])) { // also false for NaN (0 · ∞)
+        bad.add(lineNo, 'out-of-range', `field ${n} (${FIELD_NAMES[n]}) is ${preview(lineText(b, t0, p))}, beyond its range (±${formatInt(FIELD_MAX[n])})`)
+        return
+      }
+      field[n] = v
       while (p < end && (b[p] === 32 || b[p] === 9)) p++
     }
     if (n < FIELDS) {
-      bad.add(lineNo, `has ${n} fields; SWF job lines have ${FIELDS}`)
+      bad.add(lineNo, 'too-few-fields', `has ${n} fields; SWF job lines have ${FIELDS}`)
       return
     }
-    if (n > FIELDS) {
+    if (p < end) {
+      // Columns after the 18 standard ones (some simulators append node or queue columns): not
+      // read, only counted.
+      let extra = 0
+      while (p < end) {
+        while (p < end && b[p] !== 32 && b[p] !== 9) p++
+        extra++
+        while (p < end && (b[p] === 32 || b[p] === 9)) p++
+      }
+      if (FIELDS + extra > MAX_FIELDS) {
+        bad.add(lineNo, 'too-many-fields', `has ${formatInt(FIELDS + extra)} fields; SWF job lines have ${FIELDS} (at most ${MAX_FIELDS} with extra columns)`)
+        return
+      }
       if (extraColumns === 0) firstExtraLine = lineNo
       extraColumns++
     }
@@ -88,14 +117,20 @@ export function createSwfParser(): LogParser {
       splitter.end()
       const warnings: string[] = []
       if (extraColumns > 0) {
-        warnings.push(`${formatInt(extraColumns)} job lines have more than 18 fields (first at line ${firstExtraLine}); the extra columns were ignored.`)
+        warnings.push(`${extraColumns === 1 ? '1 job line has' : `${formatInt(extraColumns)} job lines have`} more than 18 fields ` +
+          `(first at line ${firstExtraLine}); the columns after the 18 standard SWF fields were ignored.`)
       }
-      const maxProcs = positiveHeader(header, 'MaxProcs')
-      const maxNodes = positiveHeader(header, 'MaxNodes')
-      const unixStart = Number(header['UnixStartTime'])
+      const maxProcs = positiveHeader(header, 'MaxProcs', warnings)
+      const maxNodes = positiveHeader(header, 'MaxNodes', warnings)
+      const startText = header['UnixStartTime']
+      const unixStart = startText === undefined ? NaN : Number(startText)
+      const startOk = Math.abs(unixStart) <= MAX_EPOCH_SECONDS
+      if (startText !== undefined && !startOk) {
+        warnings.push(`The header's UnixStartTime "${preview(startText)}" is not a time (epoch seconds up to year 9999): dates are not shown.`)
+      }
       return {
         format: 'swf', jobs: jobs.finish(), users: jobs.users, header, maxProcs, maxNodes,
-        unixStartTime: Number.isFinite(unixStart) && header['UnixStartTime'] !== undefined ? unixStart : null,
+        unixStartTime: startOk ? unixStart : null,
         linesRead: splitter.linesRead, badLines: bad.count, badLineExamples: bad.examples, parserDrops: [], warnings,
       }
     },
@@ -109,11 +144,15 @@ function readHeaderLine(text: string, header: Record<string, string>): void {
   if (header[m[1]] === undefined) header[m[1]] = m[2]
 }
 
-function positiveHeader(header: Record<string, string>, key: string): number | null {
+/** A machine size from the header; null when absent or ≤ 0 (unknown), and with a warning when not a number or beyond 2³¹ − 1. */
+function positiveHeader(header: Record<string, string>, key: string, warnings: string[]): number | null {
   const v = header[key]
   if (v === undefined) return null
   const n = Number(v.split(/\s/)[0])
-  return Number.isFinite(n) && n > 0 ? Math.floor(n) : null
+  if (n >= 1 && n <= MAX_COUNT) return Math.floor(n)
+  if (n <= 0) return null // -1 / 0: unknown, as SWF writes it
+  warnings.push(`The header's ${key} "${preview(v)}" is not a number of processors from 1 to ${formatInt(MAX_COUNT)}: it was ignored.`)
+  return null
 }
 
 function preview(s: string): string {

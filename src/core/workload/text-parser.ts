@@ -1,13 +1,14 @@
 // The common frame of the line-oriented text formats (sacct, jobcomp, PBS): decode each line,
 // collect jobs and unreadable lines, and make submit times relative to the earliest one.
 import { BadLines, RawJobsBuilder } from './builder'
+import { FieldError } from './errors'
 import { LineSplitter, lineText } from './lines'
 import { TimeReader, makeSubmitsRelative } from './timeparse'
 import type { LogFormat, LogParser, ParsedLog, RuleCount } from './types'
 
 export abstract class TextLogParser implements LogParser {
   abstract readonly format: LogFormat
-  protected readonly splitter = new LineSplitter((buf, start, end, lineNo) => this.onLine(lineText(buf, start, end), lineNo))
+  protected readonly splitter = new LineSplitter((buf, start, end, lineNo) => this.readLine(lineText(buf, start, end), lineNo))
   protected readonly jobs = new RawJobsBuilder()
   protected readonly bad = new BadLines()
   protected readonly times = new TimeReader()
@@ -39,6 +40,16 @@ export abstract class TextLogParser implements LogParser {
       badLineExamples: this.bad.examples,
       parserDrops: this.drops(),
       warnings: this.warnings(),
+    }
+  }
+
+  /** A field that cannot be read (FieldError from the field readers) makes the line a bad line. */
+  private readLine(line: string, lineNo: number): void {
+    try {
+      this.onLine(line, lineNo)
+    } catch (e) {
+      if (!(e instanceof FieldError)) throw e
+      this.bad.add(lineNo, e.code, e.message)
     }
   }
 

@@ -4,6 +4,8 @@
 
 import { plural } from '../util/format'
 import type { RawJobsBuilder } from './builder'
+import { FieldError } from './errors'
+import { MAX_DURATION_SECONDS, MAX_EPOCH_SECONDS } from './limits'
 
 /** Words SLURM prints where a duration or limit is not known or not set. */
 const UNKNOWN_DURATION_WORDS = new Set(['', 'unlimited', 'partition_limit', 'invalid', 'none', 'unknown', 'n/a', '(null)'])
@@ -11,6 +13,7 @@ const UNKNOWN_DURATION_WORDS = new Set(['', 'unlimited', 'partition_limit', 'inv
 const UNKNOWN_TIME_WORDS = new Set(['', 'unknown', 'none', 'n/a', '(null)'])
 /** SLURM's NO_VAL and INFINITE (0xfffffffe, 0xffffffff) as raw minute counts. */
 const SLURM_NO_VAL_MINUTES = 0xfffffffe
+const SLURM_INFINITE_MINUTES = 0xffffffff
 
 /** True when `s` is a non-empty run of ASCII digits. */
 export function isDigits(s: string): boolean {
@@ -29,6 +32,36 @@ export { plural }
 export function parseCount(text: string): number {
   const s = text.trim()
   return isDigits(s) ? Number(s) : -1
+}
+
+/** A value as the import report quotes it: at most 40 characters. */
+export function quote(text: string): string {
+  return `"${text.length > 40 ? text.slice(0, 37) + '...' : text}"`
+}
+
+/**
+ * A strict count: empty gives -1 (unknown); digits up to `max` give their value; more digits
+ * throw `out-of-range`; anything else (`1e3`, `NaN`, `abc`) throws `not-a-number`.
+ */
+export function readCount(name: string, text: string, max: number): number {
+  const s = text.trim()
+  if (s === '') return -1
+  if (!isDigits(s)) throw new FieldError('not-a-number', `${name} ${quote(s)} is not a whole number`)
+  const v = Number(s)
+  if (!(v <= max)) throw new FieldError('out-of-range', `${name} ${quote(s)} is beyond its range (at most ${max})`)
+  return v
+}
+
+/**
+ * A strict duration in seconds read by `parse` (parseSlurmDuration or parsePbsDuration): -1 when
+ * unknown; throws `bad-duration` when the text is not a duration, `out-of-range` beyond
+ * MAX_DURATION_SECONDS.
+ */
+export function readDuration(name: string, text: string, parse: (text: string) => number): number {
+  const v = parse(text)
+  if (Number.isNaN(v)) throw new FieldError('bad-duration', `${name} ${quote(text.trim())} is not a duration`)
+  if (!(v <= MAX_DURATION_SECONDS)) throw new FieldError('out-of-range', `${name} ${quote(text.trim())} is beyond the longest duration read (${MAX_DURATION_SECONDS} s)`)
+  return v
 }
 
 /** Digits with an optional fractional part (`12`, `12.5`), else NaN. */
@@ -59,7 +92,7 @@ export function parseSlurmDuration(text: string): number {
     const parts = s.split(':')
     if (parts.length === 1) {
       const minutes = parseUnit(parts[0])
-      return minutes >= SLURM_NO_VAL_MINUTES ? -1 : minutes * 60
+      return minutes === SLURM_NO_VAL_MINUTES || minutes === SLURM_INFINITE_MINUTES ? -1 : minutes * 60
     }
     if (parts.length === 2) return parseUnit(parts[0]) * 60 + parseSecondsPart(parts[1])
     if (parts.length === 3) return parseUnit(parts[0]) * 3600 + parseUnit(parts[1]) * 60 + parseSecondsPart(parts[2])
@@ -145,6 +178,23 @@ export class TimeReader {
     if (m[7] !== undefined) return local + zoneOffsetSeconds(m[7])
     if (this.naiveIsoCount++ === 0) this.naiveIsoExample = s
     return local
+  }
+
+  /**
+   * A strict timestamp: NaN when not set (empty, `Unknown`, `None`, `0`); throws `bad-time` when
+   * the text is not a time (or an impossible date such as 31 February), `out-of-range` when it is
+   * after year 9999 (limits.ts).
+   */
+  time(name: string, text: string): number {
+    const s = text.trim()
+    if (s === '' || UNKNOWN_TIME_WORDS.has(s.toLowerCase())) return NaN
+    const t = this.parse(s)
+    if (Number.isNaN(t)) {
+      if (s === '0') return NaN
+      throw new FieldError('bad-time', `${name} ${quote(s)} is not a time (epoch seconds or YYYY-MM-DDThh:mm:ss)`)
+    }
+    if (!(Math.abs(t) <= MAX_EPOCH_SECONDS)) throw new FieldError('out-of-range', `${name} ${quote(s)} is after year 9999`)
+    return t
   }
 
   /** The warning to show when some times had no zone, else null. */

@@ -1,6 +1,8 @@
 // The job model shared by every parser, the cleaning step and the simulator (docs/SIMULATOR.md §Job model).
 // Everything is columnar: one typed array per attribute, index = job.
 
+import type { BadLineCode } from './limits'
+
 /** Log formats EasyTune reads. */
 export type LogFormat = 'swf' | 'sacct' | 'jobcomp' | 'pbs'
 
@@ -56,9 +58,11 @@ export interface JobTable {
 /** Where the machine size came from, in the order of precedence used. */
 export type MachineSource = 'given' | 'header-maxprocs' | 'header-maxnodes' | 'inferred-largest-job'
 
-/** A problem with one input line: reported (with its line) and skipped, never fatal by itself. */
+/** A problem with one input line: reported (with its line and reason code) and skipped, never fatal by itself. */
 export interface LineIssue {
   readonly line: number
+  /** Stable reason code (docs/SIMULATOR.md §Bad lines). */
+  readonly code: BadLineCode
   readonly message: string
 }
 
