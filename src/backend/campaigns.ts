@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto'
 import { cellKey, presetCandidates, type Candidate, type CampaignSpec, type CellResult, type CellSpec } from '../core/tune/campaign'
 import type { ImportOptions, Workload } from '../core/workload/import'
+import { DEFAULTS } from '../core/defaults'
 import { CellCache } from '../engine/cache'
 import { evaluate, EvaluationError } from '../engine/evaluate'
 import { EnginePool, cellLabel, type ForkWorker } from '../engine/pool'
@@ -37,7 +38,7 @@ export function campaignSpec(req: CampaignRequest): CampaignSpec {
   const candidates: Candidate[] = 'preset' in req.candidates
     ? presetCandidates(req.candidates.preset)
     : req.candidates.list.map((c) => ({ primary: c.primary, backfill: c.backfill }))
-  return { candidates, thresholds: req.thresholds, split: req.split, resample: req.resample, objective: req.objective, tau: req.tau }
+  return { candidates, thresholds: req.thresholds, split: req.split, resample: req.resample, objective: req.objective, tau: req.tau, compat: req.compat ?? DEFAULTS.compat.value }
 }
 
 export class CampaignRunner {

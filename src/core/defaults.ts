@@ -3,6 +3,7 @@
 // end its analysis set-ups, and the core constants that existed before (DEFAULT_TAU,
 // DEFAULT_THRESHOLDS, DEFAULT_ONLINE's threshold, seed and resampling) are these values.
 // Pure data: this module imports types only, so any layer may import it and nothing cycles.
+import type { Compat } from './sim/types'
 import type { Objective } from './tune/campaign'
 import type { ResampleMethod } from './tune/resample'
 import type { SplitSpec } from './tune/split'
@@ -50,6 +51,8 @@ export const DEFAULTS = {
   /** The ratio offered when a person turns the longest-wait limit on. */
   maxWaitRatioWhenOn: d(1.5, 'the longest wait may grow by half of EASY-FCFS\'s, no more'),
   workers: d<number | null>(null, 'one engine worker per core but one, so the machine stays responsive'),
+  /** docs/SIMULATOR.md §Shadow-time rules, docs/PROTOCOL.md §Week resampling. */
+  compat: d<Compat>('none', 'EasyTune\'s own rules: the extra processors do not depend on how ties happen to be ordered, and a trailing partial week counts for its length; ocst reproduces the seeds\' simulator (the thesis\'s numbers)'),
   // `easytune simulate`: one run of EASY.
   primary: d<'FCFS'>('FCFS', 'EASY-FCFS is what sites run today: the baseline every gain is measured against'),
   threshold: d<number | null>(null, 'no threshold: the order alone decides'),

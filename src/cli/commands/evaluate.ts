@@ -13,6 +13,7 @@ import { evaluate } from '../../engine/evaluate'
 import { EnginePool, defaultWorkerCount } from '../../engine/pool'
 import { DEFAULTS } from '../../core/defaults'
 import { shown, whyDefaults } from '../defaults-help'
+import { COMPAT_FLAGS, compatFlag, compatHelp } from '../compat-arg'
 
 export const evaluateHelp = `easytune evaluate <log> [options]
 
@@ -29,6 +30,7 @@ Protocol:
                            week; week-shuffle: whole weeks; none: the real weeks once
                            (default ${shown('resample')})
   --seed S                 random seed (default ${shown('seed')}); the same seed gives the same result
+${compatHelp(true)}
 Candidates:
   --preset ch5|ch6         ch5: the 7×7 primary × backfill pairs of FCFS, LCFS, SPF, LPF, SQF,
                            LQF, LEXP; ch6: the 12 single-queue policies (default ${shown('preset')})
@@ -50,11 +52,11 @@ ${IMPORT_HELP}
 
 Ctrl-C stops cleanly: finished cells stay in the cache and the command exits 130.
 
-${whyDefaults([['split', 'split'], ['weeks', 'weeks'], ['resample', 'resample'], ['seed', 'seed'], ['preset', 'preset'], ['thresholds', 'thresholds'], ['objective', 'objective'], ['max-wait-ratio', 'maxWaitRatio'], ['tau', 'tau'], ['overrun', 'overrun'], ['requested-fallback', 'requestedFallback']])}
+${whyDefaults([['split', 'split'], ['weeks', 'weeks'], ['resample', 'resample'], ['seed', 'seed'], ['preset', 'preset'], ['thresholds', 'thresholds'], ['objective', 'objective'], ['max-wait-ratio', 'maxWaitRatio'], ['tau', 'tau'], ['compat', 'compat'], ['overrun', 'overrun'], ['requested-fallback', 'requestedFallback']])}
 `
 
 const FLAGS = {
-  ...IMPORT_FLAGS, split: 'string', weeks: 'string', resample: 'string', seed: 'string', preset: 'string', primaries: 'string',
+  ...IMPORT_FLAGS, ...COMPAT_FLAGS, split: 'string', weeks: 'string', resample: 'string', seed: 'string', preset: 'string', primaries: 'string',
   backfills: 'string', thresholds: 'string', objective: 'string', 'max-wait-ratio': 'string', tau: 'string', workers: 'string',
   'cache-dir': 'string', 'no-cache': 'boolean', json: 'optional', help: 'boolean',
 } as const
@@ -73,6 +75,7 @@ export async function evaluateCommand(argv: string[], io: Io): Promise<number> {
     resample: { method: oneOf<ResampleMethod>(a, 'resample', RESAMPLE_METHODS) ?? DEFAULTS.resample.value, weeks: positiveInt(a, 'weeks') ?? DEFAULTS.weeks.value, seed: wholeNumber(a, 'seed') ?? DEFAULTS.seed.value },
     objective: oneOf<Objective>(a, 'objective', ['avgWait', 'avgBsld']) ?? DEFAULTS.objective.value,
     tau: positiveNumber(a, 'tau') ?? DEFAULTS.tau.value,
+    compat: compatFlag(a),
   }
 
   const w = await loadWorkload(io, path, opts)
@@ -161,6 +164,7 @@ export function formatEvaluation(r: EvaluationResult, cite: string | null): stri
   lines.push(`${r.log.name}: ${int(r.log.jobsKept)} jobs on ${int(r.log.machineProcs)} processors`)
   lines.push(`Split at ${p.split.atIso ? p.split.atIso.slice(0, 10) : formatDuration(p.split.at)}: train ${int(p.split.train.jobs)} jobs (${formatDuration(p.split.train.seconds)}, load ${pct(p.split.train.load)}), test ${int(p.split.test.jobs)} jobs (${formatDuration(p.split.test.seconds)}, load ${pct(p.split.test.load)})`)
   lines.push(`Weeks: ${p.resample.method}, ${int(p.resample.trainSamples)} train and ${int(p.resample.testSamples)} test samples from ${p.resample.trainOriginalWeeks} and ${p.resample.testOriginalWeeks} original weeks, seed ${p.resample.seed}; objective ${p.objective}${p.risk.maxWaitRatio === null ? '' : `; risk limit: longest wait ≤ ${p.risk.maxWaitRatio}× EASY-FCFS`}`)
+  if (p.compat === 'ocst') lines.push('Compatibility: ocst (the seeds\' simulator\'s shadow-time rule; first and last partial weeks of each part dropped)')
   lines.push('')
   lines.push(`Recommendation: ${r.recommendation.sentence}`)
   const best = r.candidates[r.bestOnTest]

@@ -10,6 +10,8 @@ import type { Selection, CandidateSummary } from './select'
 import type { PartStats } from './split'
 import type { Fidelity } from '../export/types'
 import type { Impact } from './impact'
+import type { Compat } from '../sim/types'
+import { DEFAULTS } from '../defaults'
 
 export const RESULT_SCHEMA_VERSION = 1
 
@@ -37,6 +39,10 @@ export interface EvaluationResult {
     candidates: { primary: string; backfill: string }[]
     risk: Selection['risk']
     cells: number
+    /** The compatibility mode: 'none' (EasyTune's rules) or 'ocst' (the seeds' simulator's shadow-time
+     * rule and rule C13 on the weeks). Always written; absent in documents written before it
+     * existed, which read as 'none'. */
+    compat?: Compat
   }
   calibration: Calibration | null
   candidates: (CandidateSummary & { primary: string; backfill: string })[]
@@ -106,7 +112,7 @@ export function buildResult(args: {
       resample: { ...spec.resample, trainOriginalWeeks: args.weeks.trainOriginal, testOriginalWeeks: args.weeks.testOriginal, trainSamples: args.weeks.train, testSamples: args.weeks.test },
       objective: spec.objective, tau: spec.tau, thresholds: spec.thresholds,
       candidates: spec.candidates.map((c) => ({ primary: specLabel(c.primary), backfill: specLabel(c.backfill) })),
-      risk: s.risk, cells: args.cells,
+      risk: s.risk, cells: args.cells, compat: spec.compat ?? DEFAULTS.compat.value,
     },
     calibration: args.calibration,
     candidates: s.candidates.map((c) => ({ ...c, primary: specLabel(c.candidate.primary), backfill: specLabel(c.candidate.backfill) })),
