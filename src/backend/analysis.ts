@@ -9,6 +9,7 @@
 import { randomBytes } from 'node:crypto'
 import { DEFAULT_TAU } from '../core/sim/metrics'
 import { DAY, DEFAULT_ONLINE, type OnlineSpec } from '../core/tune/online'
+import { DEFAULTS } from '../core/defaults'
 import { WEEK } from '../core/tune/resample'
 import type { MixedOptions } from '../core/tune/mixed'
 import { prepare } from '../core/tune/prepare'
@@ -53,6 +54,7 @@ export function analysisPlan(req: AnalysisRequest, w: Omit<AnalysisWorkload, 'wo
     const spec: OnlineSpec = {
       ...DEFAULT_ONLINE, policies: [...DEFAULT_ONLINE.policies], noise: [...DEFAULT_ONLINE.noise],
       strategies: [...o.strategies], period: o.period === 'day' ? DAY : WEEK, weeks: o.weeks, traces: o.traces, seed: o.seed,
+      compat: o.compat ?? DEFAULTS.compat.value,
     }
     return {
       setup: { logPath: w.path, importOptions: w.importOptions, split: { kind: 'midpoint' }, resample: { method: spec.method, weeks: 1, seed: spec.seed }, tau: DEFAULT_TAU, prepare: false },
@@ -60,9 +62,10 @@ export function analysisPlan(req: AnalysisRequest, w: Omit<AnalysisWorkload, 'wo
     }
   }
   const o = req.options
-  const options: MixedOptions = { features: o.features, method: o.method, budget: o.budget, objective: o.objective, threshold: null, tau: DEFAULT_TAU, seed: o.seed }
+  const compat = o.compat ?? DEFAULTS.compat.value
+  const options: MixedOptions = { features: o.features, method: o.method, budget: o.budget, objective: o.objective, threshold: null, tau: DEFAULT_TAU, seed: o.seed, compat }
   return {
-    setup: { logPath: w.path, importOptions: w.importOptions, split: req.split, resample: { method: 'user-weeks', weeks: o.weeks, seed: o.seed }, tau: DEFAULT_TAU },
+    setup: { logPath: w.path, importOptions: w.importOptions, split: req.split, resample: { method: 'user-weeks', weeks: o.weeks, seed: o.seed }, tau: DEFAULT_TAU, ...(compat === 'none' ? {} : { compat }) },
     analysis: { kind: 'mixed', options },
   }
 }
@@ -127,7 +130,7 @@ export class AnalysisRunner {
         const result = await onlineOnPool(pool, setup, analysis.spec, { signal, onProgress: progress })
         doc = onlineJson(w.workload, analysis.spec, result)
       } else {
-        const p = prepare(w.workload.jobs, w.workload.machineProcs, setup.split, setup.resample)
+        const p = prepare(w.workload.jobs, w.workload.machineProcs, setup.split, setup.resample, setup.compat)
         const t0 = performance.now()
         // The search is the bulk of the work; evaluating the best, the baseline and the vertices the rest.
         const report = await mixedOnPool(pool, setup, analysis.options, {

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto'
 import { cellKey, type Candidate, type CampaignSpec, type CellResult, type CellSpec } from '../core/tune/campaign'
 import { presetCandidates } from '../core/tune/presets'
 import type { ImportOptions, Workload } from '../core/workload/import'
+import { DEFAULTS } from '../core/defaults'
 import { CellCache } from '../engine/cache'
 import { evaluate, EvaluationError } from '../engine/evaluate'
 import { EnginePool, cellLabel, type ForkWorker } from '../engine/pool'
@@ -38,7 +39,7 @@ export function campaignSpec(req: CampaignRequest): CampaignSpec {
   const candidates: Candidate[] = 'preset' in req.candidates
     ? presetCandidates(req.candidates.preset, req.thresholds)
     : req.candidates.list.map((c) => ({ primary: c.primary, backfill: c.backfill }))
-  return { candidates, ...('preset' in req.candidates ? { preset: req.candidates.preset } : {}), thresholds: req.thresholds, split: req.split, resample: req.resample, objective: req.objective, tau: req.tau }
+  return { candidates, ...('preset' in req.candidates ? { preset: req.candidates.preset } : {}), thresholds: req.thresholds, split: req.split, resample: req.resample, objective: req.objective, tau: req.tau, compat: req.compat ?? DEFAULTS.compat.value }
 }
 
 export class CampaignRunner {

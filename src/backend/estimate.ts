@@ -14,7 +14,7 @@
 // is used instead of the measurement.
 import { campaignCells } from '../core/tune/campaign'
 import { WEEK } from '../core/tune/resample'
-import { splitWorkload, type Split } from '../core/tune/split'
+import { partWeeks, splitWorkload, type Split } from '../core/tune/split'
 import type { JobTable } from '../core/workload/types'
 import { defaultWorkerCount } from '../engine/pool'
 import type { CampaignEstimate, CampaignRequest, SplitPreview } from '../shared/api'
@@ -42,8 +42,9 @@ export function split(jobs: JobTable, machineProcs: number, spec: CampaignReques
   }
 }
 
-function fullWeeks(part: JobTable): number {
-  return part.count ? Math.floor((part.submit[part.count - 1] - part.submit[0]) / WEEK) : 0
+/** Full weeks of a part (src/core/tune/split.ts partWeeks: under compat 'ocst', without the first and last). */
+function fullWeeks(part: JobTable, compat: CampaignRequest['compat'] = 'none'): number {
+  return partWeeks(part, compat).full
 }
 
 export function previewSplit(jobs: JobTable, machineProcs: number, spec: CampaignRequest['split'], unixStartTime: number | null): SplitPreview {
@@ -72,10 +73,11 @@ export function estimateCampaign(c: CostInput, req: CampaignRequest): CampaignEs
   const perPart = {} as Record<'train' | 'test', { samples: number; jobsPerWeek: number }>
   for (const name of ['train', 'test'] as const) {
     const p = parts[name]
-    const W = fullWeeks(p)
-    if (W < 1) throw new ApiInputError(`the ${name} part spans less than one full week: move the split so that both parts have at least a week`)
+    const grid = partWeeks(p, req.compat)
+    const W = grid.full
+    if (W < 1) throw new ApiInputError(`the ${name} part spans less than one full week${req.compat === 'ocst' ? ' once its first and last partial weeks are dropped (compat ocst)' : ''}: move the split so that both parts have at least a week`)
     const span = p.submit[p.count - 1] - p.submit[0]
-    perPart[name] = { samples: req.resample.method === 'none' ? W : req.resample.weeks, jobsPerWeek: (p.count * WEEK) / Math.max(span, WEEK) }
+    perPart[name] = { samples: req.resample.method === 'none' ? grid.count : req.resample.weeks, jobsPerWeek: (p.count * WEEK) / Math.max(span, WEEK) }
   }
   const cells = campaignCells(campaignSpec(req))
   let weekSimulations = 0, jobSimulations = 0

@@ -3,6 +3,7 @@
 // end its analysis set-ups, and the core constants that existed before (DEFAULT_TAU,
 // DEFAULT_THRESHOLDS, DEFAULT_ONLINE's threshold, seed and resampling) are these values.
 // Pure data: this module imports types only, so any layer may import it and nothing cycles.
+import type { Compat } from './sim/types'
 import type { Objective, PresetId } from './tune/campaign'
 import type { ResampleMethod } from './tune/resample'
 import type { SplitSpec } from './tune/split'
@@ -53,6 +54,8 @@ export const DEFAULTS = {
   /** Who gains, who loses (docs/IMPACT.md): which groups are listed and named. */
   impact: d({ minJobs: 10, minRise: 600, topAccounts: 10 },
     'accounts and groups of fewer than 10 jobs are not listed or named (one job cannot headline); a group is named only when its mean wait also rises by 10 min or more (a ratio on near-zero waits means nothing); the 10 accounts that pay most are listed'),
+  /** docs/SIMULATOR.md §Shadow-time rules, docs/PROTOCOL.md §Week resampling. */
+  compat: d<Compat>('none', 'EasyTune\'s own rules: the extra processors do not depend on how ties happen to be ordered, and a trailing partial week counts for its length; ocst reproduces the seeds\' simulator (the thesis\'s numbers)'),
   // `easytune simulate`: one run of EASY.
   primary: d<'FCFS'>('FCFS', 'EASY-FCFS is what sites run today: the baseline every gain is measured against'),
   threshold: d<number | null>(null, 'no threshold: the order alone decides'),

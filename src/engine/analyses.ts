@@ -42,10 +42,12 @@ export async function onlineOnPool(pool: EnginePool, setup: WorkloadSetup, spec:
  * resampling; its τ is the options'). `onProgress` as runMixed's: search evaluations, then the
  * report's cells. */
 export async function mixedOnPool(pool: EnginePool, setup: WorkloadSetup, o: MixedOptions, opts: AnalysisRunOptions & { onProgress?: MixedProgress } = {}): Promise<MixedReport> {
-  const session = pool.session({ setup: { ...setup, tau: o.tau }, signal: opts.signal, cancelledMessage: 'the mixed-policy search was cancelled', onWorkerCrash: opts.onWorkerCrash })
+  // The workers cut the weeks and simulate under the options' compatibility mode (the setup's).
+  const compat = o.compat ?? 'none'
+  const session = pool.session({ setup: { ...setup, tau: o.tau, ...(compat === 'none' ? { compat: undefined } : { compat }) }, signal: opts.signal, cancelledMessage: 'the mixed-policy search was cancelled', onWorkerCrash: opts.onWorkerCrash })
   try {
     const [st] = o.standardize === false ? [null] : await session.run([{ kind: 'mixed-stats' as const }])
-    const options = { objective: o.objective, threshold: o.threshold, tau: o.tau }
+    const options = { objective: o.objective, threshold: o.threshold, tau: o.tau, compat }
     const steps = mixedSearchSteps(st, o, opts.onProgress)
     let step = steps.next(undefined as unknown as number[])
     while (!step.done) {

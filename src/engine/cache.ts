@@ -2,11 +2,14 @@
 // interrupted campaign resumes. One small binary file per cell, named by a sha256 key over
 // everything that determines the cell's result:
 //   the log's content hash, the import/cleaning options (minus the display name), the split, the
-//   resample spec (method, weeks, seed), tau, the cell (cellKey), the engine code (the pool passes
-//   the worker bundle's hash, so results of an older simulator are never reused) and the format
-//   version below.
-// File layout (little-endian): 'EASYTUNE' | u32 format version | u32 n | avgWait, maxWait,
-// avgBsld, maxBsld as n f64 each | jobs as n i32 | sha256 of everything before it.
+//   resample spec (method, weeks, seed), tau, the compatibility mode (present only when not the
+//   default, so a compat cell never shares a key with a default one), the cell (cellKey), the
+//   engine code (the pool passes the worker bundle's hash, so results of an older simulator are
+//   never reused) and the format version below.
+// File layout (little-endian): 'EASYTUNE' | u32 format version | u32 n | u32 flags (bit 0: per-
+// sample weights follow) | avgWait, maxWait, avgBsld, maxBsld as n f64 each | weight as n f64 when
+// flagged | jobs as n i32 | sha256 of everything before it. Version 1 (no flags, no weights) is
+// never read: its cells were computed without the trailing partial week, so they are recomputed.
 // Files are written to a temp name and renamed, so an interrupted run never leaves a torn entry;
 // an entry that is unreadable or fails its checksum is treated as missing (and recomputed).
 import { createHash, randomBytes } from 'node:crypto'
@@ -15,14 +18,15 @@ import { join, resolve } from 'node:path'
 import { cellKey, type CellResult, type CellSpec } from '../core/tune/campaign'
 import type { WorkloadSetup } from './protocol'
 
-export const CACHE_FORMAT_VERSION = 1
+export const CACHE_FORMAT_VERSION = 2
 /** Default cache folder for the CLI, relative to the working directory (git-ignored). */
 export const DEFAULT_CACHE_DIR = '.easytune-cache'
 
 const MAGIC = Buffer.from('EASYTUNE', 'ascii')
-const HEADER = MAGIC.length + 8
+const HEADER = MAGIC.length + 12
 const DIGEST = 32
 const F64_FIELDS = ['avgWait', 'maxWait', 'avgBsld', 'maxBsld'] as const
+const HAS_WEIGHT = 1
 
 /** What a campaign's cells have in common, for their cache keys. */
 export interface CacheScope {
@@ -47,6 +51,7 @@ export class CellCache {
     return sha256(canonicalJson({
       v: CACHE_FORMAT_VERSION, workload: scope.workloadHash, engine: scope.engine, importOptions,
       split: scope.setup.split, resample: scope.setup.resample, tau: scope.setup.tau, cell: cellKey(cell),
+      compat: scope.setup.compat === undefined || scope.setup.compat === 'none' ? undefined : scope.setup.compat,
     }))
   }
 
@@ -82,12 +87,17 @@ export class CellCache {
 
 export function encodeCell(r: CellResult): Buffer {
   const n = r.jobs.length
-  const body = Buffer.alloc(HEADER + n * (8 * F64_FIELDS.length + 4))
+  const weight = r.weight
+  if (weight && weight.length !== n) throw new Error(`cell result has ${weight.length} weights for ${n} samples`)
+  const perSample = 8 * F64_FIELDS.length + (weight ? 8 : 0) + 4
+  const body = Buffer.alloc(HEADER + n * perSample)
   MAGIC.copy(body, 0)
   body.writeUInt32LE(CACHE_FORMAT_VERSION, MAGIC.length)
   body.writeUInt32LE(n, MAGIC.length + 4)
+  body.writeUInt32LE(weight ? HAS_WEIGHT : 0, MAGIC.length + 8)
   let o = HEADER
   for (const f of F64_FIELDS) for (let i = 0; i < n; i++, o += 8) body.writeDoubleLE(r[f][i], o)
+  if (weight) for (let i = 0; i < n; i++, o += 8) body.writeDoubleLE(weight[i], o)
   for (let i = 0; i < n; i++, o += 4) body.writeInt32LE(r.jobs[i], o)
   return Buffer.concat([body, createHash('sha256').update(body).digest()])
 }
@@ -97,7 +107,10 @@ export function decodeCell(buf: Buffer): CellResult | null {
   if (buf.length < HEADER + DIGEST || !buf.subarray(0, MAGIC.length).equals(MAGIC)) return null
   if (buf.readUInt32LE(MAGIC.length) !== CACHE_FORMAT_VERSION) return null
   const n = buf.readUInt32LE(MAGIC.length + 4)
-  const bodyLength = HEADER + n * (8 * F64_FIELDS.length + 4)
+  const flags = buf.readUInt32LE(MAGIC.length + 8)
+  if ((flags & ~HAS_WEIGHT) !== 0) return null
+  const hasWeight = (flags & HAS_WEIGHT) !== 0
+  const bodyLength = HEADER + n * (8 * F64_FIELDS.length + (hasWeight ? 8 : 0) + 4)
   if (buf.length !== bodyLength + DIGEST) return null
   const body = buf.subarray(0, bodyLength)
   if (!createHash('sha256').update(body).digest().equals(buf.subarray(bodyLength))) return null
@@ -106,6 +119,11 @@ export function decodeCell(buf: Buffer): CellResult | null {
   }
   let o = HEADER
   for (const f of F64_FIELDS) for (let i = 0; i < n; i++, o += 8) r[f][i] = buf.readDoubleLE(o)
+  if (hasWeight) {
+    const weight = new Float64Array(n)
+    for (let i = 0; i < n; i++, o += 8) weight[i] = buf.readDoubleLE(o)
+    r.weight = weight
+  }
   for (let i = 0; i < n; i++, o += 4) r.jobs[i] = buf.readInt32LE(o)
   return r
 }

@@ -2,6 +2,7 @@
 // campaign on the engine (workers + cache), select within the risk limit, calibrate against the
 // recorded waits, and build the versioned result document. Used by the CLI, and later by the
 // desktop app and the browser mode.
+import { DEFAULTS } from '../core/defaults'
 import { simulate } from '../core/sim/easy'
 import { calibrate } from '../core/tune/calibrate'
 import { campaignCells, cellKey, BASELINE, type CampaignSpec, type CellResult, type CellSpec } from '../core/tune/campaign'
@@ -34,12 +35,13 @@ export async function evaluate(req: EvaluateRequest, runCells: CellRunner, sha25
   const w = workload ?? (await readLog(req.logPath, req.importOptions))
   if (w.jobs.count === 0) throw new EvaluationError(`${w.name}: no job is left after cleaning, nothing to evaluate. ${w.report.warnings.join(' ')}`)
   const spec = req.spec
-  const prepared = prepare(w.jobs, w.machineProcs, spec.split, spec.resample)
+  const compat = spec.compat ?? DEFAULTS.compat.value
+  const prepared = prepare(w.jobs, w.machineProcs, spec.split, spec.resample, compat)
   const cells = campaignCells(spec)
-  const setup: WorkloadSetup = { logPath: req.logPath, importOptions: req.importOptions, split: spec.split, resample: spec.resample, tau: spec.tau }
+  const setup: WorkloadSetup = { logPath: req.logPath, importOptions: req.importOptions, split: spec.split, resample: spec.resample, tau: spec.tau, ...(compat === 'none' ? {} : { compat }) }
   const running = runCells(setup, cells)
   // While the workers start and compute, this process does its own share: the calibration run.
-  const calibration = calibrate(w.jobs, simulate(w.jobs, w.machineProcs, { primary: 'FCFS', backfill: 'same', threshold: null }))
+  const calibration = calibrate(w.jobs, simulate(w.jobs, w.machineProcs, { primary: 'FCFS', backfill: 'same', threshold: null }, { compat }))
   const results = await running
   const selection = summarize(spec, results, req.risk, spec.resample.seed)
   const result = buildResult({

@@ -16,7 +16,7 @@
 import type { CellResult, CellSpec } from '../core/tune/campaign'
 import type { OnlineSpec, TraceRuns } from '../core/tune/online'
 import type { MixedOptions, Standardization } from '../core/tune/mixed'
-import type { MixedSpec } from '../core/sim/types'
+import type { Compat, MixedSpec } from '../core/sim/types'
 import type { ResampleSpec } from '../core/tune/resample'
 import type { SplitSpec } from '../core/tune/split'
 import type { ImportOptions } from '../core/workload/import'
@@ -33,6 +33,9 @@ export interface WorkloadSetup {
   /** false: only read the log, do not split and resample it (an online-selection analysis uses
    * the whole cleaned log). Absent for campaigns, so their cache keys are unchanged. */
   prepare?: false
+  /** 'ocst': the parts' weeks cut by rule C13 and every cell simulated with the seeds' shadow-time
+   * rule (docs/SIMULATOR.md §Shadow-time rules); absent = 'none'. Part of the cells' cache keys. */
+  compat?: Compat
 }
 
 /** One independent piece of work, run by whichever worker is free. */
@@ -46,7 +49,7 @@ export type WorkUnit =
   /** The feature standardization of a mixed search (featureStats) on the setup's train samples. */
   | { kind: 'mixed-stats' }
   /** The mean train objective of one mixed policy (trainObjective) on the setup's train samples. */
-  | { kind: 'mixed-objective'; primary: MixedSpec; options: Pick<MixedOptions, 'objective' | 'threshold' | 'tau'> }
+  | { kind: 'mixed-objective'; primary: MixedSpec; options: Pick<MixedOptions, 'objective' | 'threshold' | 'tau' | 'compat'> }
   /** A whole import (src/engine/import.ts): no setup needed. `options.name` is the name the
    * report shows. */
   | { kind: 'import'; path: string; options: ImportOptions }

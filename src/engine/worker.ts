@@ -65,7 +65,7 @@ async function setup(s: WorkloadSetup): Promise<void> {
   state = null
   try {
     const w = await readLog(s.logPath, s.importOptions)
-    const prepared = s.prepare === false ? null : prepare(w.jobs, w.machineProcs, s.split, s.resample)
+    const prepared = s.prepare === false ? null : prepare(w.jobs, w.machineProcs, s.split, s.resample, s.compat ?? 'none')
     state = { workload: w, setup: s, prepared, trainWeeks: null }
     port.post({ type: 'setup-done', trainWeeks: prepared?.train.count ?? 0, testWeeks: prepared?.test.count ?? 0 })
   } catch (e) {
@@ -104,8 +104,8 @@ function compute(id: number, unit: Exclude<WorkUnit, { kind: 'import' }>): UnitR
         port.post({ type: 'progress', id, samplesDone: done, samples: total })
       })
     }
-    case 'mixed-stats': return featureStats(trainWeeks(), w.machineProcs)
-    case 'mixed-objective': return trainObjective(trainWeeks(), w.machineProcs, fastSpec(unit.primary), unit.options)
+    case 'mixed-stats': return featureStats(trainWeeks(), w.machineProcs, s.compat ?? 'none')
+    case 'mixed-objective': return trainObjective(trainWeeks(), w.machineProcs, fastSpec(unit.primary), { ...unit.options, compat: s.compat ?? 'none' }, state.prepared?.train.weights())
   }
 }
 

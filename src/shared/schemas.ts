@@ -14,6 +14,7 @@ import { z } from 'zod'
 import { MAX_CONF_CHARS } from '../core/export/slurm-conf'
 import { findPolicy } from '../core/sim/policies'
 import { PRESET_IDS } from '../core/tune/campaign'
+import { COMPAT_MODES } from '../core/sim/types'
 import { RESAMPLE_METHODS } from '../core/tune/resample'
 import type { EvaluationResult } from '../core/tune/result'
 import { thresholdProblem } from '../core/util/duration'
@@ -48,6 +49,10 @@ export const FileNameSchema = z.string().min(1).max(255)
 export const MimeSchema = z.string().max(100).regex(/^[a-z]+\/[a-z0-9.+-]+(;\s?charset=utf-8)?$/i, 'is not a valid MIME type')
 const seed = int(0, 2 ** 32 - 1)
 const objective = z.enum(['avgWait', 'avgBsld'])
+/** The compatibility mode (docs/SIMULATOR.md §Shadow-time rules): 'none' = EasyTune's rules, 'ocst' =
+ * the seeds' simulator's. Optional: absent means DEFAULTS.compat (src/core/defaults.ts, 'none'), so
+ * project files and callers from before it existed stay valid. */
+const compat = z.enum(COMPAT_MODES as [string, ...string[]]).optional() as z.ZodOptional<z.ZodType<(typeof COMPAT_MODES)[number]>>
 
 // ---------------------------------------------------------------- import
 
@@ -114,6 +119,7 @@ export const CampaignSettingsShape = {
   maxWaitRatio: z.number().min(0).max(1e6).nullable(),
   /** Engine workers; null = default (cores − 1). */
   workers: int(1, MAX_WORKERS).nullable(),
+  compat,
 }
 export const CampaignSettingsSchema = z.strictObject(CampaignSettingsShape)
 export const CampaignRequestSchema = z.strictObject({ workloadId: IdSchema, split: SplitSchema, ...CampaignSettingsShape })
@@ -132,6 +138,7 @@ export const OnlineAnalysisOptionsSchema = z.strictObject({
   /** Independent traces. */
   traces: int(1, ANALYSIS_LIMITS.traces),
   seed,
+  compat,
 })
 export const MixedAnalysisOptionsSchema = z.strictObject({
   features: z.union([z.literal(3), z.literal(6)], { error: 'must be 3 or 6' }),
@@ -142,6 +149,7 @@ export const MixedAnalysisOptionsSchema = z.strictObject({
   weeks: int(1, ANALYSIS_LIMITS.mixedWeeks),
   objective,
   seed,
+  compat,
 })
 export const AnalysisRequestSchema = z.discriminatedUnion('kind', [
   z.strictObject({ workloadId: IdSchema, kind: z.literal('online'), options: OnlineAnalysisOptionsSchema }),

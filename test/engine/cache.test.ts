@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, test } from 'vitest'
 import type { CellResult, CellSpec } from '../../src/core/tune/campaign'
-import { CellCache, canonicalJson, decodeCell, encodeCell, hashFile, type CacheScope } from '../../src/engine/cache'
+import { CACHE_FORMAT_VERSION, CellCache, canonicalJson, decodeCell, encodeCell, hashFile, type CacheScope } from '../../src/engine/cache'
 
 const tmp = mkdtempSync(join(tmpdir(), 'easytune-cache-'))
 afterAll(() => rmSync(tmp, { recursive: true, force: true }))
@@ -37,6 +37,35 @@ describe('encoding', () => {
     expect(decodeCell(b.subarray(0, b.length - 1))).toBeNull()
     expect(decodeCell(Buffer.from('{"not":"a cell"}'))).toBeNull()
   })
+
+  test('per-sample weights (a trailing partial week) round-trip; a result without them stays without', () => {
+    const weighted: CellResult = { ...result, weight: Float64Array.from([1, 1, 0.5]) }
+    const back = decodeCell(encodeCell(weighted))!
+    expect(Array.from(back.weight!)).toEqual([1, 1, 0.5])
+    const { weight: _w, ...rest } = back
+    expect(raw(rest)).toEqual(raw(result))
+    expect(decodeCell(encodeCell(result))!.weight).toBeUndefined()
+    const b = encodeCell(weighted)
+    for (let i = 0; i < b.length; i += 5) {
+      const c = Buffer.from(b)
+      c[i] ^= 0x01
+      expect(decodeCell(c)).toBeNull()
+    }
+    expect(() => encodeCell({ ...result, weight: Float64Array.from([1]) })).toThrow(/1 weights for 3 samples/)
+  })
+
+  test('an entry of format version 1 (no weights, computed without the partial week) is never read', () => {
+    // Version 1 layout: 'EASYTUNE' | u32 1 | u32 n | 4 f64 arrays | i32 jobs | sha256.
+    const n = 3
+    const body = Buffer.alloc(16 + n * 36)
+    body.write('EASYTUNE', 0, 'ascii')
+    body.writeUInt32LE(1, 8)
+    body.writeUInt32LE(n, 12)
+    const v1 = Buffer.concat([body, createHash('sha256').update(body).digest()])
+    expect(decodeCell(v1)).toBeNull()
+    expect(encodeCell(result).readUInt32LE(8)).toBe(CACHE_FORMAT_VERSION)
+    expect(CACHE_FORMAT_VERSION).toBeGreaterThan(1)
+  })
 })
 
 describe('keys', () => {
@@ -52,8 +81,13 @@ describe('keys', () => {
     ['tau', { ...scope, setup: { ...scope.setup, tau: 60 } }, cell],
     ['the threshold', scope, { ...cell, threshold: null }],
     ['the part', scope, { ...cell, part: 'test' as const }],
+    ['the compatibility mode (ocst)', { ...scope, setup: { ...scope.setup, compat: 'ocst' as const } }, cell],
   ])('change with %s', (_what, s, cl) => {
     expect(c.key(s, cl)).not.toBe(k)
+  })
+
+  test('compat none is the default: the same key as no compat at all', () => {
+    expect(c.key({ ...scope, setup: { ...scope.setup, compat: 'none' } }, cell)).toBe(k)
   })
 
   test('do not change with the log path, the display name, key order or undefined options', () => {

@@ -14,8 +14,16 @@ type State = 'future' | 'waiting' | 'running' | 'done'
  *   so extra = free + Σ_{e_i ≤ shadow} q_i − q_blocked. Order-free; the largest safe extra.
  * - 'launch-order': add jobs one at a time in (start + p̃, launch order) order and stop at the
  *   first that makes the blocked job fit (ocst's loop; what easy.ts did when this was written).
+ * - 'ocst': the seeds' simulator's rule as compat 'ocst' states it (docs/SIMULATOR.md
+ *   §Shadow-time rules): add jobs one at a time by (estimated end clamped to now, fewest
+ *   processors, lowest index) and stop at the first that makes the blocked job fit.
  */
-export type ShadowTies = 'all' | 'launch-order'
+export type ShadowTies = 'all' | 'launch-order' | 'ocst'
+
+/** The reference's tie rule for a simulator option: compat 'ocst' → 'ocst', else 'all'. */
+export function shadowTiesOf(options?: SimOptions): ShadowTies {
+  return options?.compat === 'ocst' ? 'ocst' : 'all'
+}
 
 /** Start time of every job (index-aligned), by the EASY rules of docs/SIMULATOR.md §EASY pass. */
 export function referenceSimulate(jobs: SimJobs, machineProcs: number, config: SimConfig, options?: SimOptions, shadowTies: ShadowTies = 'all'): Float64Array {
@@ -75,7 +83,9 @@ export function referenceSimulate(jobs: SimJobs, machineProcs: number, config: S
     // overran its request counts as ending now.
     const est = (i: number) => Math.max(start[i] + jobs.requested[i], now)
     const raw = (i: number) => start[i] + jobs.requested[i]
-    const byEnd = idx('running').sort((a, b) => raw(a) - raw(b) || launched[a] - launched[b])
+    const byEnd = shadowTies === 'ocst'
+      ? idx('running').sort((a, b) => est(a) - est(b) || jobs.procs[a] - jobs.procs[b] || a - b)
+      : idx('running').sort((a, b) => raw(a) - raw(b) || launched[a] - launched[b])
     let acc = freeProcs()
     let shadow = NaN
     for (const i of byEnd) {

@@ -44,7 +44,7 @@ describe('easytune CLI conventions', () => {
     expect(r.code).toBe(0)
     const j = JSON.parse(r.stdout)
     expect(j.schemaVersion).toBe(1)
-    expect(j.config).toEqual({ primary: 'SPF', backfill: 'same', threshold: 72000, tau: 10 })
+    expect(j.config).toEqual({ primary: 'SPF', backfill: 'same', threshold: 72000, tau: 10, compat: 'none' })
     expect(j.jobs).toBe(SAMPLE.jobsKept)
     for (const k of ['avgWait', 'maxWait', 'avgBsld', 'maxBsld', 'utilization', 'waitP50', 'waitP90', 'waitP99', 'makespan']) expect(typeof j[k]).toBe('number')
     expect(j.maxWait).toBeGreaterThan(j.avgWait)

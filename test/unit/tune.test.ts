@@ -4,8 +4,10 @@ import { campaignCells, cellKey, type CampaignSpec, type CellResult } from '../.
 import { presetCandidates } from '../../src/core/tune/presets'
 import { WEEK, WeekSamples, longTrace } from '../../src/core/tune/resample'
 import { summarize } from '../../src/core/tune/select'
-import { splitWorkload } from '../../src/core/tune/split'
+import { partWeeks, splitWorkload } from '../../src/core/tune/split'
+import { runCell } from '../../src/core/tune/campaign'
 import type { JobTable } from '../../src/core/workload/types'
+import { deriveSeed, Rng } from '../../src/core/util/random'
 
 /** A table of n jobs: job i submitted at submits[i], user users[i], line i+1. */
 function table(submits: number[], users: number[]): JobTable {
@@ -21,7 +23,7 @@ function table(submits: number[], users: number[]): JobTable {
 function sixWeeks(): JobTable {
   const s: number[] = [], u: number[] = []
   for (let w = 0; w < 6; w++) for (let k = 0; k < 8; k++) { s.push(w * WEEK + k * 3600 * 7 + w * 11); u.push(k % 4 === 3 ? -1 : k % 4) }
-  s.push(6 * WEEK + 5); u.push(0) // starts a 7th, partial week: never sampled
+  s.push(6 * WEEK); u.push(0) // exactly on the end of the 6th week: the part spans 6 full weeks, and this job is in none
   return table(s, u)
 }
 
@@ -94,9 +96,10 @@ describe('week resampling', () => {
     expect([6, 7, 8, 9, 10, 11].map(whichWeek).sort()).toEqual([0, 1, 2, 3, 4, 5])
   })
 
-  it('none: the real consecutive full weeks, in order; the partial last week is left out', () => {
+  it('none: the real consecutive full weeks, in order; a job on the last week\'s end is in no week', () => {
     const ws = new WeekSamples(t, { method: 'none', weeks: 999, seed: 0 })
     expect(ws.count).toBe(6)
+    expect(ws.partialWeek).toBe(0)
     for (let k = 0; k < 6; k++) expect(Array.from(ws.get(k).line)).toEqual(Array.from({ length: 8 }, (_, i) => k * 8 + i + 1))
   })
 
@@ -109,6 +112,92 @@ describe('week resampling', () => {
 
   it('rejects a part shorter than a week in plain words', () => {
     expect(() => new WeekSamples(table([0, 100], [0, 0]), { method: 'user-weeks', weeks: 5, seed: 1 })).toThrow(/spans 0.0 days; resampling needs at least one full week/)
+  })
+})
+
+// A part of 2.5 weeks that starts mid-week (worked by hand, D = one day): submits at days 5, 6, 8,
+// 13, 15, 20, 21 and 22.5 (jobs 1..8, one user). Span = 22.5 − 5 = 17.5 D = 2.5 weeks.
+// Default: weeks from the first submit (day 5): [5, 12) holds jobs 1–3, [12, 19) jobs 4–5, and
+//   the trailing partial week [19, 22.5] jobs 6–8, of length 3.5 D = 0.5 week: weights 1, 1, 0.5.
+// Compat ocst (C13): weeks ⌊r / 7 D⌋ on the log's axis: week 0 = days 5, 6 (jobs 1–2), week 1 =
+//   [7, 14) days 8, 13 (jobs 3–4), week 2 = [14, 21) days 15, 20 (jobs 5–6), week 3 = days 21,
+//   22.5 (jobs 7–8). The first (0) and last (3) are dropped: 2 full weeks, jobs 3–4 and 5–6.
+describe('the trailing partial week (weighted by its length) and rule C13 (compat ocst)', () => {
+  const D = 86400
+  const part = table([5, 6, 8, 13, 15, 20, 21, 22.5].map((d) => d * D), [0, 0, 0, 0, 0, 0, 0, 0])
+  const lines = (ws: WeekSamples, k: number) => Array.from(ws.get(k).line)
+
+  it('partWeeks: 2 full weeks and a half by default; 2 full weeks (first and last dropped) under ocst', () => {
+    expect(partWeeks(part)).toEqual({ origin: 5 * D, full: 2, partial: 0.5, count: 3, droppedJobs: 0 })
+    expect(partWeeks(part, 'ocst')).toEqual({ origin: 7 * D, full: 2, partial: 0, count: 2, droppedJobs: 4 })
+  })
+
+  it('none, default: 3 real weeks, the last weighing 0.5, its jobs at their offsets from the week start', () => {
+    const ws = new WeekSamples(part, { method: 'none', weeks: 1, seed: 0 })
+    expect([ws.originalWeeks, ws.realWeeks, ws.partialWeek, ws.count]).toEqual([2, 3, 0.5, 3])
+    expect([0, 1, 2].map((k) => lines(ws, k))).toEqual([[1, 2, 3], [4, 5], [6, 7, 8]])
+    expect([0, 1, 2].map((k) => ws.weight(k))).toEqual([1, 1, 0.5])
+    expect(Array.from(ws.weights()!)).toEqual([1, 1, 0.5])
+    expect(Array.from(ws.get(0).submit)).toEqual([0, 1 * D, 3 * D])
+    expect(Array.from(ws.get(2).submit)).toEqual([1 * D, 2 * D, 3.5 * D])
+  })
+
+  it('none, compat ocst: 2 full weeks (jobs 3–4 and 5–6), weights 1, offsets t mod 7 days', () => {
+    const ws = new WeekSamples(part, { method: 'none', weeks: 1, seed: 0 }, { compat: 'ocst' })
+    expect([ws.originalWeeks, ws.realWeeks, ws.partialWeek, ws.count]).toEqual([2, 2, 0, 2])
+    expect([0, 1].map((k) => lines(ws, k))).toEqual([[3, 4], [5, 6]])
+    expect([ws.weight(0), ws.weight(1), ws.weights()]).toEqual([1, 1, undefined])
+    expect(Array.from(ws.get(0).submit)).toEqual([1 * D, 6 * D])
+    expect(Array.from(ws.get(1).submit)).toEqual([1 * D, 6 * D])
+  })
+
+  it('runCell records the weights in CellResult.weight, and none when every sample is full', () => {
+    const cell = { candidate: { primary: 'FCFS', backfill: 'same' as const }, threshold: null, part: 'train' as const }
+    const byDefault = runCell(new WeekSamples(part, { method: 'none', weeks: 1, seed: 0 }), 4, cell, 10)
+    expect(Array.from(byDefault.weight!)).toEqual([1, 1, 0.5])
+    expect(Array.from(byDefault.jobs)).toEqual([3, 2, 3])
+    const ocst = runCell(new WeekSamples(part, { method: 'none', weeks: 1, seed: 0 }, { compat: 'ocst' }), 4, cell, 10)
+    expect(ocst.weight).toBeUndefined()
+    expect(Array.from(ocst.jobs)).toEqual([2, 2])
+  })
+
+  it('week-shuffle: a sample that is the partial week weighs 0.5, the others 1', () => {
+    const ws = new WeekSamples(part, { method: 'week-shuffle', weeks: 9, seed: 4 })
+    let partial = 0
+    for (let k = 0; k < 9; k++) {
+      const isPartial = lines(ws, k).join() === '6,7,8'
+      if (isPartial) partial++
+      expect(ws.weight(k)).toBe(isPartial ? 0.5 : 1)
+    }
+    expect(partial).toBe(3) // once per pass over the 3 real weeks
+  })
+
+  it('user-weeks: samples weigh 1; a user draws the partial week with probability 0.5 / 2.5 = 0.2', () => {
+    const ws = new WeekSamples(part, { method: 'user-weeks', weeks: 4000, seed: 11 })
+    expect(ws.weights()).toBeUndefined()
+    expect(ws.weight(7)).toBe(1)
+    const drawn = [0, 0, 0]
+    for (let k = 0; k < ws.count; k++) drawn[lines(ws, k)[0] === 1 ? 0 : lines(ws, k)[0] === 4 ? 1 : 2]++
+    expect(drawn[2] / ws.count).toBeGreaterThan(0.17)
+    expect(drawn[2] / ws.count).toBeLessThan(0.23)
+    expect(drawn[0] / ws.count).toBeGreaterThan(0.37)
+    expect(drawn[0] / ws.count).toBeLessThan(0.43)
+  })
+
+  it('a part whose samples are all full weeks draws exactly as before (uniform over the full weeks)', () => {
+    const full = table([0, 1, 2, 3].map((w) => w * WEEK), [0, 0, 0, 0]) // 3 full weeks, the 4th job on the end
+    const ws = new WeekSamples(full, { method: 'user-weeks', weeks: 50, seed: 3 })
+    expect(ws.partialWeek).toBe(0)
+    const rng = new Rng(deriveSeed(3, 'user-weeks/0'))
+    const expected = [0, 1].map(() => rng.int(3)) // pseudo-user (unknown) then user 0
+    expect(lines(ws, 0)).toEqual([expected[1] + 1])
+  })
+
+  it('compat ocst refuses, in words, a part left with no full week', () => {
+    const short = table([5, 10, 16].map((d) => d * D), [0, 0, 0]) // log weeks 0, 1, 2: week 1 (days 7–14) is kept, though the span is 11 days
+    expect(new WeekSamples(short, { method: 'none', weeks: 1, seed: 0 }, { compat: 'ocst' }).count).toBe(1)
+    const tooShort = table([5, 10].map((d) => d * D), [0, 0]) // log weeks 0 and 1: both dropped
+    expect(() => new WeekSamples(tooShort, { method: 'none', weeks: 1, seed: 0 }, { compat: 'ocst' })).toThrow(/compat ocst its first and last \(partial\) weeks are dropped/)
   })
 })
 

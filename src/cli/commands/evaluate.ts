@@ -15,6 +15,7 @@ import { EnginePool, defaultWorkerCount } from '../../engine/pool'
 import { DEFAULTS } from '../../core/defaults'
 import { shown, whyDefaults } from '../defaults-help'
 import { whoPaysLines } from '../impact-text'
+import { COMPAT_FLAGS, compatFlag, compatHelp } from '../compat-arg'
 
 export const evaluateHelp = `easytune evaluate <log> [options]
 
@@ -31,6 +32,7 @@ Protocol:
                            week; week-shuffle: whole weeks; none: the real weeks once
                            (default ${shown('resample')})
   --seed S                 random seed (default ${shown('seed')}); the same seed gives the same result
+${compatHelp(true)}
 Candidates:
   --preset slurm|ch5|ch6   slurm: every declared order Slurm runs exactly as evaluated (natively,
                            by job_submit.lua or by a site-factor script), each backfilling in
@@ -57,11 +59,11 @@ ${IMPORT_HELP}
 
 Ctrl-C stops cleanly: finished cells stay in the cache and the command exits 130.
 
-${whyDefaults([['split', 'split'], ['weeks', 'weeks'], ['resample', 'resample'], ['seed', 'seed'], ['preset', 'preset'], ['thresholds', 'thresholds'], ['objective', 'objective'], ['max-wait-ratio', 'maxWaitRatio'], ['tau', 'tau'], ['overrun', 'overrun'], ['requested-fallback', 'requestedFallback']])}
+${whyDefaults([['split', 'split'], ['weeks', 'weeks'], ['resample', 'resample'], ['seed', 'seed'], ['preset', 'preset'], ['thresholds', 'thresholds'], ['objective', 'objective'], ['max-wait-ratio', 'maxWaitRatio'], ['tau', 'tau'], ['compat', 'compat'], ['overrun', 'overrun'], ['requested-fallback', 'requestedFallback']])}
 `
 
 const FLAGS = {
-  ...IMPORT_FLAGS, split: 'string', weeks: 'string', resample: 'string', seed: 'string', preset: 'string', primaries: 'string',
+  ...IMPORT_FLAGS, ...COMPAT_FLAGS, split: 'string', weeks: 'string', resample: 'string', seed: 'string', preset: 'string', primaries: 'string',
   backfills: 'string', thresholds: 'string', objective: 'string', 'max-wait-ratio': 'string', tau: 'string', workers: 'string',
   'cache-dir': 'string', 'no-cache': 'boolean', json: 'optional', help: 'boolean',
 } as const
@@ -83,6 +85,7 @@ export async function evaluateCommand(argv: string[], io: Io): Promise<number> {
     resample: { method: oneOf<ResampleMethod>(a, 'resample', RESAMPLE_METHODS) ?? DEFAULTS.resample.value, weeks: positiveInt(a, 'weeks') ?? DEFAULTS.weeks.value, seed: wholeNumber(a, 'seed') ?? DEFAULTS.seed.value },
     objective: oneOf<Objective>(a, 'objective', ['avgWait', 'avgBsld']) ?? DEFAULTS.objective.value,
     tau: positiveNumber(a, 'tau') ?? DEFAULTS.tau.value,
+    compat: compatFlag(a),
   }
 
   const w = await loadWorkload(io, path, opts)
@@ -178,6 +181,7 @@ export function formatEvaluation(r: EvaluationResult, cite: string | null): stri
   lines.push(`Weeks: ${p.resample.method}, ${int(p.resample.trainSamples)} train and ${int(p.resample.testSamples)} test samples from ${p.resample.trainOriginalWeeks} and ${p.resample.testOriginalWeeks} original weeks, seed ${p.resample.seed}; objective ${p.objective}${p.risk.maxWaitRatio === null ? '' : `; risk limit: longest wait ≤ ${p.risk.maxWaitRatio}× EASY-FCFS`}`)
   const note = candidateSetNote(p.candidates)
   if (note) lines.push(`Candidates: ${p.preset ? `preset ${p.preset}, ` : ''}${int(p.candidates.length)} orders (${note}; exporting one says what is lost)`)
+  if (p.compat === 'ocst') lines.push('Compatibility: ocst (the seeds\' simulator\'s shadow-time rule; first and last partial weeks of each part dropped)')
   lines.push('')
   lines.push(`Recommendation: ${r.recommendation.sentence}`)
   const best = r.candidates[r.bestOnTest]

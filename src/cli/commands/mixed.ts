@@ -18,6 +18,7 @@ import { formatObjective, objectiveName } from '../../core/util/format'
 import type { Workload } from '../../core/workload/import'
 import { DEFAULTS } from '../../core/defaults'
 import { shown } from '../defaults-help'
+import { COMPAT_FLAGS, compatFlag, compatHelp } from '../compat-arg'
 import { mixedOnPool } from '../../engine/analyses'
 import { defaultWorkerCount, EnginePool } from '../../engine/pool'
 
@@ -46,6 +47,7 @@ Options:
   --resample user-weeks|week-shuffle|none  how weeks are drawn (default ${shown('resample')})
   --seed S                 seed of the resampling, the search and the bootstrap (default ${MIXED_CLI_DEFAULTS.seed})
   --tau S                  bound of the bounded slowdown in seconds (default ${DEFAULT_TAU})
+${compatHelp(true)}
   --workers N              worker processes evaluating the weight vectors of each XNES generation (or
                            the grid) in parallel (default ${defaultWorkerCount()}: cores − 1); the result is the
                            same for any number
@@ -55,7 +57,7 @@ ${IMPORT_HELP}
 
 export async function mixedCommand(argv: string[], io: Io): Promise<number> {
   const a = parseArgs(argv, {
-    ...IMPORT_FLAGS, features: 'string', method: 'string', budget: 'string', objective: 'string', threshold: 'string',
+    ...IMPORT_FLAGS, ...COMPAT_FLAGS, features: 'string', method: 'string', budget: 'string', objective: 'string', threshold: 'string',
     split: 'string', weeks: 'string', resample: 'string', seed: 'string', tau: 'string', workers: 'string', json: 'optional', help: 'boolean',
   })
   if (bool(a, 'help')) { io.out(mixedHelp); return 0 }
@@ -70,6 +72,7 @@ export async function mixedCommand(argv: string[], io: Io): Promise<number> {
     objective: oneOf<Objective>(a, 'objective', ['avgWait', 'avgBsld']) ?? MIXED_CLI_DEFAULTS.objective,
     threshold, tau: positiveNumber(a, 'tau') ?? DEFAULT_TAU,
     seed: seed !== undefined ? seed >>> 0 : MIXED_CLI_DEFAULTS.seed,
+    compat: compatFlag(a),
   }
   const resample = { method: oneOf<ResampleMethod>(a, 'resample', RESAMPLE_METHODS) ?? MIXED_CLI_DEFAULTS.resample, weeks: positiveInt(a, 'weeks') ?? MIXED_CLI_DEFAULTS.weeks, seed: o.seed }
   const splitText = str(a, 'split') ?? shown('split')
@@ -81,13 +84,13 @@ export async function mixedCommand(argv: string[], io: Io): Promise<number> {
   if (w.jobs.count === 0) { io.err(`easytune: ${path}: no job is left after cleaning, nothing to tune.\n`); return 1 }
   const split = parseSplit(splitText, w.unixStartTime, { first: w.jobs.submit[0], last: w.jobs.submit[w.jobs.count - 1] })
   let p: Prepared
-  try { p = prepare(w.jobs, w.machineProcs, split, resample) } catch (e) { throw new UsageError((e as Error).message) }
+  try { p = prepare(w.jobs, w.machineProcs, split, resample, o.compat) } catch (e) { throw new UsageError((e as Error).message) }
   io.err(`mixed: ${o.method === 'xnes' ? 'XNES' : 'grid'} over ${o.features} features, budget ${o.budget} evaluations, ${p.train.count} train and ${p.test.count} test weeks (${resample.method}); use --budget and --weeks to change\n`)
 
   const progress = new Progress(io)
   const t0 = performance.now()
   // The workers read the log and build the same train/test samples themselves.
-  const report = await untilInterrupted(io, progress, (signal) => mixedOnPool(pool, { logPath: resolve(path), importOptions: imports, split, resample, tau: o.tau }, o, {
+  const report = await untilInterrupted(io, progress, (signal) => mixedOnPool(pool, { logPath: resolve(path), importOptions: imports, split, resample, tau: o.tau, compat: o.compat }, o, {
     signal,
     onProgress: (phase, done, total) => {
       const el = (performance.now() - t0) / 1000
@@ -113,7 +116,7 @@ function formatReport(w: Workload, p: Prepared, o: MixedOptions, r: MixedReport)
   const s = r.search
   const lines = [
     `Mixed policy on ${w.name}, ${int(w.machineProcs)} processors: ${o.method === 'xnes' ? 'XNES' : `grid (step ${num(s.gridStep ?? 0, 3)})`} over ${o.features} features,`,
-    `${s.evaluations} of ${o.budget} evaluations (${s.simulations} simulated), ${p.train.count} train / ${p.test.count} test weeks, threshold ${formatThreshold(o.threshold)}, objective ${unit}.`,
+    `${s.evaluations} of ${o.budget} evaluations (${s.simulations} simulated), ${p.train.count} train / ${p.test.count} test weeks, threshold ${formatThreshold(o.threshold)}, objective ${unit}${o.compat === 'ocst' ? '; compat ocst (the seeds\' simulator\'s rules)' : ''}.`,
     '',
     `Best weights on train (‖w‖₁ = 1, features ${s.standardization ? 'standardised by train mean and std' : 'in raw units'}; higher score runs first):`,
     table([['feature', 'weight', 'meaning'], ...MIXED_FEATURES.slice(0, o.features).map((f, i) => [f.name, s.weights[i].toFixed(3), f.meaning])], ['l', 'r', 'l']).trimEnd(),

@@ -12,6 +12,8 @@ import { formatDuration, formatThreshold, parseDuration } from '../../core/util/
 import type { Workload } from '../../core/workload/import'
 import { DEFAULTS } from '../../core/defaults'
 import { shown } from '../defaults-help'
+import { COMPAT_FLAGS, compatFlag, compatHelp } from '../compat-arg'
+import { partWeeks } from '../../core/tune/split'
 import { DEFAULT_TAU } from '../../core/sim/metrics'
 import { onlineOnPool } from '../../engine/analyses'
 import { defaultWorkerCount, EnginePool } from '../../engine/pool'
@@ -43,6 +45,7 @@ Options:
   --resample M             user-weeks, week-shuffle or none (the real weeks, repeated) (default ${shown('resample')})
   --seed S                 seed of the resampling and of the random choices (default ${DEFAULT_ONLINE.seed})
   --policies A,B,...       policies to choose from (default the thesis's 12: ${DEFAULT_ONLINE.policies.join(',')})
+${compatHelp(true)}
   --workers N              worker processes, one trace each at a time (default ${defaultWorkerCount()}: cores − 1);
                            the result is the same for any number
 ${IMPORT_HELP}
@@ -52,7 +55,7 @@ ${IMPORT_HELP}
 
 export async function onlineCommand(argv: string[], io: Io): Promise<number> {
   const a = parseArgs(argv, {
-    ...IMPORT_FLAGS, strategy: 'string', period: 'string', epsilon: 'string', lambda: 'string', threshold: 'string',
+    ...IMPORT_FLAGS, ...COMPAT_FLAGS, strategy: 'string', period: 'string', epsilon: 'string', lambda: 'string', threshold: 'string',
     weeks: 'string', traces: 'string', resample: 'string', seed: 'string', policies: 'string', workers: 'string', json: 'optional', help: 'boolean',
   })
   if (bool(a, 'help')) { io.out(onlineHelp); return 0 }
@@ -66,6 +69,10 @@ export async function onlineCommand(argv: string[], io: Io): Promise<number> {
   const n = w.jobs.count
   if (n === 0 || w.jobs.submit[n - 1] - w.jobs.submit[0] < WEEK) {
     io.err(`easytune online: ${path}: ${n === 0 ? 'no job is left after cleaning' : 'the log spans less than one week'}; week resampling needs at least one full week of jobs.\n`)
+    return 2
+  }
+  if (partWeeks(w.jobs, spec.compat).full < 1) {
+    io.err(`easytune online: ${path}: with --compat ocst the log's first and last (partial) weeks are dropped and no full week is left; week resampling needs at least one.\n`)
     return 2
   }
   const progress = new Progress(io)
@@ -124,6 +131,7 @@ export function onlineSpec(a: ParsedArgs): OnlineSpec {
     weeks: positiveInt(a, 'weeks') ?? DEFAULT_ONLINE.weeks, traces: positiveInt(a, 'traces') ?? DEFAULT_TRACES,
     method: oneOf<ResampleMethod>(a, 'resample', RESAMPLE_METHODS) ?? DEFAULT_ONLINE.method,
     seed: seed ?? DEFAULT_ONLINE.seed,
+    compat: compatFlag(a),
   }
 }
 
@@ -141,7 +149,7 @@ function formatResult(w: Workload, spec: OnlineSpec, r: OnlineResult): string {
   const lines = [
     `Online policy selection on ${w.name}, ${int(w.machineProcs)} processors: ${spec.traces} trace(s) of ${spec.weeks} weeks ` +
       `(${spec.method} resampling, seed ${spec.seed}; ${int(jobs / spec.traces)} jobs per trace on average)`,
-    `EASY(P, Θ = ${formatThreshold(spec.threshold)}), period Δ = ${periodLabel(spec.period)}, ε = ${spec.epsilon}, λ = ${spec.lambda}, ${spec.policies.length} policies`,
+    `EASY(P, Θ = ${formatThreshold(spec.threshold)}), period Δ = ${periodLabel(spec.period)}, ε = ${spec.epsilon}, λ = ${spec.lambda}, ${spec.policies.length} policies${spec.compat === 'ocst' ? '; compat ocst (the seeds\' simulator\'s rules)' : ''}`,
     '',
   ]
   const rows = [['', 'average wait', 'gain vs EASY-FCFS', 'wait saved per job', spec.traces > 1 ? 'gain p10 … p90 over traces' : '']]

@@ -5,11 +5,12 @@ import { int, num, pct, table, writeJson, type Io } from '../output'
 import { simulate } from '../../core/sim/easy'
 import { computeMetrics, DEFAULT_TAU, perUserWait } from '../../core/sim/metrics'
 import { findPolicy, POLICIES } from '../../core/sim/policies'
-import type { SimConfig } from '../../core/sim/types'
+import type { Compat, SimConfig } from '../../core/sim/types'
 import { formatDuration, formatThreshold } from '../../core/util/duration'
 import type { Workload } from '../../core/workload/import'
 import { DEFAULTS } from '../../core/defaults'
 import { shown, whyDefaults } from '../defaults-help'
+import { COMPAT_FLAGS, compatFlag, compatHelp } from '../compat-arg'
 
 export const SIMULATE_SCHEMA_VERSION = 1
 
@@ -24,23 +25,25 @@ Options:
   --threshold none|D       jobs that waited longer than D go to the head (e.g. 72000, 20h, 2d);
                            none = no threshold; 0 is refused (default ${shown('threshold')})
   --tau S                  bound of the bounded slowdown in seconds (default ${shown('tau')})
+${compatHelp(false)}
 ${IMPORT_HELP}
   --schedule out.csv       also write every job's simulated start time
   --json [file]            print the result as JSON (to stdout, or to the file)
 
 Policies: ${POLICIES.map((p) => p.id).join(', ')} (see easytune policies).
 
-${whyDefaults([['primary', 'primary'], ['backfill', 'backfill'], ['threshold', 'threshold'], ['tau', 'tau'], ['overrun', 'overrun'], ['requested-fallback', 'requestedFallback']])}
+${whyDefaults([['primary', 'primary'], ['backfill', 'backfill'], ['threshold', 'threshold'], ['tau', 'tau'], ['compat', 'compat'], ['overrun', 'overrun'], ['requested-fallback', 'requestedFallback']])}
 `
 
 export async function simulateCommand(argv: string[], io: Io): Promise<number> {
   const a = parseArgs(argv, {
-    ...IMPORT_FLAGS, primary: 'string', backfill: 'string', threshold: 'string', tau: 'string',
+    ...IMPORT_FLAGS, ...COMPAT_FLAGS, primary: 'string', backfill: 'string', threshold: 'string', tau: 'string',
     schedule: 'string', json: 'optional', help: 'boolean',
   })
   if (bool(a, 'help')) { io.out(simulateHelp); return 0 }
   const path = logArg(a, 'simulate')
   const config = simConfig(a)
+  const compat = compatFlag(a)
   const tau = positiveNumber(a, 'tau') ?? DEFAULT_TAU
   const opts = importOptions(a)
   const json = jsonTarget(a)
@@ -53,7 +56,7 @@ export async function simulateCommand(argv: string[], io: Io): Promise<number> {
     return 1
   }
   const t0 = performance.now()
-  const start = simulate(w.jobs, w.machineProcs, config)
+  const start = simulate(w.jobs, w.machineProcs, config, { compat })
   const simSeconds = (performance.now() - t0) / 1000
   const metrics = computeMetrics(w.jobs, w.machineProcs, start, tau)
   const users = perUserWait(w.jobs, start)
@@ -63,13 +66,13 @@ export async function simulateCommand(argv: string[], io: Io): Promise<number> {
   const result = {
     schemaVersion: SIMULATE_SCHEMA_VERSION,
     log: { name: w.name, format: w.format, machineProcs: w.machineProcs, machineSource: w.report.machine.source, jobsRead: w.report.jobsRead },
-    config: { primary: config.primary, backfill: config.backfill, threshold: config.threshold, tau },
+    config: { primary: config.primary, backfill: config.backfill, threshold: config.threshold, tau, compat },
     ...metrics,
     perUser: users.map((u) => ({ user: w.users[u.user] ?? String(u.user), jobs: u.jobs, avgWait: u.avgWait })),
     citation: citation(w),
   }
   if (json) writeJson(io, json, result)
-  if (!json || json.file !== null) io.out(formatResult(w, config, metrics, users.length))
+  if (!json || json.file !== null) io.out(formatResult(w, config, metrics, users.length, compat))
   return 0
 }
 
@@ -85,10 +88,10 @@ function simConfig(a: ReturnType<typeof parseArgs>): SimConfig {
   return { primary: policy('primary', DEFAULTS.primary.value), backfill: policy('backfill', DEFAULTS.backfill.value), threshold }
 }
 
-function formatResult(w: Workload, c: SimConfig, m: ReturnType<typeof computeMetrics>, users: number): string {
+function formatResult(w: Workload, c: SimConfig, m: ReturnType<typeof computeMetrics>, users: number, compat: Compat): string {
   const bf = c.backfill === 'same' ? 'same order' : String(c.backfill)
   const lines = [
-    `EASY-${String(c.primary)} (backfill: ${bf}, threshold: ${formatThreshold(c.threshold)}) on ${w.name}, ${int(w.machineProcs)} processors`,
+    `EASY-${String(c.primary)} (backfill: ${bf}, threshold: ${formatThreshold(c.threshold)}${compat === 'none' ? '' : `, compat: ${compat}`}) on ${w.name}, ${int(w.machineProcs)} processors`,
     '',
     table([
       ['Jobs', int(m.jobs), ''],

@@ -116,6 +116,10 @@ export class EasySimulator {
   private readonly running: Int32Array
   private runLen = 0
   private free: number
+  /** Compat 'ocst': scratch for the shadow-time ties (null = our rule); the extra processors of
+   * the last ocstReservation. */
+  private readonly ocstTies: Int32Array | null
+  private ocstExtra = 0
 
   constructor(jobs: SimJobs, private readonly m: number, config: SimConfig, options: SimOptions) {
     const n = (this.n = jobs.count)
@@ -134,6 +138,8 @@ export class EasySimulator {
     this.estEnd = new Float64Array(n)
     this.running = new Int32Array(n)
     this.free = m
+    if (options.compat !== undefined && options.compat !== 'none' && options.compat !== 'ocst') throw new SimulationError(`compat must be none or ocst, got ${String(options.compat)}`)
+    this.ocstTies = options.compat === 'ocst' ? new Int32Array(n) : null
   }
 
   /**
@@ -222,25 +228,31 @@ export class EasySimulator {
     // Shadow time and extra processors (docs/SIMULATOR.md §Shadow-time rules), from the running jobs by estimated end.
     // Extra = processors free at the shadow time beyond what the blocked job needs (Mu'alem &
     // Feitelson): every job whose estimated end equals the shadow time counts, so the result does
-    // not depend on the order of ties (ocst's loop stops at the first one, an order artifact).
+    // not depend on the order of ties (ocst's loop stops at the first one: compat 'ocst').
     // A job already past its requested time is expected to end now.
     const need = procs[blocked]
-    const run = this.running, estEnd = this.estEnd
-    let acc = this.free
-    let shadow = Infinity
-    let r = 0
-    for (; r < this.runLen; r++) {
-      const j = run[r]
-      acc += procs[j]
-      if (acc >= need) {
-        const e = estEnd[j]
-        shadow = e > now ? e : now
-        break
+    let shadow: number, extra: number
+    if (this.ocstTies === null) {
+      const run = this.running, estEnd = this.estEnd
+      let acc = this.free
+      shadow = Infinity
+      let r = 0
+      for (; r < this.runLen; r++) {
+        const j = run[r]
+        acc += procs[j]
+        if (acc >= need) {
+          const e = estEnd[j]
+          shadow = e > now ? e : now
+          break
+        }
       }
+      if (shadow === Infinity) throw new SimulationError(`job ${blocked} needs ${need} processors, more than the machine's ${this.m}`)
+      for (r++; r < this.runLen && estEnd[run[r]] <= shadow; r++) acc += procs[run[r]]
+      extra = acc - need
+    } else {
+      shadow = this.ocstReservation(now, blocked)
+      extra = this.ocstExtra
     }
-    if (shadow === Infinity) throw new SimulationError(`job ${blocked} needs ${need} processors, more than the machine's ${this.m}`)
-    for (r++; r < this.runLen && estEnd[run[r]] <= shadow; r++) acc += procs[run[r]]
-    let extra = acc - need
     const tryStart = (j: number): void => {
       if (procs[j] > this.free) return
       const shorter = now + requested[j] <= shadow
@@ -273,6 +285,43 @@ export class EasySimulator {
         tryStart(j)
       }
     }
+  }
+
+  /**
+   * The seeds' simulator's rule (compat 'ocst', docs/SIMULATOR.md §Shadow-time rules): release the
+   * running jobs in order of estimated end (at least now), ties by fewest processors then index,
+   * and stop at the first release that makes `blocked` fit. Returns the shadow time; the extra
+   * processors (counted up to that release only) are left in `ocstExtra`.
+   */
+  private ocstReservation(now: number, blocked: number): number {
+    const procs = this.procs, run = this.running, estEnd = this.estEnd, ties = this.ocstTies!
+    const need = procs[blocked]
+    let acc = this.free
+    let r = 0
+    while (r < this.runLen) {
+      // The group of running jobs with the same estimated end (clamped to now), run[r..g).
+      const e0 = estEnd[run[r]] > now ? estEnd[run[r]] : now
+      let g = r, sum = 0
+      for (; g < this.runLen && (estEnd[run[g]] > now ? estEnd[run[g]] : now) === e0; g++) sum += procs[run[g]]
+      if (acc + sum >= need) {
+        // Release the group's jobs by (processors, index) and stop at the first that fits.
+        let len = 0
+        for (let k = r; k < g; k++) {
+          const j = run[k]
+          let m = len - 1
+          while (m >= 0 && (procs[ties[m]] > procs[j] || (procs[ties[m]] === procs[j] && ties[m] > j))) { ties[m + 1] = ties[m]; m-- }
+          ties[m + 1] = j
+          len++
+        }
+        for (let k = 0; k < len; k++) {
+          acc += procs[ties[k]]
+          if (acc >= need) { this.ocstExtra = acc - need; return e0 }
+        }
+      }
+      acc += sum
+      r = g
+    }
+    throw new SimulationError(`job ${blocked} needs ${need} processors, more than the machine's ${this.m}`)
   }
 
   private launch(j: number, now: number): void {

@@ -38,8 +38,22 @@ export interface SimConfig {
   readonly threshold: number | null
 }
 
+/**
+ * Compatibility mode (docs/SIMULATOR.md §Shadow-time rules, docs/PROTOCOL.md §Week resampling):
+ * 'none' = EasyTune's own rules (the default); 'ocst' = the rules of the seeds' simulator, to
+ * reproduce the thesis's numbers: its shadow-time rule in the simulator, and in the protocols the
+ * first and last partial weeks of each part dropped (rule C13) instead of a trailing partial week
+ * kept with its length as weight.
+ */
+export type Compat = 'none' | 'ocst'
+export const COMPAT_MODES: readonly Compat[] = ['none', 'ocst']
+
 /** Options that are not part of the policy. */
 export interface SimOptions {
   /** Origin of s for F1–F4 (seconds); default: the first submit of the simulated jobs. */
   readonly windowStart?: number
+  /** 'ocst': the seeds' simulator's shadow-time rule (docs/SIMULATOR.md §Shadow-time rules):
+   * running jobs released in order of estimated end, ties by fewest processors then index, stopping
+   * at the first release that makes the reservation fit. Absent or 'none': ours. */
+  readonly compat?: Compat
 }

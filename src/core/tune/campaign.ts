@@ -5,7 +5,7 @@
 import { simulate } from '../sim/easy'
 import { computeMetrics } from '../sim/metrics'
 import { policyLabel } from '../sim/policies'
-import type { PolicySpec, SimConfig } from '../sim/types'
+import type { Compat, PolicySpec, SimConfig, SimOptions } from '../sim/types'
 import { formatThreshold } from '../util/duration'
 import { DEFAULTS } from '../defaults'
 import type { ResampleSpec, WeekSamples } from './resample'
@@ -29,6 +29,9 @@ export interface CampaignSpec {
   resample: ResampleSpec
   objective: Objective
   tau: number
+  /** 'ocst': the seeds' simulator's rules (its shadow-time rule, rule C13 on the weeks); absent =
+   * DEFAULTS.compat ('none', EasyTune's own). docs/SIMULATOR.md §Shadow-time rules. */
+  compat?: Compat
 }
 
 /** The thesis defaults: thresholds none, 20 h, 40 h and 200,000 s ([001] ch. 5–6, [004]); declared
@@ -79,16 +82,20 @@ export interface CellResult {
   weight?: Float64Array
 }
 
-/** Runs one cell. Pure and deterministic: the same samples and spec give the same bytes. */
+/** Runs one cell. Pure and deterministic: the same samples and spec give the same bytes. The
+ * simulator runs under the compatibility mode the samples were cut under (samples.compat). */
 export function runCell(samples: WeekSamples, machineProcs: number, cell: CellSpec, tau: number, onSample?: (k: number) => void): CellResult {
   const n = samples.count
   const r: CellResult = {
     avgWait: new Float64Array(n), maxWait: new Float64Array(n), avgBsld: new Float64Array(n), maxBsld: new Float64Array(n), jobs: new Int32Array(n),
   }
+  const weight = samples.weights()
+  if (weight) r.weight = weight
   const config: SimConfig = { primary: cell.candidate.primary, backfill: cell.candidate.backfill, threshold: cell.threshold }
+  const options: SimOptions = samples.compat === 'none' ? { windowStart: 0 } : { windowStart: 0, compat: samples.compat }
   for (let k = 0; k < n; k++) {
     const week = samples.get(k)
-    const m = computeMetrics(week, machineProcs, simulate(week, machineProcs, config, { windowStart: 0 }), tau, false)
+    const m = computeMetrics(week, machineProcs, simulate(week, machineProcs, config, options), tau, false)
     r.avgWait[k] = m.avgWait; r.maxWait[k] = m.maxWait; r.avgBsld[k] = m.avgBsld; r.maxBsld[k] = m.maxBsld; r.jobs[k] = m.jobs
     onSample?.(k)
   }

@@ -23,7 +23,7 @@
 // - Budget = candidate weight vectors tried; identical vectors are simulated once (cache).
 import { simulate } from '../sim/easy'
 import { computeMetrics } from '../sim/metrics'
-import type { MixedSpec, PolicySpec, SimConfig } from '../sim/types'
+import type { Compat, MixedSpec, PolicySpec, SimConfig, SimOptions } from '../sim/types'
 import { MIXED_FEATURE_DECLARATIONS } from '../sim/policies'
 import { formatThreshold } from '../util/duration'
 import { deriveSeed, Rng } from '../util/random'
@@ -46,6 +46,9 @@ export interface MixedOptions {
   seed: number
   /** Standardise features by their train mean and std (default true). */
   standardize?: boolean
+  /** 'ocst': the seeds' simulator's shadow-time rule (the samples must be cut under the same mode:
+   * prepare(…, compat)); absent = 'none'. */
+  compat?: Compat
 }
 export const MIXED_DEFAULT_BUDGET = DEFAULTS.mixed.value.budget
 export const XNES_SIGMA0 = 0.5
@@ -190,11 +193,12 @@ export function l1Grid(d: number, k: number): number[][] {
 export interface Standardization { mean: number[]; scale: number[] }
 
 /** Feature means and stds over the samples, each job measured at its start under EASY-FCFS. */
-export function featureStats(weeks: readonly JobTable[], machineProcs: number): Standardization {
+export function featureStats(weeks: readonly JobTable[], machineProcs: number, compat: Compat = 'none'): Standardization {
   const s = new Array<number>(6).fill(0), s2 = new Array<number>(6).fill(0)
   let n = 0
+  const options: SimOptions = compat === 'none' ? { windowStart: 0 } : { windowStart: 0, compat }
   for (const week of weeks) {
-    const start = simulate(week, machineProcs, { primary: 'FCFS', backfill: 'same', threshold: null }, { windowStart: 0 })
+    const start = simulate(week, machineProcs, { primary: 'FCFS', backfill: 'same', threshold: null }, options)
     for (let j = 0; j < week.count; j++) {
       const q = week.procs[j], p = week.requested[j], wt = start[j] - week.submit[j]
       const x = [-q, -p, wt, -(wt + p) / p, -p / q, -p * q]
@@ -214,15 +218,21 @@ export function mixedSpec(weights: readonly number[], st: Standardization | null
   return st ? { kind: 'mixed', weights: [...weights], mean: st.mean, scale: st.scale } : { kind: 'mixed', weights: [...weights] }
 }
 
-/** Mean weekly objective of one policy over the samples (the same loop and order as runCell). */
-export function trainObjective(weeks: readonly JobTable[], machineProcs: number, primary: PolicySpec, o: Pick<MixedOptions, 'objective' | 'threshold' | 'tau'>): number {
+/** Mean weekly objective of one policy over the samples (the same loop and order as runCell).
+ * `weights`: the samples' weights (WeekSamples.weights(): a partial week counts for its length);
+ * absent = all 1. */
+export function trainObjective(weeks: readonly JobTable[], machineProcs: number, primary: PolicySpec, o: Pick<MixedOptions, 'objective' | 'threshold' | 'tau' | 'compat'>, weights?: ArrayLike<number>): number {
   const config: SimConfig = { primary, backfill: 'same', threshold: o.threshold }
-  let sum = 0
-  for (const week of weeks) {
-    const m = computeMetrics(week, machineProcs, simulate(week, machineProcs, config, { windowStart: 0 }), o.tau)
-    sum += o.objective === 'avgWait' ? m.avgWait : m.avgBsld
+  const options: SimOptions = o.compat === undefined || o.compat === 'none' ? { windowStart: 0 } : { windowStart: 0, compat: o.compat }
+  let sum = 0, total = 0
+  for (let k = 0; k < weeks.length; k++) {
+    const week = weeks[k]
+    const m = computeMetrics(week, machineProcs, simulate(week, machineProcs, config, options), o.tau)
+    const w = weights ? weights[k] : 1
+    sum += w * (o.objective === 'avgWait' ? m.avgWait : m.avgBsld)
+    total += w
   }
-  return weeks.length ? sum / weeks.length : 0
+  return total > 0 ? sum / total : 0
 }
 
 // ---------------------------------------------------------------- search and report
@@ -246,9 +256,11 @@ export type MixedProgress = (phase: 'search' | 'evaluate', done: number, total: 
 /** The search on the train samples, in this process. */
 export function searchMixed(train: WeekSamples, machineProcs: number, o: MixedOptions, onProgress?: MixedProgress): MixedSearch {
   checkBudget(o)
+  if ((o.compat ?? 'none') !== train.compat) throw new Error(`the mixed search runs under compat ${o.compat ?? 'none'} but its samples were cut under ${train.compat}`)
   const weeks = Array.from({ length: train.count }, (_, k) => train.get(k))
-  const st = o.standardize === false ? null : featureStats(weeks, machineProcs)
-  return runSteps(mixedSearchSteps(st, o, onProgress), (specs) => specs.map((spec) => trainObjective(weeks, machineProcs, spec, o)))
+  const weights = train.weights()
+  const st = o.standardize === false ? null : featureStats(weeks, machineProcs, train.compat)
+  return runSteps(mixedSearchSteps(st, o, onProgress), (specs) => specs.map((spec) => trainObjective(weeks, machineProcs, spec, o, weights)))
 }
 
 function checkBudget(o: MixedOptions): void {

@@ -18,7 +18,7 @@
 // when a job finishes") and the share of the policies chosen per period (Fig. 6.4–6.9).
 import { EasySimulator, simulate } from '../sim/easy'
 import { CH6_POLICIES, resolvePolicy } from '../sim/policies'
-import type { SimConfig, SimJobs } from '../sim/types'
+import type { Compat, SimConfig, SimJobs, SimOptions } from '../sim/types'
 import { percentile } from '../sim/metrics'
 import { deriveSeed, Rng } from '../util/random'
 import type { JobTable } from '../workload/types'
@@ -48,11 +48,14 @@ export interface OnlineSpec {
   traces: number
   method: ResampleMethod
   seed: number
+  /** 'ocst': the seeds' simulator's shadow-time rule in every run, and the log's weeks cut by rule
+   * C13 (first and last partial weeks dropped) to build the traces; absent = 'none'. */
+  compat?: Compat
 }
 
 export const DEFAULT_ONLINE: OnlineSpec = {
   policies: CH6_POLICIES, strategies: STRATEGIES, period: WEEK, threshold: DEFAULTS.onlineThreshold.value, ...DEFAULTS.online.value,
-  traces: 1, method: DEFAULTS.resample.value, seed: DEFAULTS.seed.value,
+  traces: 1, method: DEFAULTS.resample.value, seed: DEFAULTS.seed.value, compat: DEFAULTS.compat.value,
 }
 
 /** One run (baseline, fixed policy or strategy) on one trace. */
@@ -73,17 +76,19 @@ export interface TraceRuns {
 }
 
 /** Trace k: the whole log resampled per user and week (R1), `weeks` weeks long, seeded. */
-export function buildTrace(jobs: JobTable, spec: Pick<OnlineSpec, 'weeks' | 'method' | 'seed'>, k: number): JobTable {
-  const samples = new WeekSamples(jobs, { method: spec.method, weeks: spec.weeks, seed: deriveSeed(spec.seed, `online/trace/${k}`) })
+export function buildTrace(jobs: JobTable, spec: Pick<OnlineSpec, 'weeks' | 'method' | 'seed' | 'compat'>, k: number): JobTable {
+  const samples = new WeekSamples(jobs, { method: spec.method, weeks: spec.weeks, seed: deriveSeed(spec.seed, `online/trace/${k}`) }, { compat: spec.compat ?? 'none' })
   return longTrace(samples, spec.weeks)
 }
 
 const cfg = (policy: string, threshold: number | null): SimConfig => ({ primary: policy, backfill: 'same', threshold })
+/** The simulator's options under the spec's compatibility mode. */
+const simOptions = (compat: Compat | undefined): SimOptions => (compat === undefined || compat === 'none' ? {} : { compat })
 const sumWaits = (jobs: SimJobs, start: Float64Array) => { let w = 0; for (let j = 0; j < jobs.count; j++) w += start[j] - jobs.submit[j]; return w }
 
 /** w(t; P_i) of eq. 6.2 for every period t and policy i (row-major t·K + i): the jobs submitted in
  * period t simulated alone, from an empty machine until drained. */
-export function periodCosts(trace: SimJobs, m: number, policies: readonly string[], period: number, periods: number, threshold: number | null): Float64Array {
+export function periodCosts(trace: SimJobs, m: number, policies: readonly string[], period: number, periods: number, threshold: number | null, compat?: Compat): Float64Array {
   const K = policies.length
   const cost = new Float64Array(periods * K)
   let a = 0
@@ -92,7 +97,7 @@ export function periodCosts(trace: SimJobs, m: number, policies: readonly string
     while (b < trace.count && (t === periods - 1 || trace.submit[b] < (t + 1) * period)) b++
     if (b > a) {
       const sub: SimJobs = { count: b - a, submit: trace.submit.subarray(a, b), runtime: trace.runtime.subarray(a, b), requested: trace.requested.subarray(a, b), procs: trace.procs.subarray(a, b) }
-      for (let i = 0; i < K; i++) cost[t * K + i] = sumWaits(sub, simulate(sub, m, cfg(policies[i], threshold)))
+      for (let i = 0; i < K; i++) cost[t * K + i] = sumWaits(sub, simulate(sub, m, cfg(policies[i], threshold), simOptions(compat)))
     }
     a = b
   }
@@ -164,7 +169,7 @@ function realRun(trace: SimJobs, m: number, spec: OnlineSpec, periods: number, c
   const { period, policies } = spec
   const choices = new Int32Array(periods)
   let current = chooser.choose(0)
-  const sim = new EasySimulator(trace, m, cfg(policies[current], spec.threshold), {})
+  const sim = new EasySimulator(trace, m, cfg(policies[current], spec.threshold), simOptions(spec.compat))
   const pending = new Int32Array(trace.count)
   let pendingLen = 0, nextSubmit = 0
   for (let t = 0; t < periods; t++) {
@@ -205,12 +210,12 @@ export function emulate(trace: SimJobs, m: number, spec: OnlineSpec, seed: numbe
   const total = K + (needCosts ? K : 0) + spec.strategies.length + 1
   let done = 0
   const tick = (units = 1) => { done += units; opts.onProgress?.(done, total) }
-  const fixedRun = (p: string) => summarizeRun(trace, simulate(trace, m, cfg(p, spec.threshold)), period, periods, null)
+  const fixedRun = (p: string) => summarizeRun(trace, simulate(trace, m, cfg(p, spec.threshold), simOptions(spec.compat)), period, periods, null)
   const fixed = policies.map((p) => { const r = fixedRun(p); tick(); return r })
   const fcfs = policies.indexOf('FCFS')
   const baseline = fcfs >= 0 ? fixed[fcfs] : fixedRun('FCFS')
   tick()
-  const cost = needCosts ? periodCosts(trace, m, policies, period, periods, spec.threshold) : new Float64Array(0)
+  const cost = needCosts ? periodCosts(trace, m, policies, period, periods, spec.threshold, spec.compat) : new Float64Array(0)
   if (needCosts) tick(K)
   const initial = Math.max(0, fcfs)
   const strategies: Partial<Record<Strategy, RunTrace>> = {}
@@ -235,6 +240,7 @@ export function validateSpec(s: OnlineSpec): void {
   if (!(s.lambda >= 0 && s.lambda <= 1)) throw new Error(`λ must be in [0, 1], got ${s.lambda}`)
   if (!(s.noise[0] > 0 && s.noise[0] <= s.noise[1])) throw new Error(`the noise range must be 0 < lo ≤ hi, got [${s.noise.join(', ')}]`)
   if (!(Number.isInteger(s.traces) && s.traces > 0) || !(Number.isInteger(s.weeks) && s.weeks > 0)) throw new Error('weeks and traces must be whole numbers above 0')
+  if (s.compat !== undefined && s.compat !== 'none' && s.compat !== 'ocst') throw new Error(`compat must be none or ocst, got ${String(s.compat)}`)
 }
 
 // ---- Aggregation over traces (eq. 6.10, 6.11, Fig. 6.4–6.9) -------------------------------------

@@ -10,6 +10,8 @@ import type { Selection, CandidateSummary } from './select'
 import type { PartStats } from './split'
 import type { Fidelity } from '../export/types'
 import type { Impact } from './impact'
+import type { Compat } from '../sim/types'
+import { DEFAULTS } from '../defaults'
 
 export const RESULT_SCHEMA_VERSION = 1
 
@@ -44,6 +46,10 @@ export interface EvaluationResult {
     candidateNote?: string | null
     risk: Selection['risk']
     cells: number
+    /** The compatibility mode: 'none' (EasyTune's rules) or 'ocst' (the seeds' simulator's shadow-time
+     * rule and rule C13 on the weeks). Always written; absent in documents written before it
+     * existed, which read as 'none'. */
+    compat?: Compat
   }
   calibration: Calibration | null
   candidates: (CandidateSummary & { primary: string; backfill: string })[]
@@ -115,7 +121,7 @@ export function buildResult(args: {
       objective: spec.objective, tau: spec.tau, thresholds: spec.thresholds,
       candidates: spec.candidates.map((c) => ({ primary: specLabel(c.primary), backfill: specLabel(c.backfill) })),
       preset: spec.preset ?? null, candidateNote: candidateSetNote(spec.candidates),
-      risk: s.risk, cells: args.cells,
+      risk: s.risk, cells: args.cells, compat: spec.compat ?? DEFAULTS.compat.value,
     },
     calibration: args.calibration,
     candidates: s.candidates.map((c) => ({ ...c, primary: specLabel(c.candidate.primary), backfill: specLabel(c.candidate.backfill) })),

@@ -1,6 +1,12 @@
 // Train/test split in time (docs/PROTOCOL.md §Split): at the temporal midpoint (thesis ch. 5), at a
-// date, or at a fraction of the span. Both parts are plain job tables.
+// date, or at a fraction of the span. Both parts are plain job tables. Also the week grid of a part
+// (partWeeks, docs/PROTOCOL.md §Week resampling): which real weeks the protocol uses, and how long
+// each one is.
+import type { Compat } from '../sim/types'
 import type { JobTable } from '../workload/types'
+
+/** Seconds in a week. */
+export const WEEK = 604800
 
 export type SplitSpec =
   | { kind: 'midpoint' }
@@ -73,4 +79,50 @@ export function partStats(j: JobTable, m: number): PartStats {
   const start = j.submit[0], end = j.submit[j.count - 1]
   const seconds = end - start
   return { jobs: j.count, start, end, seconds, load: seconds > 0 ? area / (m * seconds) : 0 }
+}
+
+/**
+ * The real weeks of one part (docs/PROTOCOL.md §Week resampling). Week w covers submits in
+ * [origin + w·WEEK, origin + (w+1)·WEEK); weeks 0..full−1 are full, and week `full` is a trailing
+ * partial week when `partial` > 0.
+ */
+export interface PartWeeks {
+  /** Seconds on the log's submit axis where week 0 begins. */
+  origin: number
+  /** Full 7-day weeks. */
+  full: number
+  /** Length of the trailing partial week kept after them, as a fraction of 7 days, in (0, 1); 0 = none. */
+  partial: number
+  /** Weeks used: full, plus 1 when a partial week is kept. */
+  count: number
+  /** Under compat 'ocst': jobs dropped with the first and last (partial) weeks (rule C13); else 0. */
+  droppedJobs: number
+}
+
+/**
+ * The week grid of a part.
+ * - Default ('none'): weeks of 7 days from the part's first submit; the trailing partial week, from
+ *   the last full week's end to the last submit, is kept with its length (0 < partial < 1). A
+ *   partial week of length 0 (the last submit exactly on a week boundary) is not a week: the jobs
+ *   submitted at that instant are left out.
+ * - 'ocst' (rule C13 of the seeds' simulator): weeks ⌊r / WEEK⌋ on the log's axis (for SWF, the
+ *   file's time origin); the first and last week that hold a job are dropped as partial, whatever
+ *   their length, and every week left is full.
+ */
+export function partWeeks(part: JobTable, compat: Compat = 'none'): PartWeeks {
+  const n = part.count
+  if (n === 0) return { origin: 0, full: 0, partial: 0, count: 0, droppedJobs: 0 }
+  const first = part.submit[0], last = part.submit[n - 1]
+  if (compat === 'ocst') {
+    const wFirst = Math.floor(first / WEEK), wLast = Math.floor(last / WEEK)
+    const full = Math.max(0, wLast - wFirst - 1)
+    const origin = (wFirst + 1) * WEEK
+    let dropped = 0
+    for (let i = 0; i < n; i++) if (part.submit[i] < origin || part.submit[i] >= origin + full * WEEK) dropped++
+    return { origin, full, partial: 0, count: full, droppedJobs: dropped }
+  }
+  const span = last - first
+  const full = Math.floor(span / WEEK)
+  const partial = (span - full * WEEK) / WEEK
+  return { origin: first, full, partial, count: full + (partial > 0 ? 1 : 0), droppedJobs: 0 }
 }
