@@ -58,6 +58,12 @@ function block(b: Block, figure: { n: number }): string {
       return `<figure class="chart" id="figure-${id}"><div class="chart-box"><canvas data-chart="${id}" role="img" aria-label="${e(CHART_TITLES[id])}"></canvas></div>` +
         `<figcaption><b>Figure ${figure.n}. ${e(CHART_TITLES[id])}.</b> ${e(CHART_CAPTIONS[id])}</figcaption></figure>`
     }
+    case 'verdict': {
+      const c = b.card
+      const tone = (t?: string) => (t ? ` class="tone-${e(t)}"` : '')
+      return `<div class="verdict-card verdict-${e(c.verdict)}" data-verdict="${e(c.verdict)}"><p class="verdict-title">${e(c.title)}</p><p class="verdict-reason">${e(c.reason)}</p>` +
+        `<dl class="facts verdict-rows">${c.rows.map((r) => `<dt${tone(r.tone)}>${e(r.label)}</dt><dd${tone(r.tone)} data-row="${e(r.key)}">${e(r.text)}</dd>`).join('')}</dl></div>`
+    }
     case 'file': return `<div class="file"><div><span class="file-name">${e(b.name)}</span>: ${e(b.description)}</div><pre>${e(b.content)}</pre></div>`
   }
 }
