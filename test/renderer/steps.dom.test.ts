@@ -162,6 +162,26 @@ describe('Candidates step', () => {
   })
 })
 
+describe('Candidates step: a log too short to evaluate', () => {
+  it('Start stays disabled with the words of the back end\'s estimate (the CLI\'s exit-2 message); without a problem it is enabled', async () => {
+    const problem = 'The training part has only 1 full week of submits: at least 2 full weeks per part are needed before anything can be compared.'
+    app.api.estimateCampaign = vi.fn(async () => ({ cells: 24, weekSimulations: 72, seconds: 0.4, workers: 1, problem })) as typeof app.api.estimateCampaign
+    await withLog()
+    const w = mountStep(CandidatesStep)
+    await settle(350)
+    expect(w.get('[data-testid="estimate-problem"]').text()).toBe(problem)
+    expect(w.get('[data-testid="start-run"]').attributes('disabled')).toBeDefined()
+    await w.get('[data-testid="start-run"]').trigger('click')
+    expect(app.api.startCampaign).not.toHaveBeenCalled()
+    app.api.estimateCampaign = vi.fn(async () => ({ cells: 24, weekSimulations: 72, seconds: 0.4, workers: 1, problem: null })) as typeof app.api.estimateCampaign
+    await w.get('[data-testid="min-weeks"]').setValue('9')
+    await settle(350)
+    expect(w.find('[data-testid="estimate-problem"]').exists()).toBe(false)
+    expect(w.get('[data-testid="start-run"]').attributes('disabled')).toBeUndefined()
+    w.unmount()
+  })
+})
+
 describe('Run step', () => {
   it('shows progress, workers and partial cells, cancels, and opens Results when done', async () => {
     await withLog()

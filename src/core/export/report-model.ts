@@ -57,7 +57,8 @@ const SUMMARY = ['mean', 'baselineMean', 'gain', 'meanRatio', 'p10Ratio', 'p90Ra
 /** Checks the fields the report and the charts read; throws an Error in plain words. */
 export function validateResult(x: unknown): EvaluationResult {
   if (x === null || typeof x !== 'object' || Array.isArray(x)) throw new Error('this is not an EasyTune result: expected a JSON object from `easytune evaluate --json`')
-  const o = x as Record<string, unknown>
+  // A shallow copy: the defaults filled in below never change the caller's document.
+  const o = { ...(x as Record<string, unknown>) }
   if (o.kind !== 'easytune-evaluation') throw new Error(`this is not an EasyTune evaluation result (kind is ${describe(o.kind)}; expected "easytune-evaluation", from \`easytune evaluate --json\`)`)
   if (o.schemaVersion !== 1 && o.schemaVersion !== 2) throw new Error(`result schema version ${describe(o.schemaVersion)} is not supported: this EasyTune reads versions 1 and 2`)
   for (const p of ['generator', 'log.name', 'log.sha256', 'log.format', 'log.machineSource', 'recommendation.label', 'recommendation.sentence', 'protocol.objective', 'protocol.resample.method']) field(o, p, 'string')
@@ -85,6 +86,7 @@ export function validateResult(x: unknown): EvaluationResult {
       if (ci.length !== 2) throw new Error(`this is not a valid EasyTune result: ${c}.${part}.gainCi should hold 2 numbers`)
     }
   })
+  // Schema 2 has no `recommended` for insufficient-data: the tables then mark EASY-FCFS (index 0).
   const insufficient = (o.recommendation as { verdict?: unknown } | undefined)?.verdict === 'insufficient-data'
   if (insufficient && o.recommended === undefined) o.recommended = 0
   for (const k of ['recommended', 'bestOnTest', 'bestOnTrain']) {
@@ -99,7 +101,32 @@ export function validateResult(x: unknown): EvaluationResult {
     field(o, 'calibration.verdict', 'string')
   }
   field(o, 'citation', 'string?')
-  return x as EvaluationResult
+  // Schema 2's verdict (optional in schema 1): checked before the verdict card reads it.
+  const v = field(o, 'recommendation.verdict', 'string?')
+  if (v != null && !['switch', 'keep', 'insufficient-data'].includes(v as string)) throw new Error(`this is not a valid EasyTune result: recommendation.verdict should be switch, keep or insufficient-data, but it is ${describe(v)}`)
+  field(o, 'recommendation.reason', 'string?')
+  for (const p of ['protocol.minGain', 'protocol.confidence', 'protocol.minWeeks']) field(o, p, 'number?')
+  if (field(o, 'recommendation.export', 'object?') != null) {
+    field(o, 'recommendation.export.fidelity', 'string')
+    ;(field(o, 'recommendation.export.lost', 'array') as unknown[]).forEach((_, i) => field(o, `recommendation.export.lost.${i}`, 'string'))
+  }
+  if (o.recommendation && (o.recommendation as Record<string, unknown>).equivalent !== undefined) field(o, 'recommendation.equivalent', 'numbers')
+  if (field(o, 'recommendation.impact', 'object?') != null) {
+    for (const part of ['train', 'test']) {
+      for (const dim of ['bySize', 'byRequested', 'byAccount']) {
+        (field(o, `recommendation.impact.${part}.${dim}`, 'array') as unknown[]).forEach((_, i) => {
+          const g = `recommendation.impact.${part}.${dim}.${i}`
+          field(o, `${g}.label`, 'string')
+          for (const k of ['jobs', 'baselineMeanWait', 'meanWait', 'baselineP95Wait', 'p95Wait', 'meanRatio']) field(o, `${g}.${k}`, 'number?')
+        })
+      }
+    }
+    (field(o, 'recommendation.impact.overRisk', 'array') as unknown[]).forEach((_, i) => {
+      for (const k of ['part', 'dimension', 'label']) field(o, `recommendation.impact.overRisk.${i}.${k}`, 'string')
+      for (const k of ['meanRatio', 'jobs']) field(o, `recommendation.impact.overRisk.${i}.${k}`, 'number?')
+    })
+  }
+  return o as unknown as EvaluationResult
 }
 
 // ---- formatting: every number with its unit; null (a NaN in JSON) shows as "–" ----
@@ -142,7 +169,7 @@ export function buildReportModel(input: unknown, exports: ReportExport[] = [], o
   const summary: Block[] = [{ kind: 'verdict', card }, { kind: 'text', tone: 'note', text: r.recommendation.sentence }]
   if (r.recommendation.testDisagrees) summary.push({ kind: 'text', tone: 'warning', text: 'The configuration chosen on the training months did not improve on the test months: do not deploy it as is.' })
   if (r.bestOnTest !== r.recommended) summary.push({ kind: 'text', tone: 'note', text: `In hindsight, the best on the test months was ${best.label} (test gain ${fmtPct(best.test.gain)}): the gap between choosing on past months and knowing the future.` })
-  summary.push({ kind: 'facts', rows: [
+  if (card.verdict !== 'insufficient-data') summary.push({ kind: 'facts', rows: [
     ['Recommended configuration', rec.label],
     ['Gain on train', `${fmtPct(rec.train.gain)} of EASY-FCFS's ${what} removed (${level} ${ci(rec.train)})`],
     ['Gain on test', `${fmtPct(rec.test.gain)} (${level} ${ci(rec.test)})`],
