@@ -146,7 +146,7 @@ describe('the Export step and the verdict', () => {
     // As the back end answers: the changes only when merging into a current configuration.
     app.api.exportConfig = (async (_r: unknown, target: 'slurm' | 'pbs', o?: { currentConf?: string }) => ({
       target, files: [{ name: 'slurm.conf', content: 'PriorityType=priority/multifactor\n', description: 'your slurm.conf, merged' }],
-      items: [{ feature: 'queue order SPF', fidelity: 'job_submit.lua' as const, note: o?.currentConf ? 'approximate: fair-share and QOS also act' : 'as evaluated' }], gaps: [],
+      items: [{ feature: 'queue order SPF', fidelity: 'job_submit.lua' as const, note: o?.currentConf ? 'approximate: fair-share and QOS also act' : 'sched/backfill: approximate, see the known gaps' }], gaps: [],
       ...(o?.currentConf ? { changes } : {}),
     })) as never
     const calls: unknown[] = []
