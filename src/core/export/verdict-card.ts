@@ -143,7 +143,7 @@ export function buildVerdictCard(r: EvaluationResult): VerdictCard {
     const ex = rec.export
     if (ex) rows.push({ key: 'export', label: 'Export to Slurm', tone: ex.lost?.length ? 'warning' : undefined,
       text: `${fidelityWords(ex.fidelity)}.${ex.lost?.length ? ` Not exported as evaluated: ${ex.lost.join('; ')}.` : ' Nothing is lost: Slurm runs the order as it was evaluated.'}` })
-    else rows.push({ key: 'export', label: 'Export to Slurm', tone: 'note', text: 'See the Export step for how this order deploys.' })
+    else rows.push({ key: 'export', label: 'Export to Slurm', tone: 'note', text: 'Not recorded in this result (it predates the deployability check): see the exported configuration for each part\'s fidelity.' })
   } else if (verdict === 'keep') {
     rows.push({ key: 'export', label: 'Export to Slurm', text: 'Nothing to change: keep your current configuration.' })
   }
