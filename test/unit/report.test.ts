@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { buildReportModel, dataCitations, validateResult, type Block } from '../../src/core/export/report-model'
 import type { EvaluationResult } from '../../src/core/tune/result'
-import { renderReportHtml } from '../../src/node/report/index'
+import { defaultExports, renderReportHtml } from '../../src/node/report/index'
 import type { ExportBundle } from '../../src/shared/api'
 import { buildChart, CHART_IDS, PALETTE, scatterRisk, thresholdTradeoff, tooltipLabel, trainVsTest, weeklyDistribution, withTooltips, type ChartPoint } from '../../src/shared/charts'
 import { runCli } from '../support/cli'
@@ -114,7 +114,9 @@ describe('report model', () => {
     const m = buildReportModel(r)
     expect(texts(m.sections[0].blocks)).toContain('did not improve on the test months')
     expect(texts(m.sections[7].blocks)).toContain('records no waits')
-    expect(texts(m.sections[6].blocks)).toContain('No configuration was exported')
+    // A schema-1 result whose test disagrees reads as `keep` (its sentence says "Keep EASY-FCFS").
+    expect(texts(m.sections[6].blocks)).toContain('Nothing to change: keep your current configuration.')
+    expect(texts(buildReportModel(fakeResult()).sections[6].blocks)).toContain('No configuration was exported')
   })
 })
 
@@ -263,6 +265,11 @@ describe('schema 2: the report opens with the verdict card', () => {
     const free = switchResult()
     free.protocol.risk.maxWaitRatio = null
     expect(head(buildReportModel(free, []))).not.toContain('Within limit')
+    // No export for keep or insufficient data: the report says why.
+    const exportText = (r: unknown) => JSON.stringify(buildReportModel(r, defaultExports(r as Parameters<typeof defaultExports>[0])).sections.find((x) => x.id === 'export'))
+    expect(exportText(keepResult())).toContain('Nothing to change: keep your current configuration.')
+    expect(exportText(insufficientResult())).toContain('Nothing to export: not enough data for a verdict.')
+    expect(defaultExports(switchResult()).map((e) => e.target)).toEqual(['slurm', 'pbs'])
     // insufficient-data has no `recommended`, and the caller's document is not changed.
     const ins = insufficientResult()
     buildReportModel(ins, [])

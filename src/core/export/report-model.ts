@@ -230,7 +230,9 @@ export function buildReportModel(input: unknown, exports: ReportExport[] = [], o
       return lim([String(k + 1), role ? `${c.label} (${role})` : c.label, fmtPct(c.train.gain), fmtPct(c.test.gain), ci(c.test), `${fmtRatio(c.test.meanRatio)} [${fmtRatio(c.test.p10Ratio)}–${fmtRatio(c.test.p90Ratio)}]`, `${fmtDur(c.test.maxMaxWait)} (${fmtRatio(c.test.maxMaxWaitRatio)})`, c.admissible ? 'yes' : 'no'])
     }), marked: order.flatMap((i, k) => (i === r.recommended ? [k] : [])), nowrap: [1] }]
 
-  const exportBlocks: Block[] = exports.length ? [] : [{ kind: 'text', tone: 'note', text: 'No configuration was exported with this report.' }]
+  const nothing = card.verdict === 'keep' ? 'Nothing to change: keep your current configuration.'
+    : card.verdict === 'insufficient-data' ? 'Nothing to export: not enough data for a verdict.' : 'No configuration was exported with this report.'
+  const exportBlocks: Block[] = exports.length ? [] : [{ kind: 'text', tone: 'note', text: nothing }]
   for (const e of exports) {
     const name = String(e.target).toUpperCase()
     exportBlocks.push({ kind: 'heading', text: name })

@@ -5,6 +5,7 @@
 import { exportConfig } from '../../core/export/index'
 import { buildReportModel, validateResult, type Block, type ReportExport } from '../../core/export/report-model'
 import type { EvaluationResult } from '../../core/tune/result'
+import { verdictOf } from '../../core/export/verdict-card'
 import { buildChart, CHART_CAPTIONS, CHART_IDS, CHART_TITLES, type ChartId } from '../../shared/charts'
 import { formatUtcMinute } from '../../core/util/format'
 import { chartJsSource, REPORT_CSS } from './assets'
@@ -25,8 +26,10 @@ export interface ReportOptions {
   generatedAt?: string
 }
 
-/** The SLURM and PBS exports of the recommendation (an error becomes a note in the report). */
+/** The SLURM and PBS exports of the recommendation (an error becomes a note in the report); none
+ * when the verdict is not `switch` (nothing to change, or not enough data: the report says so). */
 export function defaultExports(result: EvaluationResult): ReportExport[] {
+  if (verdictOf(result) !== 'switch') return []
   return (['slurm', 'pbs'] as const).map((target): ReportExport => {
     try {
       return exportConfig(result, target)
