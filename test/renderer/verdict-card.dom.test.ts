@@ -69,6 +69,17 @@ describe('the verdict card', () => {
     w.unmount()
   })
 
+  it('speaks the wizard\'s controls, never CLI flags, even when the reason comes from the CLI\'s words', () => {
+    const r = keepResult()
+    r.recommendation.reason = 'EASY-SAF Θ=40 h gains 5.0%, below --min-gain 10%; lower --min-gain or add weeks with --weeks.'
+    const w = mountIt(VerdictCard, { result: r })
+    const reason = w.get('[data-testid="verdict-reason"]').text()
+    expect(reason).not.toMatch(/--/)
+    expect(reason).toContain('below the minimum gain (Candidates step) 10%')
+    expect(reason).toContain('the weeks per part (Split step)')
+    w.unmount()
+  })
+
   it('a schema-1 result (no verdict, 90% intervals) still gets a card: baseline recommended = keep, else switch', () => {
     const r = switchResult() as EvaluationResult & { protocol: { confidence?: number } }
     const v1 = { ...r, schemaVersion: 1, protocol: { ...r.protocol, confidence: undefined }, recommendation: { label: r.recommendation.label, sentence: r.recommendation.sentence, testDisagrees: false } }
