@@ -5,6 +5,7 @@
 // Pure data: this module imports types only, so any layer may import it and nothing cycles.
 import type { Compat } from './sim/types'
 import type { Objective, PresetId } from './tune/campaign'
+import type { Criterion } from './tune/result'
 import type { ResampleMethod } from './tune/resample'
 import type { SplitSpec } from './tune/split'
 import type { OverrunPolicy, RequestedFallback } from './workload/clean'
@@ -47,7 +48,12 @@ export const DEFAULTS = {
   thresholds: d<readonly (number | null)[]>(THRESHOLD_CHOICES.map((t) => t.value), 'the thresholds the research compared, from none to a contingency that rarely triggers'),
   objective: d<Objective>('avgWait', 'the average wait is what users feel, and what the thesis minimised first'),
   tau: d(10, 'the usual bound of the bounded slowdown: a job shorter than 10 s counts as 10 s'),
-  maxWaitRatio: d<number | null>(null, 'no limit on the longest wait unless you set one'),
+  maxWaitRatio: d<number | null>(1.5, 'the recommended order\'s longest wait on the training weeks may be at most 1.5× EASY-FCFS\'s: a gain on average must not starve anyone'),
+  // The verdict (docs/PROTOCOL.md §Statistics): when the evidence is enough to switch.
+  minGain: d(0.05, 'a gain under 5 % of the average is within what a log\'s weeks vary by: not worth a change of configuration'),
+  confidence: d(0.95, 'switch only when the gain\'s 95 % interval lies entirely above 0: a chance of 1 in 40 of calling noise a gain'),
+  minWeeks: d(8, 'fewer than 8 real weeks in a part leave too few independent weeks for an honest interval'),
+  criterion: d<Criterion>('ratio-of-means', 'the ratio of the part\'s mean objectives: a quiet week with tiny waits cannot dominate the comparison'),
   /** The ratio offered when a person turns the longest-wait limit on. */
   maxWaitRatioWhenOn: d(1.5, 'the longest wait may grow by half of EASY-FCFS\'s, no more'),
   workers: d<number | null>(null, 'one engine worker per core but one, so the machine stays responsive'),

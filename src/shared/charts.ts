@@ -10,6 +10,7 @@ import type { ChartConfiguration, ChartDataset, PointStyle, TooltipItem } from '
 import type { EvaluationResult } from '../core/tune/result'
 import { formatDuration, formatThreshold } from '../core/util/duration'
 import { formatObjective, formatPercent, formatRatio, objectiveName } from '../core/util/format'
+import { confidenceOf } from '../core/export/verdict-card'
 
 export type Theme = 'light' | 'dark'
 export type Part = 'train' | 'test'
@@ -49,7 +50,7 @@ export const CHART_TITLES: Record<ChartId, string> = {
 
 /** One sentence per chart saying what the axes are (for captions and screen readers). */
 export const CHART_CAPTIONS: Record<ChartId, string> = {
-  risk: 'One point per candidate (order × threshold). x: longest wait as a multiple of EASY-FCFS\'s (1 = the same); y: share of EASY-FCFS\'s objective removed, in %, with its 90% confidence interval as a whisker (or the weekly ratio with its p10–p90 whisker). Up and to the left is better.',
+  risk: 'One point per candidate (order × threshold). x: longest wait as a multiple of EASY-FCFS\'s (1 = the same); y: share of EASY-FCFS\'s objective removed, in %, with its confidence interval (its level named in the legend) as a whisker (or the weekly ratio with its p10–p90 whisker). Up and to the left is better.',
   trainVsTest: 'One point per candidate. x: gain on the training months, y: gain on the test months, both in % of EASY-FCFS\'s objective removed. On the diagonal the test confirms the training; below it the choice generalized worse.',
   thresholds: 'For the best orders on train, each threshold as one point (marker shape = threshold). x: longest wait on test as a multiple of EASY-FCFS\'s; y: gain on test in %. Lower thresholds usually trade some gain for a shorter longest wait.',
   weekly: 'Each week\'s objective for EASY-FCFS, the recommendation and the best on test, sorted from the best week to the worst. x: share of weeks (%); y: the weekly objective.',
@@ -65,7 +66,7 @@ export interface RiskOptions extends ChartOptions {
   /** 'max' (default): the longest wait of any week, ratio to EASY-FCFS's (the risk limit's measure);
    * 'mean': the mean over weeks of each week's longest wait, ratio to EASY-FCFS's. */
   x?: 'max' | 'mean'
-  /** 'gain' (default): % removed, whiskers = 90% bootstrap CI; 'ratio': mean weekly ratio, whiskers p10–p90. */
+  /** 'gain' (default): % removed, whiskers = the gain's interval at the protocol's confidence; 'ratio': mean weekly ratio, whiskers p10–p90. */
   y?: 'gain' | 'ratio'
   /** Draw the whiskers (default true). */
   whiskers?: boolean
@@ -136,16 +137,17 @@ function isHighlighted(r: EvaluationResult, i: number): boolean {
 }
 
 /** Thesis Fig. 5.2/5.3: every candidate's gain (or mean weekly ratio) against its longest-wait
- * ratio on one part, relative to EASY-FCFS on the same weeks; whiskers: 90% CI of the gain (or
+ * ratio on one part, relative to EASY-FCFS on the same weeks; whiskers: the gain's interval (or
  * p10–p90 of the weekly ratios); the risk limit as a dashed vertical line when one was set. */
 export function scatterRisk(r: EvaluationResult, opts: RiskOptions = {}): EasyTuneChart {
   const p = PALETTE[opts.theme ?? 'light'], part = opts.part ?? 'test', xk = opts.x ?? 'max', yk = opts.y ?? 'gain'
   const what = objectiveWords(r)
+  const level = formatPercent(confidenceOf(r), 0)
   const at = (i: number): ChartPoint | null => {
     const s = r.candidates[i][part]
     const x = xk === 'max' ? s.maxMaxWaitRatio : s.meanMaxWaitRatio, y = yk === 'gain' ? s.gain * 100 : s.meanRatio
     if (!finite(x, y)) return null
-    const yText = yk === 'gain' ? `gain ${pct(s.gain)} (90% CI ${pct(s.gainCi[0])} to ${pct(s.gainCi[1])})` : `weekly ratio ${times(s.meanRatio)} (p10–p90 ${times(s.p10Ratio)}–${times(s.p90Ratio)})`
+    const yText = yk === 'gain' ? `gain ${pct(s.gain)} (${level} interval ${pct(s.gainCi[0])} to ${pct(s.gainCi[1])})` : `weekly ratio ${times(s.meanRatio)} (p10–p90 ${times(s.p10Ratio)}–${times(s.p90Ratio)})`
     const xText = xk === 'max' ? `longest wait ${times(x)} (${formatDuration(s.maxMaxWait)})` : `weekly longest wait ${times(x)} (mean ${formatDuration(s.meanMaxWait)})`
     return { x, y, label: `${r.candidates[i].label}: ${yText}, ${xText}` }
   }
@@ -162,7 +164,7 @@ export function scatterRisk(r: EvaluationResult, opts: RiskOptions = {}): EasyTu
   const datasets: Dataset[] = [...highlights(r, p, at), points('Other candidates', pts(inside), p.candidate)]
   if (outside.length) datasets.push(points('Outside the risk limit (on train)', pts(outside), p.outside, { pointStyle: 'rect' }))
   const segs = opts.whiskers === false ? [] : idx.map(whisk).filter((s): s is [number, number, number] => s !== null)
-  if (segs.length) datasets.push(whiskerSet(yk === 'gain' ? '90% confidence interval' : 'p10–p90 of weekly ratios', segs, p.whisker))
+  if (segs.length) datasets.push(whiskerSet(yk === 'gain' ? `${level} confidence interval` : 'p10–p90 of weekly ratios', segs, p.whisker))
   if (limit !== null && xk === 'max') {
     const ys = [...segs.flatMap((s) => [s[1], s[2]]), ...pts(idx).map((q) => q.y as number)]
     datasets.push({ ...whiskerSet(`Risk limit: ${limit}× (applies on train)`, [[limit, Math.min(...ys), Math.max(...ys)]], p.outside), borderDash: [6, 4], order: 1 })

@@ -120,6 +120,12 @@ export const CampaignSettingsShape = {
   /** Engine workers; null = default (cores − 1). */
   workers: int(1, MAX_WORKERS).nullable(),
   compat,
+  /** The verdict's settings (issue #19; DEFAULTS says why): fractions; optional so that projects
+   * saved before them still open (absent = the default). */
+  minGain: z.number().min(0).max(1).optional(),
+  confidence: z.number().gt(0).lt(1).optional(),
+  minWeeks: int(1, 10000).optional(),
+  criterion: z.enum(['ratio-of-means', 'mean-ratio']).optional(),
 }
 export const CampaignSettingsSchema = z.strictObject(CampaignSettingsShape)
 export const CampaignRequestSchema = z.strictObject({ workloadId: IdSchema, split: SplitSchema, ...CampaignSettingsShape })

@@ -1,7 +1,8 @@
 // The offline report in a real browser (Debian's Chromium through playwright-core): made by the
 // CLI from a real evaluation of the bundled log, opened from file:// with every network request
-// refused; every chart must paint, with no console error and no request leaving the file. The
-// PDF (headless Chromium) must be valid; its first page becomes a PNG when pdftoppm exists.
+// refused; every chart must paint, with no console error and no request leaving the file; the
+// report opens with the verdict card on its first screen. The PDF (headless Chromium) must be
+// valid; its first page becomes a PNG when pdftoppm exists.
 // Artifacts: test-artifacts/report/. Without /usr/bin/chromium the suite is skipped, unless
 // EASYTUNE_CI=1 (CI), where it fails.
 import { spawnSync } from 'node:child_process'
@@ -82,8 +83,15 @@ describe.skipIf(skip)('offline report in Chromium', () => {
     expect(external).toEqual([])
     // Every section the issue asks for, in the page as rendered.
     const titles = await page.$$eval('h2', (h) => h.map((x) => x.textContent))
-    expect(titles).toEqual(['Recommendation', 'The log and its cleaning', 'Split, protocol and seed', 'Risk: the longest wait', 'Charts', 'All candidates', 'Exported configuration', 'Calibration against recorded waits', 'Citations'])
+    expect(titles).toEqual(['Verdict', 'The log and its cleaning', 'Split, protocol and seed', 'Risk: the longest wait', 'Charts', 'All candidates', 'Exported configuration', 'Calibration against recorded waits', 'Citations'])
     expect(await page.textContent('#citations')).toContain('Lars Malinowsky')
+    // The report opens with the verdict card (the Results step's words), on the first screen.
+    const first = await page.$eval('main > section', (s) => ({ id: s.id, next: s.children[1]?.className ?? '' }))
+    expect(first).toEqual({ id: 'recommendation', next: expect.stringMatching(/^verdict-card verdict-(switch|keep|insufficient-data)$/) })
+    const box = (await page.locator('.verdict-card').boundingBox())!
+    expect(box.y + 60).toBeLessThan(900)
+    expect(await page.textContent('.verdict-card .verdict-title')).toMatch(/^(Switch to EASY-|Keep what you have|Not enough data)/)
+    expect(await page.textContent('.verdict-card')).toMatch(/Simulator against history/)
     await page.screenshot({ path: join(OUT, 'report-top-light.png') })
     await page.screenshot({ path: join(OUT, 'report-light.png'), fullPage: true })
     await page.locator('#charts').screenshot({ path: join(OUT, 'charts-light.png') })

@@ -156,19 +156,41 @@ describe.skipIf(skip)('the wizard in Chromium against easytune serve', () => {
     await page.click('[data-testid="start-run"]')
     await page.waitForSelector('#step-run-h')
     await shot(page, `${prefix}-5-run`)
-    await page.waitForSelector('[data-testid="recommendation"]', { timeout: 120_000 })
-    const sentence = await page.textContent('[data-testid="recommendation"]')
-    expect(sentence).toMatch(/^(EASY with .* (cut|was best)|Keep EASY-FCFS)/)
-    await chartsPainted(page, 4)
+    await page.waitForSelector('[data-testid="verdict-card"]', { timeout: 120_000 })
     await shot(page, `${prefix}-6-results`)
+    // Everything after the card is folded; unfolding the charts draws them.
+    await unfold(page, 'details')
+    const sentence = await page.textContent('[data-testid="recommendation"]')
+    expect(sentence).toMatch(/EASY|Keep|Switch|Not enough/)
+    await unfold(page, 'charts')
+    await chartsPainted(page, 4)
+    await shot(page, `${prefix}-6-results-unfolded`)
     await step(page, 'run')
     await shot(page, `${prefix}-5-run-done`)
 
     await step(page, 'export')
-    await page.waitForSelector('[data-testid="export-file"]', { timeout: 30_000 })
-    const files = await page.$$eval('[data-testid="export-file"]', (els) => els.map((e) => e.textContent ?? ''))
-    expect(files.join('\n')).toMatch(/slurm|Priority/i)
+    await exportShown(page)
     await shot(page, `${prefix}-7-export`)
+  }
+
+  /** Unfolds one folded section of the Results step with the keyboard (focus its summary, Enter). */
+  async function unfold(page: Page, id: string): Promise<void> {
+    await page.focus(`[data-testid="fold-${id}"] > summary`)
+    await page.keyboard.press('Enter')
+    await expect.poll(() => page.$eval(`[data-testid="fold-${id}"]`, (d) => (d as unknown as { open: boolean }).open)).toBe(true)
+  }
+
+  /** The Export step as the verdict has it: the files for `switch`, "Nothing to change" for `keep`. */
+  async function exportShown(page: Page): Promise<string> {
+    const verdict = await page.evaluate('document.querySelector("[data-testid=export-keep]") ? "keep" : document.querySelector("[data-testid=export-insufficient]") ? "insufficient-data" : "switch"') as string
+    if (verdict === 'switch') {
+      await page.waitForSelector('[data-testid="export-file"]', { timeout: 30_000 })
+      const files = await page.$$eval('[data-testid="export-file"]', (els) => els.map((e) => e.textContent ?? ''))
+      expect(files.join('\n')).toMatch(/slurm|Priority/i)
+    } else {
+      expect(await page.$('[data-testid="export-file"]')).toBeNull()
+    }
+    return verdict
   }
 
   it('a new administrator imports the sample, runs a small campaign, sees the recommendation and exports SLURM (1280×800, light)', async () => {
@@ -176,6 +198,7 @@ describe.skipIf(skip)('the wizard in Chromium against easytune serve', () => {
     await happyPath(page, '1280')
     // Every chart exports: PNG (the canvas) and SVG (redrawn as vectors, axis titles included).
     await step(page, 'results')
+    if (!(await page.$eval('[data-testid="fold-charts"]', (d) => (d as unknown as { open: boolean }).open))) await unfold(page, 'charts')
     const risk = page.locator('.chart-panel', { hasText: 'Gain against longest wait' })
     const [png] = await Promise.all([page.waitForEvent('download'), risk.locator('button', { hasText: 'PNG' }).click()])
     expect(png.suggestedFilename()).toBe('risk-scatter.png')
@@ -220,6 +243,51 @@ describe.skipIf(skip)('the wizard in Chromium against easytune serve', () => {
     expect(errors).toEqual([])
     await context.close()
   }, 300_000)
+
+  it('every default on the bundled sample: a verdict card at the top of Results, the page at most 1,900 px before unfolding, a report that opens with the card (1280×800)', async () => {
+    // sample=1 opens the sample instead of restoring the last session: every setting is its default.
+    const { context, page, errors } = await open('small', 'light', '&sample=1')
+    await page.waitForSelector('text=Import report: KTH-SP2', { timeout: 30_000 })
+    // Nothing changed anywhere, step after step.
+    await page.click('text=Next: inspect the log')
+    await page.click('text=Next: split train and test')
+    await page.waitForSelector('.part.train >> text=jobs over')
+    await page.click('text=Next: candidates and risk')
+    expect(await page.isChecked('[data-testid="cap-enabled"]')).toBe(true)
+    expect(await page.inputValue('[data-testid="min-gain"]')).toBe('5')
+    expect(await page.inputValue('[data-testid="confidence"]')).toBe('95')
+    expect(await page.inputValue('[data-testid="min-weeks"]')).toBe('8')
+    await page.waitForSelector('[data-testid="estimate"]', { timeout: 30_000 })
+    await shot(page, '1280-defaults-4-candidates')
+    await page.click('[data-testid="start-run"]')
+    await page.waitForSelector('[data-testid="verdict-card"]', { timeout: 280_000 })
+    await page.evaluate('window.scrollTo(0, 0)')
+    // The card is the first thing of the step and its verdict is on the first screen.
+    const card = (await page.locator('[data-testid="verdict-card"]').boundingBox())!
+    const title = (await page.locator('[data-testid="verdict-title"]').boundingBox())!
+    expect(title.y + title.height).toBeLessThan(SIZES.small.height)
+    expect(card.y).toBeLessThan(400)
+    expect(await page.textContent('[data-testid="verdict-title"]')).toMatch(/^(Switch to EASY-|Keep what you have|Not enough data)/)
+    expect((await page.textContent('[data-testid="verdict-reason"]'))!.length).toBeGreaterThan(20)
+    const verdictTitle = (await page.textContent('[data-testid="verdict-title"]'))!
+    expect(await page.textContent('[data-testid="verdict-card"]')).toMatch(/Simulator against history/)
+    const height = await page.evaluate('document.documentElement.scrollHeight') as number
+    expect(height, 'the Results step before anything is unfolded').toBeLessThanOrEqual(1900)
+    expect(await page.$$eval('details[open]', (d) => d.length)).toBe(0)
+    await shot(page, '1280-defaults-6-results')
+    // The report opens with the same card.
+    await step(page, 'export')
+    await exportShown(page)
+    await shot(page, '1280-defaults-7-export')
+    const [download] = await Promise.all([page.waitForEvent('download', { timeout: 60_000 }), page.click('[data-testid="generate-report"]')])
+    const html = readFileSync(await download.path(), 'utf8')
+    const main = html.slice(html.indexOf('<main>'))
+    expect(main.indexOf('class="verdict-card')).toBeGreaterThan(0)
+    expect(main.indexOf('class="verdict-card')).toBeLessThan(main.indexOf('</section>'))
+    expect(html).toContain(verdictTitle.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;'))
+    expect(errors).toEqual([])
+    await context.close()
+  }, 400_000)
 
   it('a broken file gets a clear message, and the wizard stays usable', async () => {
     const { context, page } = await open('small', 'light')

@@ -30,6 +30,15 @@ const axisTitles = (config: unknown) => {
   return Object.values(scales).map((s) => [s.title.text].flat().join(' '))
 }
 
+/** Unfolds every folded section (as a click on its summary does: open, then the toggle event). */
+async function unfoldAll(w: VueWrapper): Promise<void> {
+  for (const d of w.findAll('details')) {
+    (d.element as HTMLDetailsElement).open = true
+    d.element.dispatchEvent(new Event('toggle'))
+  }
+  await flushPromises()
+}
+
 async function withLog(): Promise<void> {
   await useWorkloadStore().importSample()
 }
@@ -130,18 +139,45 @@ describe('Candidates step', () => {
     for (const t of ['null', '72000', '200000']) await w.get(`[data-testid="threshold-${t}"]`).setValue(false)
     await settle(350)
     const req = vi.mocked(app.api.estimateCampaign).mock.calls.at(-1)![0]
-    expect(req).toMatchObject({ workloadId: 'w1', candidates: { preset: 'ch6' }, thresholds: [144000], objective: 'avgWait', maxWaitRatio: null, split: { kind: 'midpoint' } })
+    expect(req).toMatchObject({ workloadId: 'w1', candidates: { preset: 'ch6' }, thresholds: [144000], objective: 'avgWait', maxWaitRatio: 1.5, minGain: 0.05, confidence: 0.95, minWeeks: 8, criterion: 'ratio-of-means', split: { kind: 'midpoint' } })
     expect(w.get('[data-testid="estimate"]').text()).toContain('24 simulation cells, 72 week-long simulations: about 0.4 s on 1 worker')
 
     await w.get('[data-testid="threshold-144000"]').setValue(false)
     expect(w.text()).toContain('choose at least one threshold')
     expect(w.get('[data-testid="start-run"]').attributes('disabled')).toBeDefined()
     await w.get('#custom-thresholds').setValue('30h')
-    await w.get('[data-testid="cap-enabled"]').setValue(true)
+    // The longest-wait limit is on by default (1.5×) and can be lifted; the verdict's settings are typed in percent.
+    expect((w.get('[data-testid="cap-enabled"]').element as HTMLInputElement).checked).toBe(true)
+    expect(w.get('[data-testid="cap-default"]').text()).toContain('On by default at 1.5×')
+    await w.get('[data-testid="cap-enabled"]').setValue(false)
+    await w.get('[data-testid="min-gain"]').setValue('10')
+    await w.get('[data-testid="confidence"]').setValue('90')
+    await w.get('[data-testid="min-weeks"]').setValue('12')
+    await w.get('[data-testid="criterion-mean-ratio"]').setValue(true)
     await w.get('[data-testid="start-run"]').trigger('click')
     await flushPromises()
-    expect(app.api.startCampaign).toHaveBeenCalledWith(expect.objectContaining({ thresholds: [108000], maxWaitRatio: 1.5 }))
+    expect(app.api.startCampaign).toHaveBeenCalledWith(expect.objectContaining({ thresholds: [108000], maxWaitRatio: null, minGain: 0.1, confidence: 0.9, minWeeks: 12, criterion: 'mean-ratio' }))
     expect(wiz.current.id).toBe('run')
+    w.unmount()
+  })
+})
+
+describe('Candidates step: a log too short to evaluate', () => {
+  it('Start stays disabled with the words of the back end\'s estimate (the CLI\'s exit-2 message); without a problem it is enabled', async () => {
+    const problem = 'The training part has only 1 full week of submits: at least 2 full weeks per part are needed before anything can be compared.'
+    app.api.estimateCampaign = vi.fn(async () => ({ cells: 24, weekSimulations: 72, seconds: 0.4, workers: 1, problem })) as typeof app.api.estimateCampaign
+    await withLog()
+    const w = mountStep(CandidatesStep)
+    await settle(350)
+    expect(w.get('[data-testid="estimate-problem"]').text()).toBe(problem)
+    expect(w.get('[data-testid="start-run"]').attributes('disabled')).toBeDefined()
+    await w.get('[data-testid="start-run"]').trigger('click')
+    expect(app.api.startCampaign).not.toHaveBeenCalled()
+    app.api.estimateCampaign = vi.fn(async () => ({ cells: 24, weekSimulations: 72, seconds: 0.4, workers: 1, problem: null })) as typeof app.api.estimateCampaign
+    await w.get('[data-testid="min-weeks"]').setValue('9')
+    await settle(350)
+    expect(w.find('[data-testid="estimate-problem"]').exists()).toBe(false)
+    expect(w.get('[data-testid="start-run"]').attributes('disabled')).toBeUndefined()
     w.unmount()
   })
 })
@@ -199,8 +235,14 @@ describe('Results step', () => {
     s.resample = { method: 'user-weeks', weeks: 3, seed: 1 }
     c.preset = 'ch6'
     c.standardThresholds = [144000]
+    c.capEnabled = false // the result has no limit
     useResultsStore().setResult(makeResult())
     const w = mountStep(ResultsStep)
+    // The verdict card first; everything else folded (nothing built until unfolded).
+    expect(w.get('[data-testid="verdict-title"]').text()).toBe('Switch to EASY-SPF Θ=40 h')
+    expect(charts(w)).toHaveLength(0)
+    expect(w.find('[data-testid="recommendation"]').exists()).toBe(false)
+    await unfoldAll(w)
     expect(w.get('[data-testid="recommendation"]').text()).toBe(makeResult().recommendation.sentence)
     const list = charts(w)
     expect(list).toHaveLength(4)
@@ -236,6 +278,7 @@ describe('Online and mixed results', () => {
     const entry = (label: string, gain: number) => ({ label, weights: [1, 0, 0], candidate: { primary: 'SQF', backfill: 'same' }, threshold: null, train: { gain, maxMaxWaitRatio: 1.2 }, test: { gain, maxMaxWaitRatio: 1.3 } })
     r.loadJson(JSON.stringify({ schemaVersion: 1, log: { name: 'KTH', machineProcs: 100, jobs: 28000 }, options: { method: 'xnes', objective: 'avgWait', budget: 10 }, features: [], best: entry('EASY-mixed(0.7, 0.3)', 0.33), baseline: entry('EASY-FCFS', 0), vertices: [entry('EASY-SQF', 0.25)] }))
     const w = mountStep(ResultsStep)
+    await unfoldAll(w)
     const text = w.text()
     expect(text).toContain('Online selection on KTH: 1 trace(s), 4 periods of 7 d, Θ = 40 h')
     expect(text).toContain('Full feedback (Δ = 1 week)90 min+20.0%10% to 30%')
@@ -255,6 +298,7 @@ describe('Running online and mixed analyses from the Results step', () => {
     await withLog()
     useResultsStore().setResult(makeResult())
     const w = mountStep(ResultsStep)
+    await unfoldAll(w)
     await w.get('[data-testid="online-traces"]').setValue('5')
     await w.get('[data-testid="online-period"]').setValue('day')
     await w.get('[data-testid="run-online"]').trigger('click')
@@ -280,6 +324,7 @@ describe('Running online and mixed analyses from the Results step', () => {
     useSplitStore().setAt(600000 + 10 * 604800)
     useResultsStore().setResult(makeResult())
     const w = mountStep(ResultsStep)
+    await unfoldAll(w)
     await w.get('[data-testid="mixed-budget"]').setValue('100')
     await w.get('[data-testid="run-mixed"]').trigger('click')
     await flushPromises()

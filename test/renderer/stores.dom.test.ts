@@ -141,19 +141,21 @@ function matchResult(): void {
   const c = useCampaignStore()
   c.preset = 'ch6'
   c.standardThresholds = [144000]
+  c.capEnabled = false // makeResult() has no limit on the longest wait
   useResultsStore().setResult(makeResult())
 }
 
 describe('initial state: the thesis protocol, from the one declaration of the defaults', () => {
-  it('a fresh wizard and File > New start on 250 user-weeks per part, seed 1, the slurm preset, none/20h/40h/200000 s, average wait, τ = 10 s', () => {
+  it('a fresh wizard and File > New start on 250 user-weeks per part, seed 1, the slurm preset, none/20h/40h/200000 s, average wait, τ = 10 s, longest wait ≤ 1.5×, 5 % gain at 95 %, 8 weeks', () => {
     const s = useSplitStore(), c = useCampaignStore()
     expect(s.spec).toEqual({ kind: 'midpoint' })
     expect(s.resample).toEqual({ method: 'user-weeks', weeks: 250, seed: 1 })
-    expect([c.preset, c.objective, c.tau, c.maxWaitRatio, c.workers]).toEqual(['slurm', 'avgWait', 10, null, null])
+    expect([c.preset, c.objective, c.tau, c.maxWaitRatio, c.workers]).toEqual(['slurm', 'avgWait', 10, 1.5, null])
+    expect([c.minGain, c.confidence, c.minWeeks, c.criterion]).toEqual([0.05, 0.95, 8, 'ratio-of-means'])
     expect(c.thresholds).toEqual([null, 72000, 144000, 200000])
     const blank = blankProject()
     expect(blank.split).toEqual({ kind: 'midpoint' })
-    expect(blank.campaign).toEqual({ resample: { method: 'user-weeks', weeks: 250, seed: 1 }, candidates: { preset: 'slurm' }, thresholds: [null, 72000, 144000, 200000], objective: 'avgWait', tau: 10, maxWaitRatio: null, workers: null })
+    expect(blank.campaign).toEqual({ resample: { method: 'user-weeks', weeks: 250, seed: 1 }, candidates: { preset: 'slurm' }, thresholds: [null, 72000, 144000, 200000], objective: 'avgWait', tau: 10, maxWaitRatio: 1.5, workers: null, minGain: 0.05, confidence: 0.95, minWeeks: 8, criterion: 'ratio-of-means' })
     // The blank project is what the fresh stores say (File > New then Save gives the same file).
     expect(toProject().campaign).toEqual(blank.campaign)
     // Copies, not the declaration itself: editing the wizard cannot change the defaults.
@@ -187,6 +189,21 @@ describe('stale results', () => {
     expect(r.staleBecause).toEqual([
       'the resampling (method, weeks or seed) changed', 'the objective changed', 'the thresholds changed', 'the candidate orders changed', 'the limit on the longest wait changed',
     ])
+  })
+
+  it('a schema-2 result is stale when the minimum gain, confidence, minimum weeks or criterion changed; a schema-1 result has none to compare', () => {
+    matchResult()
+    const r = useResultsStore(), c = useCampaignStore()
+    const base = makeResult()
+    r.setResult({ ...base, protocol: { ...base.protocol, minGain: 0.05, confidence: 0.95, minWeeks: 8, criterion: 'ratio-of-means' } as typeof base.protocol })
+    expect(r.staleBecause).toEqual([])
+    c.confidence = 0.9
+    expect(r.staleBecause).toEqual(['the minimum gain, confidence, minimum weeks or criterion changed'])
+    c.confidence = 0.95
+    c.minWeeks = 12
+    expect(r.stale).toBe(true)
+    r.setResult(base)
+    expect(r.staleBecause).toEqual([])
   })
 
   it('another log, or the same log with another machine size, makes it stale', () => {

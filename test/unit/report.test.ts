@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { buildReportModel, dataCitations, validateResult, type Block } from '../../src/core/export/report-model'
 import type { EvaluationResult } from '../../src/core/tune/result'
-import { renderReportHtml } from '../../src/node/report/index'
+import { defaultExports, renderReportHtml } from '../../src/node/report/index'
 import type { ExportBundle } from '../../src/shared/api'
 import { buildChart, CHART_IDS, PALETTE, scatterRisk, thresholdTradeoff, tooltipLabel, trainVsTest, weeklyDistribution, withTooltips, type ChartPoint } from '../../src/shared/charts'
 import { runCli } from '../support/cli'
@@ -65,7 +65,7 @@ describe('validateResult', () => {
     expect(validateResult(fakeResult()).log.jobsKept).toBe(1100)
     expect(() => validateResult([])).toThrow(/not an EasyTune result/)
     expect(broken((r) => { r.kind = 'other' })).toThrow(/kind is the text "other"/)
-    expect(broken((r) => { r.schemaVersion = 2 })).toThrow(/schema version number 2 is not supported: this EasyTune reads version 1/)
+    expect(broken((r) => { r.schemaVersion = 3 })).toThrow(/schema version number 3 is not supported: this EasyTune reads versions 1 and 2/)
     expect(broken((r) => { delete (r.log as Record<string, unknown>).name })).toThrow(/log\.name should be text, but it is missing/)
     expect(broken((r) => { r.recommended = 9 })).toThrow(/recommended \(9\) is not a candidate index/)
     expect(broken((r) => { r.candidates = [] })).toThrow(/candidates is empty/)
@@ -82,7 +82,9 @@ describe('report model', () => {
     const m = buildReportModel(r, [bundle, { target: 'pbs', error: 'PBS cannot express LPF' }], { generatedAt: '2025-01-01 00:00 UTC' })
     expect(m.sections.map((s) => s.id)).toEqual(['recommendation', 'log', 'protocol', 'risk', 'charts', 'candidates', 'export', 'calibration', 'citations'])
     const s = Object.fromEntries(m.sections.map((x) => [x.id, texts(x.blocks)]))
-    expect(s.recommendation).toContain('20.0% (90% CI 15.0% to 25.0%)')
+    expect(s.recommendation).toContain('20.0% (90% interval 15.0% to 25.0%)')
+    // The section opens with the verdict card, the model the Results step shows (verdict-card.ts).
+    expect(m.sections[0].blocks[0].kind).toBe('verdict')
     expect(s.recommendation).toContain('In hindsight, the best on the test months was EASY-SPF Θ=20 h')
     expect(s.log).toContain('1,200 read, 1,100 kept, 100 removed')
     expect(s.log).toContain('2020-09-13 12:26 UTC')
@@ -112,7 +114,9 @@ describe('report model', () => {
     const m = buildReportModel(r)
     expect(texts(m.sections[0].blocks)).toContain('did not improve on the test months')
     expect(texts(m.sections[7].blocks)).toContain('records no waits')
-    expect(texts(m.sections[6].blocks)).toContain('No configuration was exported')
+    // A schema-1 result whose test disagrees reads as `keep` (its sentence says "Keep EASY-FCFS").
+    expect(texts(m.sections[6].blocks)).toContain('Nothing to change: keep your current configuration.')
+    expect(texts(buildReportModel(fakeResult()).sections[6].blocks)).toContain('No configuration was exported')
   })
 })
 
@@ -224,10 +228,10 @@ describe('easytune report', () => {
     writeFileSync(join(dir, 'bad.json'), '{"schemaVersion": 1,')
     const bad = await runCli(['report', join(dir, 'bad.json')])
     expect([bad.code, bad.stderr]).toEqual([2, expect.stringMatching(/bad\.json: is not a JSON result file/)])
-    writeFileSync(join(dir, 'v2.json'), JSON.stringify({ ...fakeResult(), schemaVersion: 2 }))
-    const v2 = await runCli(['report', join(dir, 'v2.json'), '--out', join(dir, 'v2.html')])
-    expect([v2.code, v2.stderr]).toEqual([2, expect.stringMatching(/v2\.json: result schema version number 2 is not supported/)])
-    expect(existsSync(join(dir, 'v2.html'))).toBe(false)
+    writeFileSync(join(dir, 'v3.json'), JSON.stringify({ ...fakeResult(), schemaVersion: 3 }))
+    const v3 = await runCli(['report', join(dir, 'v3.json'), '--out', join(dir, 'v3.html')])
+    expect([v3.code, v3.stderr]).toEqual([2, expect.stringMatching(/v3\.json: result schema version number 3 is not supported/)])
+    expect(existsSync(join(dir, 'v3.html'))).toBe(false)
     const before = process.env.EASYTUNE_CHROMIUM
     process.env.EASYTUNE_CHROMIUM = join(dir, 'no-such-browser')
     try {
@@ -240,5 +244,45 @@ describe('easytune report', () => {
       else process.env.EASYTUNE_CHROMIUM = before
     }
     expect((await runCli(['report'])).code).toBe(2)
+  })
+})
+
+describe('schema 2: the report opens with the verdict card', () => {
+  it('reads the three verdicts of the fixtures; the card is the same model the Results step shows', async () => {
+    const { switchResult, keepResult, insufficientResult } = await import('../fixtures/results/results')
+    const { buildVerdictCard } = await import('../../src/core/export/verdict-card')
+    for (const r of [switchResult(), keepResult(), insufficientResult()]) {
+      const m = buildReportModel(r, [])
+      const first = m.sections[0].blocks[0]
+      expect(first.kind).toBe('verdict')
+      expect((first as Extract<Block, { kind: 'verdict' }>).card).toEqual(buildVerdictCard({ ...r, recommended: r.recommended ?? 0 }))
+    }
+    // "Within limit" only with a limit.
+    const limited = buildReportModel(switchResult(), [])
+    const head = (m: typeof limited) => (m.sections.find((x) => x.id === 'candidates')!.blocks[0] as Extract<Block, { kind: 'table' }>).head
+    expect(head(limited)).toContain('Within limit')
+    expect(head(limited)).toContain('Test 95% interval')
+    const free = switchResult()
+    free.protocol.risk.maxWaitRatio = null
+    expect(head(buildReportModel(free, []))).not.toContain('Within limit')
+    // No export for keep or insufficient data: the report says why.
+    const exportText = (r: unknown) => JSON.stringify(buildReportModel(r, defaultExports(r as Parameters<typeof defaultExports>[0])).sections.find((x) => x.id === 'export'))
+    expect(exportText(keepResult())).toContain('Nothing to change: keep your current configuration.')
+    expect(exportText(insufficientResult())).toContain('Nothing to export: not enough data for a verdict.')
+    expect(defaultExports(switchResult()).map((e) => e.target)).toEqual(['slurm', 'pbs'])
+    // insufficient-data has no `recommended`, and the caller's document is not changed.
+    const ins = insufficientResult()
+    buildReportModel(ins, [])
+    expect('recommended' in ins).toBe(false)
+  })
+
+  it('refuses a hostile impact or verdict in plain words instead of crashing', async () => {
+    const { switchResult } = await import('../fixtures/results/results')
+    const bad1 = switchResult() as unknown as { recommendation: { impact: { train: { bySize: unknown } } } }
+    bad1.recommendation.impact.train.bySize = 7
+    expect(() => validateResult(bad1)).toThrow(/recommendation\.impact\.train\.bySize should be a list/)
+    const bad2 = switchResult() as unknown as { recommendation: { verdict: unknown } }
+    bad2.recommendation.verdict = 'maybe'
+    expect(() => validateResult(bad2)).toThrow(/recommendation\.verdict should be switch, keep or insufficient-data/)
   })
 })

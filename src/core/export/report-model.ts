@@ -7,6 +7,7 @@ import type { EvaluationResult } from '../tune/result'
 import { candidateSetNote, PRESET_IDS } from '../tune/campaign'
 import type { PartSummary } from '../tune/select'
 import { RECOMMENDATION_FILE } from './index'
+import { buildVerdictCard, confidenceOf, type VerdictCard } from './verdict-card'
 import { formatDuration, formatThreshold } from '../util/duration'
 import { formatInt, formatObjective, formatPercent, formatRatio, formatUtcMinute, objectiveName } from '../util/format'
 
@@ -19,6 +20,8 @@ export type Block =
   | { kind: 'list'; items: string[] }
   | { kind: 'chart'; id: 'risk' | 'trainVsTest' | 'thresholds' | 'weekly' }
   | { kind: 'file'; name: string; description: string; content: string }
+  /** The verdict card, the same model the Results step shows (verdict-card.ts). */
+  | { kind: 'verdict'; card: VerdictCard }
 
 export interface ReportSection { id: string; title: string; blocks: Block[] }
 export interface ReportModel { title: string; subtitle: string; sections: ReportSection[] }
@@ -55,9 +58,10 @@ const SUMMARY = ['mean', 'baselineMean', 'gain', 'meanRatio', 'p10Ratio', 'p90Ra
 /** Checks the fields the report and the charts read; throws an Error in plain words. */
 export function validateResult(x: unknown): EvaluationResult {
   if (x === null || typeof x !== 'object' || Array.isArray(x)) throw new Error('this is not an EasyTune result: expected a JSON object from `easytune evaluate --json`')
-  const o = x as Record<string, unknown>
+  // A shallow copy: the defaults filled in below never change the caller's document.
+  const o = { ...(x as Record<string, unknown>) }
   if (o.kind !== 'easytune-evaluation') throw new Error(`this is not an EasyTune evaluation result (kind is ${describe(o.kind)}; expected "easytune-evaluation", from \`easytune evaluate --json\`)`)
-  if (o.schemaVersion !== 1) throw new Error(`result schema version ${describe(o.schemaVersion)} is not supported: this EasyTune reads version 1`)
+  if (o.schemaVersion !== 1 && o.schemaVersion !== 2) throw new Error(`result schema version ${describe(o.schemaVersion)} is not supported: this EasyTune reads versions 1 and 2`)
   for (const p of ['generator', 'log.name', 'log.sha256', 'log.format', 'log.machineSource', 'recommendation.label', 'recommendation.sentence', 'protocol.objective', 'protocol.resample.method']) field(o, p, 'string')
   for (const p of ['log.machineProcs', 'log.jobsRead', 'log.jobsKept', 'protocol.split.at', 'protocol.tau', 'protocol.cells', 'protocol.resample.weeks', 'protocol.resample.seed', 'protocol.resample.trainSamples', 'protocol.resample.testSamples', 'protocol.resample.trainOriginalWeeks', 'protocol.resample.testOriginalWeeks']) field(o, p, 'number')
   for (const part of ['train', 'test']) for (const k of ['jobs', 'start', 'end', 'seconds', 'load']) field(o, `protocol.split.${part}.${k}`, 'number')
@@ -83,6 +87,9 @@ export function validateResult(x: unknown): EvaluationResult {
       if (ci.length !== 2) throw new Error(`this is not a valid EasyTune result: ${c}.${part}.gainCi should hold 2 numbers`)
     }
   })
+  // Schema 2 has no `recommended` for insufficient-data: the tables then mark EASY-FCFS (index 0).
+  const insufficient = (o.recommendation as { verdict?: unknown } | undefined)?.verdict === 'insufficient-data'
+  if (insufficient && o.recommended === undefined) o.recommended = 0
   for (const k of ['recommended', 'bestOnTest', 'bestOnTrain']) {
     const v = field(o, k, 'number') as number
     if (!Number.isInteger(v) || v < 0 || v >= cands.length) throw new Error(`this is not a valid EasyTune result: ${k} (${v}) is not a candidate index (0 to ${cands.length - 1})`)
@@ -95,7 +102,32 @@ export function validateResult(x: unknown): EvaluationResult {
     field(o, 'calibration.verdict', 'string')
   }
   field(o, 'citation', 'string?')
-  return x as EvaluationResult
+  // Schema 2's verdict (optional in schema 1): checked before the verdict card reads it.
+  const v = field(o, 'recommendation.verdict', 'string?')
+  if (v != null && !['switch', 'keep', 'insufficient-data'].includes(v as string)) throw new Error(`this is not a valid EasyTune result: recommendation.verdict should be switch, keep or insufficient-data, but it is ${describe(v)}`)
+  field(o, 'recommendation.reason', 'string?')
+  for (const p of ['protocol.minGain', 'protocol.confidence', 'protocol.minWeeks']) field(o, p, 'number?')
+  if (field(o, 'recommendation.export', 'object?') != null) {
+    field(o, 'recommendation.export.fidelity', 'string')
+    ;(field(o, 'recommendation.export.lost', 'array') as unknown[]).forEach((_, i) => field(o, `recommendation.export.lost.${i}`, 'string'))
+  }
+  if (o.recommendation && (o.recommendation as Record<string, unknown>).equivalent !== undefined) field(o, 'recommendation.equivalent', 'numbers')
+  if (field(o, 'recommendation.impact', 'object?') != null) {
+    for (const part of ['train', 'test']) {
+      for (const dim of ['bySize', 'byRequested', 'byAccount']) {
+        (field(o, `recommendation.impact.${part}.${dim}`, 'array') as unknown[]).forEach((_, i) => {
+          const g = `recommendation.impact.${part}.${dim}.${i}`
+          field(o, `${g}.label`, 'string')
+          for (const k of ['jobs', 'baselineMeanWait', 'meanWait', 'baselineP95Wait', 'p95Wait', 'meanRatio']) field(o, `${g}.${k}`, 'number?')
+        })
+      }
+    }
+    (field(o, 'recommendation.impact.overRisk', 'array') as unknown[]).forEach((_, i) => {
+      for (const k of ['part', 'dimension', 'label']) field(o, `recommendation.impact.overRisk.${i}.${k}`, 'string')
+      for (const k of ['meanRatio', 'jobs']) field(o, `recommendation.impact.overRisk.${i}.${k}`, 'number?')
+    })
+  }
+  return o as unknown as EvaluationResult
 }
 
 // ---- formatting: every number with its unit; null (a NaN in JSON) shows as "–" ----
@@ -133,13 +165,15 @@ export function buildReportModel(input: unknown, exports: ReportExport[] = [], o
   const rec = r.candidates[r.recommended], base = r.candidates[0], best = r.candidates[r.bestOnTest]
   const limit = p.risk.maxWaitRatio === null ? 'none' : `longest wait on train at most ${p.risk.maxWaitRatio}× EASY-FCFS's`
 
-  const summary: Block[] = [{ kind: 'text', tone: 'key', text: r.recommendation.sentence }]
+  const level = `${fmtPct(confidenceOf(r), 0)} interval`
+  const card = buildVerdictCard(r)
+  const summary: Block[] = [{ kind: 'verdict', card }, { kind: 'text', tone: 'note', text: r.recommendation.sentence }]
   if (r.recommendation.testDisagrees) summary.push({ kind: 'text', tone: 'warning', text: 'The configuration chosen on the training months did not improve on the test months: do not deploy it as is.' })
   if (r.bestOnTest !== r.recommended) summary.push({ kind: 'text', tone: 'note', text: `In hindsight, the best on the test months was ${best.label} (test gain ${fmtPct(best.test.gain)}): the gap between choosing on past months and knowing the future.` })
-  summary.push({ kind: 'facts', rows: [
+  if (card.verdict !== 'insufficient-data') summary.push({ kind: 'facts', rows: [
     ['Recommended configuration', rec.label],
-    ['Gain on train', `${fmtPct(rec.train.gain)} of EASY-FCFS's ${what} removed (90% CI ${ci(rec.train)})`],
-    ['Gain on test', `${fmtPct(rec.test.gain)} (90% CI ${ci(rec.test)})`],
+    ['Gain on train', `${fmtPct(rec.train.gain)} of EASY-FCFS's ${what} removed (${level} ${ci(rec.train)})`],
+    ['Gain on test', `${fmtPct(rec.test.gain)} (${level} ${ci(rec.test)})`],
     ['Longest wait on test', `${fmtDur(rec.test.maxMaxWait)}, ${fmtRatio(rec.test.maxMaxWaitRatio)} EASY-FCFS's (${fmtDur(base.test.maxMaxWait)})`],
     [`EASY-FCFS ${what}`, `${objValue(r, base.train.mean)} on train, ${objValue(r, base.test.mean)} on test (mean over sampled weeks)`],
     ['Risk limit', limit],
@@ -176,25 +210,30 @@ export function buildReportModel(input: unknown, exports: ReportExport[] = [], o
     ] },
   ]
 
+  // "Within limit" only when a limit was set (issue #19 item 3).
+  const limited = p.risk.maxWaitRatio !== null
+  const lim = <T>(row: T[]): T[] => (limited ? row : row.slice(0, -1))
   const riskIdx = [...new Set([0, r.recommended, r.bestOnTest, r.bestOnTrain])]
   const riskRows = riskIdx.map((i) => {
     const c = r.candidates[i]
-    return [`${c.label} (${roleOf(r, i)})`, ...(['train', 'test'] as const).flatMap((pt) => [`${fmtDur(c[pt].meanMaxWait)} (${fmtRatio(c[pt].meanMaxWaitRatio)})`, `${fmtDur(c[pt].maxMaxWait)} (${fmtRatio(c[pt].maxMaxWaitRatio)})`]), c.admissible ? 'yes' : 'no']
+    return lim([`${c.label} (${roleOf(r, i)})`, ...(['train', 'test'] as const).flatMap((pt) => [`${fmtDur(c[pt].meanMaxWait)} (${fmtRatio(c[pt].meanMaxWaitRatio)})`, `${fmtDur(c[pt].maxMaxWait)} (${fmtRatio(c[pt].maxMaxWaitRatio)})`]), c.admissible ? 'yes' : 'no'])
   })
   const risk: Block[] = [
     { kind: 'text', text: `A better ${what} can come with a few jobs waiting much longer. The risk view compares each week's longest wait (MaxWait) with EASY-FCFS's on the same weeks. Risk limit: ${limit}.` },
-    { kind: 'table', caption: 'Longest wait: mean over weeks and worst week (× EASY-FCFS\'s)', head: ['Configuration', 'Train: mean weekly', 'Train: worst week', 'Test: mean weekly', 'Test: worst week', 'Within limit'], align: ['l', 'r', 'r', 'r', 'r', 'l'], rows: riskRows, marked: [riskIdx.indexOf(r.recommended)] },
+    { kind: 'table', caption: 'Longest wait: mean over weeks and worst week (× EASY-FCFS\'s)', head: lim(['Configuration', 'Train: mean weekly', 'Train: worst week', 'Test: mean weekly', 'Test: worst week', 'Within limit']), align: lim<'l' | 'r'>(['l', 'r', 'r', 'r', 'r', 'l']), rows: riskRows, marked: [riskIdx.indexOf(r.recommended)] },
   ]
 
   const order = [...new Set([...r.ranking, ...r.candidates.map((_, i) => i)])]
   const candidates: Block[] = [{ kind: 'table', caption: `All ${fmtInt(r.candidates.length)} configurations, best on train first. Gain = share of EASY-FCFS's ${what} removed on the same weeks; ratio = weekly ${what} / EASY-FCFS's.`,
-    head: ['#', 'Configuration', 'Train gain', 'Test gain', 'Test 90% CI', 'Test weekly ratio, mean [p10–p90]', 'Test longest wait', 'Within limit'], align: ['r', 'l', 'r', 'r', 'r', 'r', 'r', 'l'],
+    head: lim(['#', 'Configuration', 'Train gain', 'Test gain', `Test ${level}`, 'Test weekly ratio, mean [p10–p90]', 'Test longest wait', 'Within limit']), align: lim<'l' | 'r'>(['r', 'l', 'r', 'r', 'r', 'r', 'r', 'l']),
     rows: order.map((i, k) => {
       const c = r.candidates[i], role = roleOf(r, i)
-      return [String(k + 1), role ? `${c.label} (${role})` : c.label, fmtPct(c.train.gain), fmtPct(c.test.gain), ci(c.test), `${fmtRatio(c.test.meanRatio)} [${fmtRatio(c.test.p10Ratio)}–${fmtRatio(c.test.p90Ratio)}]`, `${fmtDur(c.test.maxMaxWait)} (${fmtRatio(c.test.maxMaxWaitRatio)})`, c.admissible ? 'yes' : 'no']
+      return lim([String(k + 1), role ? `${c.label} (${role})` : c.label, fmtPct(c.train.gain), fmtPct(c.test.gain), ci(c.test), `${fmtRatio(c.test.meanRatio)} [${fmtRatio(c.test.p10Ratio)}–${fmtRatio(c.test.p90Ratio)}]`, `${fmtDur(c.test.maxMaxWait)} (${fmtRatio(c.test.maxMaxWaitRatio)})`, c.admissible ? 'yes' : 'no'])
     }), marked: order.flatMap((i, k) => (i === r.recommended ? [k] : [])), nowrap: [1] }]
 
-  const exportBlocks: Block[] = exports.length ? [] : [{ kind: 'text', tone: 'note', text: 'No configuration was exported with this report.' }]
+  const nothing = card.verdict === 'keep' ? 'Nothing to change: keep your current configuration.'
+    : card.verdict === 'insufficient-data' ? 'Nothing to export: not enough data for a verdict.' : 'No configuration was exported with this report.'
+  const exportBlocks: Block[] = exports.length ? [] : [{ kind: 'text', tone: 'note', text: nothing }]
   for (const e of exports) {
     const name = String(e.target).toUpperCase()
     exportBlocks.push({ kind: 'heading', text: name })
@@ -219,7 +258,7 @@ export function buildReportModel(input: unknown, exports: ReportExport[] = [], o
 
   const data = dataCitations(r)
   const sections: ReportSection[] = [
-    { id: 'recommendation', title: 'Recommendation', blocks: summary },
+    { id: 'recommendation', title: 'Verdict', blocks: summary },
     { id: 'log', title: 'The log and its cleaning', blocks: logBlocks },
     { id: 'protocol', title: 'Split, protocol and seed', blocks: protocol },
     { id: 'risk', title: 'Risk: the longest wait', blocks: risk },

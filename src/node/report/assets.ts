@@ -38,6 +38,12 @@ p { margin: .5rem 0; }
 .tone-key { background: var(--key); border-color: var(--key-line); font-size: 1.05rem; font-weight: 600; }
 .tone-warning { background: var(--warn); border-color: var(--warn-line); }
 .tone-note { background: var(--note); border-color: var(--note-line); }
+.verdict-card { border: 1px solid var(--line); border-left: 6px solid var(--key-line); border-radius: 6px; padding: .7rem 1rem; margin: .6rem 0 1rem; break-inside: avoid; }
+.verdict-card.verdict-insufficient-data { border-left-color: var(--warn-line); }
+.verdict-card .verdict-title { font-size: 1.3rem; font-weight: 700; margin: 0 0 .3rem; }
+.verdict-card .verdict-reason { font-size: 1.02rem; margin: 0 0 .4rem; }
+.verdict-rows .tone-warning, .verdict-rows .tone-note { background: none; border: 0; padding: 0; }
+.verdict-rows dd.tone-warning { font-weight: 600; }
 dl.facts { display: grid; grid-template-columns: minmax(9rem, 16rem) 1fr; gap: .2rem 1rem; margin: .6rem 0; }
 dl.facts dt { color: var(--muted); }
 dl.facts dd { margin: 0; overflow-wrap: anywhere; }

@@ -5,6 +5,7 @@
 import { exportConfig } from '../../core/export/index'
 import { buildReportModel, validateResult, type Block, type ReportExport } from '../../core/export/report-model'
 import type { EvaluationResult } from '../../core/tune/result'
+import { verdictOf } from '../../core/export/verdict-card'
 import { buildChart, CHART_CAPTIONS, CHART_IDS, CHART_TITLES, type ChartId } from '../../shared/charts'
 import { formatUtcMinute } from '../../core/util/format'
 import { chartJsSource, REPORT_CSS } from './assets'
@@ -25,8 +26,10 @@ export interface ReportOptions {
   generatedAt?: string
 }
 
-/** The SLURM and PBS exports of the recommendation (an error becomes a note in the report). */
+/** The SLURM and PBS exports of the recommendation (an error becomes a note in the report); none
+ * when the verdict is not `switch` (nothing to change, or not enough data: the report says so). */
 export function defaultExports(result: EvaluationResult): ReportExport[] {
+  if (verdictOf(result) !== 'switch') return []
   return (['slurm', 'pbs'] as const).map((target): ReportExport => {
     try {
       return exportConfig(result, target)
@@ -57,6 +60,12 @@ function block(b: Block, figure: { n: number }): string {
       figure.n++
       return `<figure class="chart" id="figure-${id}"><div class="chart-box"><canvas data-chart="${id}" role="img" aria-label="${e(CHART_TITLES[id])}"></canvas></div>` +
         `<figcaption><b>Figure ${figure.n}. ${e(CHART_TITLES[id])}.</b> ${e(CHART_CAPTIONS[id])}</figcaption></figure>`
+    }
+    case 'verdict': {
+      const c = b.card
+      const tone = (t?: string) => (t ? ` class="tone-${e(t)}"` : '')
+      return `<div class="verdict-card verdict-${e(c.verdict)}" data-verdict="${e(c.verdict)}"><p class="verdict-title">${e(c.title)}</p><p class="verdict-reason">${e(c.reason)}</p>` +
+        `<dl class="facts verdict-rows">${c.rows.map((r) => `<dt${tone(r.tone)}>${e(r.label)}</dt><dd${tone(r.tone)} data-row="${e(r.key)}">${e(r.text)}</dd>`).join('')}</dl></div>`
     }
     case 'file': return `<div class="file"><div><span class="file-name">${e(b.name)}</span>: ${e(b.description)}</div><pre>${e(b.content)}</pre></div>`
   }

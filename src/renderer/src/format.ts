@@ -64,3 +64,23 @@ export function shortDuration(s: number): string {
   if (s < 86400) return `${r(s / 3600)}h`
   return `${r(s / 86400)}d`
 }
+
+/** The CLI's option names, as the wizard's controls are called: messages shared with the CLI
+ * (a verdict's reason, the estimate's problem) speak the GUI's words here, never flags. */
+const CONTROLS: [RegExp, string][] = [
+  [/`?--max-wait-ratio none`?/g, 'no limit on the longest wait (Candidates step)'],
+  [/`?--max-wait-ratio`?/g, 'the longest-wait limit (Candidates step)'],
+  [/`?--min-gain`?/g, 'the minimum gain (Candidates step)'],
+  [/`?--confidence`?/g, 'the confidence (Candidates step)'],
+  [/`?--min-weeks`?/g, 'the minimum weeks (Candidates step)'],
+  [/`?--criterion`?/g, 'how weeks are compared (Candidates step)'],
+  [/`?--preset`?/g, 'the candidate orders (Candidates step)'],
+  [/`?--thresholds`?/g, 'the thresholds (Candidates step)'],
+  [/`?--weeks`?/g, 'the weeks per part (Split step)'],
+  [/`?--current-conf`?/g, 'your current slurm.conf (Export step)'],
+]
+export function controlWords(text: string): string {
+  let out = text
+  for (const [re, words] of CONTROLS) out = out.replace(re, words)
+  return out
+}

@@ -6,6 +6,7 @@ import type { CampaignEstimate, CampaignEvent, CampaignRequest, CandidateDto } f
 import type { SplitSpec } from '../../../core/tune/split'
 import type { Objective, PresetId } from '../../../core/tune/campaign'
 import { presetCandidates } from '../../../core/tune/presets'
+import type { Criterion } from '../../../core/tune/result'
 import { DEFAULTS } from '../../../core/defaults'
 import { parseThreshold, thresholdInput } from '../../../core/util/duration'
 import { errorMessage, useApi } from '../apiRef'
@@ -50,6 +51,11 @@ export const useCampaignStore = defineStore('campaign', () => {
   const capEnabled = ref(DEFAULTS.maxWaitRatio.value !== null)
   const capValue = ref(DEFAULTS.maxWaitRatio.value ?? DEFAULTS.maxWaitRatioWhenOn.value)
   const workers = ref<number | null>(DEFAULTS.workers.value)
+  // When the evidence is enough to switch (fractions, as the JSON stores them).
+  const minGain = ref(DEFAULTS.minGain.value)
+  const confidence = ref(DEFAULTS.confidence.value)
+  const minWeeks = ref(DEFAULTS.minWeeks.value)
+  const criterion = ref<Criterion>(DEFAULTS.criterion.value)
   const estimate = shallowRef<CampaignEstimate | null>(null)
   const estimateError = ref<string | null>(null)
   const run = shallowRef<RunState>(initialRun())
@@ -81,6 +87,9 @@ export const useCampaignStore = defineStore('campaign', () => {
     if (preset.value === 'custom' && expandedCandidates.value.length === 0) out.push('Choose at least one primary order and one backfill order.')
     if (capEnabled.value && !(capValue.value >= 1)) out.push('The limit on the longest wait must be at least 1× EASY-FCFS\'s.')
     if (!(tau.value > 0)) out.push('τ must be a positive number of seconds.')
+    if (!(minGain.value >= 0 && minGain.value <= 1)) out.push('The minimum gain must be between 0% and 100%.')
+    if (!(confidence.value >= 0.5 && confidence.value < 1)) out.push('The confidence must be at least 50% and below 100%.')
+    if (!(Number.isInteger(minWeeks.value) && minWeeks.value >= 2)) out.push('The minimum number of weeks must be a whole number of at least 2.')
     return out
   })
   const running = computed(() => isActive(run.value))
@@ -89,6 +98,7 @@ export const useCampaignStore = defineStore('campaign', () => {
     return {
       workloadId, split: { ...split }, resample: { ...resample }, candidates: candidatesSpec.value,
       thresholds: [...thresholds.value], objective: objective.value, tau: tau.value, maxWaitRatio: maxWaitRatio.value, workers: workers.value,
+      minGain: minGain.value, confidence: confidence.value, minWeeks: minWeeks.value, criterion: criterion.value,
     }
   }
 
@@ -156,10 +166,15 @@ export const useCampaignStore = defineStore('campaign', () => {
     capEnabled.value = c.maxWaitRatio !== null
     if (c.maxWaitRatio !== null) capValue.value = c.maxWaitRatio
     workers.value = c.workers
+    minGain.value = c.minGain ?? DEFAULTS.minGain.value
+    confidence.value = c.confidence ?? DEFAULTS.confidence.value
+    minWeeks.value = c.minWeeks ?? DEFAULTS.minWeeks.value
+    criterion.value = c.criterion ?? DEFAULTS.criterion.value
   }
 
   return {
     preset, customPrimaries, customBackfills, standardThresholds, customThresholds, objective, tau, capEnabled, capValue, workers,
+    minGain, confidence, minWeeks, criterion,
     estimate, estimateError, run, thresholdParse, thresholds, maxWaitRatio, candidatesSpec, expandedCandidates, problems, running,
     request, refreshEstimate, handleEvent, listen, start, cancel, restore,
   }

@@ -47,8 +47,15 @@ export function riskText(r: EvaluationResult): string {
 export function parseEvaluation(text: string): EvaluationResult {
   const r = JSON.parse(text) as Partial<EvaluationResult>
   if (r?.kind !== 'easytune-evaluation') throw new Error('this is not an EasyTune evaluation result (kind is not "easytune-evaluation")')
-  if (r.schemaVersion !== RESULT_SCHEMA_VERSION) throw new Error(`this result has schema version ${r.schemaVersion}; this EasyTune reads version ${RESULT_SCHEMA_VERSION}`)
-  return r as EvaluationResult
+  const readable = [...new Set([1, 2, RESULT_SCHEMA_VERSION])]
+  if (!readable.includes(r.schemaVersion as number)) throw new Error(`this result has schema version ${r.schemaVersion}; this EasyTune reads version${readable.length > 1 ? 's' : ''} ${readable.join(' and ')}`)
+  return normalizeResult(r as EvaluationResult)
+}
+
+/** A result the views can index: `recommended` is absent for `insufficient-data` (schema 2); the
+ * views then show EASY-FCFS (index 0) where they name the recommended row. */
+export function normalizeResult(r: EvaluationResult): EvaluationResult {
+  return typeof r.recommended === 'number' ? r : { ...r, recommended: 0 }
 }
 
 export const useResultsStore = defineStore('results', () => {
@@ -67,12 +74,13 @@ export const useResultsStore = defineStore('results', () => {
       log: sum ? { sha256: sum.sha256, machineProcs: sum.report.machine.procs, jobsKept: sum.report.jobsKept } : null,
       split: s.spec, resample: s.resample, objective: c.objective, tau: c.tau, thresholds: c.thresholds,
       candidates: c.expandedCandidates, maxWaitRatio: c.maxWaitRatio,
+      verdict: { minGain: c.minGain, confidence: c.confidence, minWeeks: c.minWeeks, criterion: c.criterion },
     })
   })
   const stale = computed(() => staleBecause.value.length > 0)
 
   function setResult(r: EvaluationResult | null): void {
-    result.value = r
+    result.value = r && normalizeResult(r)
     loadError.value = null
   }
 

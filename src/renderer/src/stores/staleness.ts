@@ -19,6 +19,8 @@ export interface CurrentInputs {
   /** The expanded candidate list (a preset is expanded by the caller). */
   candidates: CandidateDto[]
   maxWaitRatio: number | null
+  /** The verdict's settings (compared only with results that record them: schema 2). */
+  verdict?: { minGain: number; confidence: number; minWeeks: number; criterion: string }
 }
 
 /** EASY-P-P is EASY-P with the same backfill order: both spellings are the same candidate. */
@@ -49,5 +51,9 @@ export function staleReasons(r: EvaluationResult, now: CurrentInputs): string[] 
   if (!sameSet(now.thresholds, p.thresholds, (t) => String(t))) out.push('the thresholds changed')
   if (!sameSet(now.candidates, p.candidates, pairKey)) out.push('the candidate orders changed')
   if ((now.maxWaitRatio ?? null) !== (p.risk.maxWaitRatio ?? null)) out.push('the limit on the longest wait changed')
+  const v = p as { minGain?: number; confidence?: number; minWeeks?: number; criterion?: string }
+  if (now.verdict && v.minGain !== undefined && (now.verdict.minGain !== v.minGain || now.verdict.confidence !== v.confidence || now.verdict.minWeeks !== v.minWeeks || (v.criterion !== undefined && now.verdict.criterion !== v.criterion))) {
+    out.push('the minimum gain, confidence, minimum weeks or criterion changed')
+  }
   return out
 }
