@@ -6,7 +6,7 @@ import { describe, expect, it, type TestContext } from 'vitest'
 import { simulate } from '../../src/core/sim/easy'
 import { computeMetrics } from '../../src/core/sim/metrics'
 import type { SimConfig } from '../../src/core/sim/types'
-import { readLog } from '../../src/node/read-log'
+import { FileInputError, readLog } from '../../src/node/read-log'
 import { checkSchedule } from '../support/checker'
 import { requireData } from '../support/data'
 import { documentedJobCounts, plainClean, plainSwf } from '../support/plain-reading'
@@ -89,13 +89,16 @@ describe('every SWF file in ../shared/data imports', () => {
     expect(plain.header.has('MaxProcs')).toBe(sizeKey === 'MaxProcs')
     const procs = Number(plain.header.get(sizeKey))
 
-    const w = await readLog(path)
-    expect(w.report.jobsRead).toBe(read)
-    expect(w.jobs.count).toBe(0)
-    expect(w.report.machine).toMatchObject({ procs, source })
-    const missing = plainClean(plain, procs).requestedMissing
-    expect(w.report.warnings.join(' ')).toMatch(new RegExp(`Requested time is missing for ${thousands(missing)} jobs \\(${(100 * missing / read).toFixed(1)}%\\)`))
+    // Without a fallback every job is removed, and an import that keeps no job is refused in words
+    // that name the missing requested times and the fallback to use.
+    const refused = await readLog(path).then(() => null, (e: unknown) => e)
+    expect(refused).toBeInstanceOf(FileInputError)
+    expect((refused as Error).message).toMatch(new RegExp(`no job was kept: all ${thousands(read)} jobs read were removed by cleaning`))
+    expect((refused as Error).message).toMatch(/--requested-fallback runtime/)
+    expect((refused as Error).message).toMatch(/requested time/i)
     const filled = await readLog(path, { requestedFallback: 'runtime' })
+    expect(filled.report.jobsRead).toBe(read)
+    expect(filled.report.machine).toMatchObject({ procs, source })
     const expected = plainClean(plain, procs, true)
     expect(removedByRule(filled)).toEqual(expected.removed)
     expect(filled.jobs.count).toBe(expected.kept)
