@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto'
 import { cellKey, presetCandidates, type Candidate, type CampaignSpec, type CellResult, type CellSpec } from '../core/tune/campaign'
 import type { ImportOptions, Workload } from '../core/workload/import'
+import { defaultVerdictOptions, type VerdictOptions } from '../core/tune/select'
 import { CellCache } from '../engine/cache'
 import { evaluate, EvaluationError } from '../engine/evaluate'
 import { EnginePool, cellLabel, type ForkWorker } from '../engine/pool'
@@ -38,6 +39,11 @@ export function campaignSpec(req: CampaignRequest): CampaignSpec {
     ? presetCandidates(req.candidates.preset)
     : req.candidates.list.map((c) => ({ primary: c.primary, backfill: c.backfill }))
   return { candidates, thresholds: req.thresholds, split: req.split, resample: req.resample, objective: req.objective, tau: req.tau }
+}
+
+/** The verdict's settings of a request (defaults filled in by the schema). */
+export function verdictOptions(req: CampaignRequest): VerdictOptions {
+  return { ...defaultVerdictOptions({ maxWaitRatio: req.maxWaitRatio }), minGain: req.minGain, confidence: req.confidence, minWeeks: req.minWeeks, criterion: req.criterion }
 }
 
 export class CampaignRunner {
@@ -92,7 +98,7 @@ export class CampaignRunner {
       const pool = new EnginePool({ workers: req.workers ?? undefined, workerPath: this.opts.workerPath, fork: this.opts.fork })
       const cache = this.opts.cacheDir ? new CellCache(this.opts.cacheDir) : undefined
       const { result } = await evaluate(
-        { logPath: w.path, importOptions: w.importOptions, spec, risk: { maxWaitRatio: req.maxWaitRatio } },
+        { logPath: w.path, importOptions: w.importOptions, spec, verdict: verdictOptions(req) },
         async (setup, cells) => {
           const results = await pool.run(setup, cells, {
             signal, cache, workloadHash: w.sha256, onCell,

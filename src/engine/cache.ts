@@ -6,7 +6,7 @@
 //   the worker bundle's hash, so results of an older simulator are never reused) and the format
 //   version below.
 // File layout (little-endian): 'EASYTUNE' | u32 format version | u32 n | avgWait, maxWait,
-// avgBsld, maxBsld as n f64 each | jobs as n i32 | sha256 of everything before it.
+// avgBsld, maxBsld, p99Wait as n f64 each (p99Wait since format 2) | jobs as n i32 | sha256 of everything before it.
 // Files are written to a temp name and renamed, so an interrupted run never leaves a torn entry;
 // an entry that is unreadable or fails its checksum is treated as missing (and recomputed).
 import { createHash, randomBytes } from 'node:crypto'
@@ -15,14 +15,14 @@ import { join, resolve } from 'node:path'
 import { cellKey, type CellResult, type CellSpec } from '../core/tune/campaign'
 import type { WorkloadSetup } from './protocol'
 
-export const CACHE_FORMAT_VERSION = 1
+export const CACHE_FORMAT_VERSION = 2
 /** Default cache folder for the CLI, relative to the working directory (git-ignored). */
 export const DEFAULT_CACHE_DIR = '.easytune-cache'
 
 const MAGIC = Buffer.from('EASYTUNE', 'ascii')
 const HEADER = MAGIC.length + 8
 const DIGEST = 32
-const F64_FIELDS = ['avgWait', 'maxWait', 'avgBsld', 'maxBsld'] as const
+const F64_FIELDS = ['avgWait', 'maxWait', 'avgBsld', 'maxBsld', 'p99Wait'] as const
 
 /** What a campaign's cells have in common, for their cache keys. */
 export interface CacheScope {
@@ -87,7 +87,7 @@ export function encodeCell(r: CellResult): Buffer {
   body.writeUInt32LE(CACHE_FORMAT_VERSION, MAGIC.length)
   body.writeUInt32LE(n, MAGIC.length + 4)
   let o = HEADER
-  for (const f of F64_FIELDS) for (let i = 0; i < n; i++, o += 8) body.writeDoubleLE(r[f][i], o)
+  for (const f of F64_FIELDS) for (let i = 0; i < n; i++, o += 8) body.writeDoubleLE(r[f]?.[i] ?? NaN, o)
   for (let i = 0; i < n; i++, o += 4) body.writeInt32LE(r.jobs[i], o)
   return Buffer.concat([body, createHash('sha256').update(body).digest()])
 }
@@ -103,9 +103,10 @@ export function decodeCell(buf: Buffer): CellResult | null {
   if (!createHash('sha256').update(body).digest().equals(buf.subarray(bodyLength))) return null
   const r: CellResult = {
     avgWait: new Float64Array(n), maxWait: new Float64Array(n), avgBsld: new Float64Array(n), maxBsld: new Float64Array(n), jobs: new Int32Array(n),
+    p99Wait: new Float64Array(n),
   }
   let o = HEADER
-  for (const f of F64_FIELDS) for (let i = 0; i < n; i++, o += 8) r[f][i] = buf.readDoubleLE(o)
+  for (const f of F64_FIELDS) for (let i = 0; i < n; i++, o += 8) r[f]![i] = buf.readDoubleLE(o)
   for (let i = 0; i < n; i++, o += 4) r.jobs[i] = buf.readInt32LE(o)
   return r
 }

@@ -5,9 +5,10 @@
 import { simulate } from '../core/sim/easy'
 import { calibrate } from '../core/tune/calibrate'
 import { campaignCells, cellKey, BASELINE, type CampaignSpec, type CellResult, type CellSpec } from '../core/tune/campaign'
-import { prepare } from '../core/tune/prepare'
+import { dataProblem, prepare } from '../core/tune/prepare'
 import { buildResult, type EvaluationResult } from '../core/tune/result'
-import { summarize, type RiskLimit } from '../core/tune/select'
+import { summarize, type VerdictOptions } from '../core/tune/select'
+
 import type { ImportOptions, Workload } from '../core/workload/import'
 import { readLog } from '../node/read-log'
 import type { WorkloadSetup } from './protocol'
@@ -18,7 +19,8 @@ export interface EvaluateRequest {
   logPath: string
   importOptions: ImportOptions
   spec: CampaignSpec
-  risk: RiskLimit
+  /** The verdict's settings (risk limit, criterion, confidence, minimum gain and weeks). */
+  verdict: VerdictOptions
 }
 
 /** Runs cells somewhere (the worker pool, or in this process) and returns results by cellKey. */
@@ -33,6 +35,9 @@ export async function evaluate(req: EvaluateRequest, runCells: CellRunner, sha25
   const w = workload ?? (await readLog(req.logPath, req.importOptions))
   if (w.jobs.count === 0) throw new EvaluationError(`${w.name}: no job is left after cleaning, nothing to evaluate. ${w.report.warnings.join(' ')}`)
   const spec = req.spec
+  // Enough data, decided up front and independent of --weeks (docs/STATISTICS.md §Enough data).
+  const problem = dataProblem(w.jobs, w.machineProcs, spec.split)
+  if (problem) throw new InsufficientDataError(problem)
   const prepared = prepare(w.jobs, w.machineProcs, spec.split, spec.resample)
   const cells = campaignCells(spec)
   const setup: WorkloadSetup = { logPath: req.logPath, importOptions: req.importOptions, split: spec.split, resample: spec.resample, tau: spec.tau }
@@ -40,7 +45,11 @@ export async function evaluate(req: EvaluateRequest, runCells: CellRunner, sha25
   // While the workers start and compute, this process does its own share: the calibration run.
   const calibration = calibrate(w.jobs, simulate(w.jobs, w.machineProcs, { primary: 'FCFS', backfill: 'same', threshold: null }))
   const results = await running
-  const selection = summarize(spec, results, req.risk, spec.resample.seed)
+  const data = {
+    train: { weeks: prepared.trainReal.originalWeeks, jobs: prepared.split.trainStats.jobs },
+    test: { weeks: prepared.testReal.originalWeeks, jobs: prepared.split.testStats.jobs },
+  }
+  const selection = summarize(spec, results, req.verdict, spec.resample.seed, data)
   const result = buildResult({
     generator: GENERATOR, sha256, report: w.report, machineProcs: w.machineProcs, unixStartTime: w.unixStartTime,
     spec, selection, results,
@@ -54,3 +63,6 @@ export async function evaluate(req: EvaluateRequest, runCells: CellRunner, sha25
 
 /** The command ran but cannot give an answer (exit code 1). */
 export class EvaluationError extends Error {}
+
+/** The log is too short for the protocol, found before running anything (exit code 2). */
+export class InsufficientDataError extends EvaluationError {}

@@ -91,7 +91,8 @@ function compute(id: number, unit: Exclude<WorkUnit, { kind: 'import' }>): UnitR
   switch (unit.kind) {
     case 'cell': {
       if (!state.prepared) throw new Error('engine worker: a cell needs a setup that splits the log')
-      const samples = unit.cell.part === 'train' ? state.prepared.train : state.prepared.test
+      const p = state.prepared
+      const samples = unit.cell.samples === 'real' ? (unit.cell.part === 'train' ? p.trainReal : p.testReal) : unit.cell.part === 'train' ? p.train : p.test
       const cell = { ...unit.cell, candidate: { ...unit.cell.candidate, primary: fastSpec(unit.cell.candidate.primary) } }
       return runCell(samples, w.machineProcs, cell, s.tau, progress.forCell(id, cellLabel(unit.cell), samples.count, unit.campaign !== false))
     }

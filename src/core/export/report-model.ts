@@ -129,7 +129,7 @@ export function dataCitations(r: EvaluationResult & { citation?: string | null }
 export function buildReportModel(input: unknown, exports: ReportExport[] = [], opts: { generatedAt?: string } = {}): ReportModel {
   const r = validateResult(input)
   const p = r.protocol, rep = r.log.importReport, what = objective(r)
-  const rec = r.candidates[r.recommended], base = r.candidates[0], best = r.candidates[r.bestOnTest]
+  const rec = r.candidates[r.recommended ?? 0], base = r.candidates[0], best = r.candidates[r.bestOnTest]
   const limit = p.risk.maxWaitRatio === null ? 'none' : `longest wait on train at most ${p.risk.maxWaitRatio}× EASY-FCFS's`
 
   const summary: Block[] = [{ kind: 'text', tone: 'key', text: r.recommendation.sentence }]
@@ -175,14 +175,14 @@ export function buildReportModel(input: unknown, exports: ReportExport[] = [], o
     ] },
   ]
 
-  const riskIdx = [...new Set([0, r.recommended, r.bestOnTest, r.bestOnTrain])]
+  const riskIdx = [...new Set([0, r.recommended ?? 0, r.bestOnTest, r.bestOnTrain])]
   const riskRows = riskIdx.map((i) => {
     const c = r.candidates[i]
     return [`${c.label} (${roleOf(r, i)})`, ...(['train', 'test'] as const).flatMap((pt) => [`${fmtDur(c[pt].meanMaxWait)} (${fmtRatio(c[pt].meanMaxWaitRatio)})`, `${fmtDur(c[pt].maxMaxWait)} (${fmtRatio(c[pt].maxMaxWaitRatio)})`]), c.admissible ? 'yes' : 'no']
   })
   const risk: Block[] = [
     { kind: 'text', text: `A better ${what} can come with a few jobs waiting much longer. The risk view compares each week's longest wait (MaxWait) with EASY-FCFS's on the same weeks. Risk limit: ${limit}.` },
-    { kind: 'table', caption: 'Longest wait: mean over weeks and worst week (× EASY-FCFS\'s)', head: ['Configuration', 'Train: mean weekly', 'Train: worst week', 'Test: mean weekly', 'Test: worst week', 'Within limit'], align: ['l', 'r', 'r', 'r', 'r', 'l'], rows: riskRows, marked: [riskIdx.indexOf(r.recommended)] },
+    { kind: 'table', caption: 'Longest wait: mean over weeks and worst week (× EASY-FCFS\'s)', head: ['Configuration', 'Train: mean weekly', 'Train: worst week', 'Test: mean weekly', 'Test: worst week', 'Within limit'], align: ['l', 'r', 'r', 'r', 'r', 'l'], rows: riskRows, marked: [riskIdx.indexOf(r.recommended ?? 0)] },
   ]
 
   const order = [...new Set([...r.ranking, ...r.candidates.map((_, i) => i)])]
