@@ -3,7 +3,7 @@
 // tables with every number formatted with its unit. The HTML renderer (src/node/report) only lays
 // these out and escapes them; the charts come from src/shared/charts.ts.
 import type { ExportBundle } from './types'
-import type { EvaluationResult } from '../tune/result'
+import { RESULT_SCHEMA_VERSION, upgradeResult, type EvaluationResult } from '../tune/result'
 import type { PartSummary } from '../tune/select'
 import { RECOMMENDATION_FILE } from './index'
 import { formatDuration, formatThreshold } from '../util/duration'
@@ -54,9 +54,10 @@ const SUMMARY = ['mean', 'baselineMean', 'gain', 'meanRatio', 'p10Ratio', 'p90Ra
 /** Checks the fields the report and the charts read; throws an Error in plain words. */
 export function validateResult(x: unknown): EvaluationResult {
   if (x === null || typeof x !== 'object' || Array.isArray(x)) throw new Error('this is not an EasyTune result: expected a JSON object from `easytune evaluate --json`')
+  if ((x as Record<string, unknown>).schemaVersion === 1) x = upgradeResult(x) // version 1 is read as version 2
   const o = x as Record<string, unknown>
   if (o.kind !== 'easytune-evaluation') throw new Error(`this is not an EasyTune evaluation result (kind is ${describe(o.kind)}; expected "easytune-evaluation", from \`easytune evaluate --json\`)`)
-  if (o.schemaVersion !== 1) throw new Error(`result schema version ${describe(o.schemaVersion)} is not supported: this EasyTune reads version 1`)
+  if (o.schemaVersion !== RESULT_SCHEMA_VERSION) throw new Error(`result schema version ${describe(o.schemaVersion)} is not supported: this EasyTune reads versions 1 and ${RESULT_SCHEMA_VERSION}`)
   for (const p of ['generator', 'log.name', 'log.sha256', 'log.format', 'log.machineSource', 'recommendation.label', 'recommendation.sentence', 'protocol.objective', 'protocol.resample.method']) field(o, p, 'string')
   for (const p of ['log.machineProcs', 'log.jobsRead', 'log.jobsKept', 'protocol.split.at', 'protocol.tau', 'protocol.cells', 'protocol.resample.weeks', 'protocol.resample.seed', 'protocol.resample.trainSamples', 'protocol.resample.testSamples', 'protocol.resample.trainOriginalWeeks', 'protocol.resample.testOriginalWeeks']) field(o, p, 'number')
   for (const part of ['train', 'test']) for (const k of ['jobs', 'start', 'end', 'seconds', 'load']) field(o, `protocol.split.${part}.${k}`, 'number')
@@ -83,6 +84,7 @@ export function validateResult(x: unknown): EvaluationResult {
     }
   })
   for (const k of ['recommended', 'bestOnTest', 'bestOnTrain']) {
+    if (k === 'recommended' && o.recommended === undefined && (o.recommendation as Record<string, unknown>).verdict === 'insufficient-data') continue
     const v = field(o, k, 'number') as number
     if (!Number.isInteger(v) || v < 0 || v >= cands.length) throw new Error(`this is not a valid EasyTune result: ${k} (${v}) is not a candidate index (0 to ${cands.length - 1})`)
   }

@@ -2,7 +2,7 @@
 // anywhere): every field read is checked, and only typed values (registry ids, finite numbers)
 // leave this module. Strings from the result never reach generated configuration or code.
 import { findPolicy, POLICIES } from '../sim/policies'
-import { RESULT_SCHEMA_VERSION, type EvaluationResult } from '../tune/result'
+import { RESULT_SCHEMA_VERSION, upgradeResult, type EvaluationResult } from '../tune/result'
 
 export class ExportInputError extends Error {
   constructor(message: string) {
@@ -10,6 +10,9 @@ export class ExportInputError extends Error {
     this.name = 'ExportInputError'
   }
 }
+
+/** The result's verdict is insufficient-data: no recommendation to export (`easytune export` exits 2 with it). */
+export class InsufficientDataExportError extends ExportInputError {}
 
 /** A registry policy (canonical id) or a mixed linear policy with its 6 weights and scales. */
 export type PolicyChoice =
@@ -64,14 +67,19 @@ function policyChoice(x: unknown, where: string): PolicyChoice {
 }
 
 /** The recommended candidate of a result, or an ExportInputError in plain words. */
-export function readExportInput(result: unknown): ExportInput {
-  if (!isObj(result)) throw new ExportInputError('the file is not an EasyTune evaluation result (expected a JSON object)')
+export function readExportInput(input: unknown): ExportInput {
+  if (!isObj(input)) throw new ExportInputError('the file is not an EasyTune evaluation result (expected a JSON object)')
+  const result = upgradeResult(input) // version 1 documents are read as version 2
   if (result.schemaVersion !== RESULT_SCHEMA_VERSION) {
     throw new ExportInputError(`unsupported result schemaVersion ${JSON.stringify(result.schemaVersion) ?? 'missing'}; this version of EasyTune reads version ${RESULT_SCHEMA_VERSION}`)
   }
   if (result.kind !== 'easytune-evaluation') throw new ExportInputError('the file is not an EasyTune evaluation result (kind is not "easytune-evaluation")')
   const r = result as unknown as EvaluationResult
   if (!Array.isArray(r.candidates) || r.candidates.length === 0) throw new ExportInputError('the result has no candidates')
+  const verdict = isObj(r.recommendation) ? (r.recommendation as unknown as Record<string, unknown>) : {}
+  if (verdict.verdict === 'insufficient-data') {
+    throw new InsufficientDataExportError(`the evaluation's verdict is insufficient-data, so there is nothing to export: ${typeof verdict.reason === 'string' ? verdict.reason : 'the log is too short'}`)
+  }
   const i = r.recommended as unknown
   if (typeof i !== 'number' || !Number.isInteger(i) || i < 0 || i >= r.candidates.length) {
     throw new ExportInputError('the result\'s "recommended" is not the index of one of its candidates')

@@ -88,6 +88,7 @@ export const useCampaignStore = defineStore('campaign', () => {
     return {
       workloadId, split: { ...split }, resample: { ...resample }, candidates: candidatesSpec.value,
       thresholds: [...thresholds.value], objective: objective.value, tau: tau.value, maxWaitRatio: maxWaitRatio.value, workers: workers.value,
+      minGain: DEFAULTS.minGain.value, confidence: DEFAULTS.confidence.value, minWeeks: DEFAULTS.minWeeks.value, criterion: DEFAULTS.criterion.value,
     }
   }
 

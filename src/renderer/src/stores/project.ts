@@ -18,6 +18,7 @@ export function toProject(): ProjectState {
     campaign: {
       resample: { ...s.resample }, candidates: JSON.parse(JSON.stringify(c.candidatesSpec)), thresholds: [...c.thresholds],
       objective: c.objective, tau: c.tau, maxWaitRatio: c.maxWaitRatio, workers: c.workers,
+      minGain: DEFAULTS.minGain.value, confidence: DEFAULTS.confidence.value, minWeeks: DEFAULTS.minWeeks.value, criterion: DEFAULTS.criterion.value,
     },
     result: r.result,
     step: z.step,
@@ -48,6 +49,7 @@ export function blankProject(): ProjectState {
     campaign: {
       resample: { ...DEFAULT_RESAMPLE }, candidates: { preset: DEFAULTS.preset.value }, thresholds: [...DEFAULTS.thresholds.value],
       objective: DEFAULTS.objective.value, tau: DEFAULTS.tau.value, maxWaitRatio: DEFAULTS.maxWaitRatio.value, workers: DEFAULTS.workers.value,
+      minGain: DEFAULTS.minGain.value, confidence: DEFAULTS.confidence.value, minWeeks: DEFAULTS.minWeeks.value, criterion: DEFAULTS.criterion.value,
     },
     result: null,
     step: 0,
