@@ -37,7 +37,8 @@ export function fullWeeks(part: JobTable): number {
  * independent of --weeks. */
 export function dataProblem(jobs: JobTable, machineProcs: number, spec: SplitSpec, minFullWeeks: number = DEFAULTS.minFullWeeks.value): string | null {
   const span = jobs.count ? jobs.submit[jobs.count - 1] - jobs.submit[0] : 0
-  const spans = span >= 2 * 86400 ? `${(span / 86400).toFixed(1)} days` : `${(span / 86400).toFixed(1)} day${span === 86400 ? '' : 's'}`
+  const days = (span / 86400).toFixed(1)
+  const spans = `${days} day${days === '1.0' ? '' : 's'}`
   const advice = `the protocol needs at least ${minFullWeeks} full weeks in each part: give several files, e.g. daily jobcomp files, or a longer sacct range`
   let s: Split
   try {
