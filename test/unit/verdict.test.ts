@@ -8,6 +8,9 @@ import { WEEK } from '../../src/core/tune/resample'
 import { defaultVerdictOptions, summarize, type Selection, type VerdictOptions } from '../../src/core/tune/select'
 import { slurmDeployment } from '../../src/core/export/deploy'
 import type { JobTable } from '../../src/core/workload/types'
+import { InsufficientDataExportError, readExportInput } from '../../src/core/export/validate'
+import { CampaignRequestSchema, EvaluationResultSchema, ProjectStateSchema } from '../../src/shared/schemas'
+import { estimateCampaign } from '../../src/backend/estimate'
 
 const M = 10
 
@@ -174,5 +177,61 @@ describe('verdict on hand-made cell results (real weeks = resampled weeks: --res
     const mr = summarize(s, m, options({ criterion: 'mean-ratio' }), 1)
     expect(mr.candidates[1].train.real.gain).toBeCloseTo(0.25, 12)
     expect(mr.candidates[1].train.real.weeks).toBe(2)
+  })
+})
+
+describe('documents: version 1 results and older project files are still read', () => {
+  /** A minimal version-1 result as `easytune evaluate --json` wrote it before issue #19. */
+  const v1 = () => {
+    const part = (gain: number) => ({ mean: 100 * (1 - gain), baselineMean: 100, gain, gainCi: [gain - 0.1, gain + 0.1], meanRatio: 1 - gain, p10Ratio: 1, p90Ratio: 1, ratioWeeks: 4, ratioOfSums: 1 - gain, meanMaxWait: 10, meanMaxWaitRatio: 1, maxMaxWait: 10, maxMaxWaitRatio: 1 })
+    const cand = (primary: string, gain: number) => ({ label: `EASY-${primary}`, candidate: { primary, backfill: 'same' }, primary, backfill: 'same', threshold: null, baseline: primary === 'FCFS', admissible: true, train: part(gain), test: part(gain) })
+    return {
+      schemaVersion: 1, kind: 'easytune-evaluation', generator: 'easytune 0.1.0',
+      log: { name: 'site.swf', sha256: 'a'.repeat(64), format: 'swf', machineProcs: 64, machineSource: 'given', jobsRead: 10, jobsKept: 10, unixStartTime: null, importReport: {} },
+      protocol: { objective: 'avgWait', tau: 10, thresholds: [null], candidates: [], risk: { maxWaitRatio: null }, cells: 4, split: {}, resample: {} },
+      calibration: null, candidates: [cand('FCFS', 0), cand('SQF', 0.2)], recommended: 1, bestOnTest: 1, bestOnTrain: 1, ranking: [1, 0],
+      recommendation: { label: 'EASY-SQF', sentence: 'EASY with SQF order cut the average wait on the test months by 20%.', testDisagrees: false },
+      weekly: [],
+    }
+  }
+
+  it('the API schema upgrades a v1 result: the verdict its recommendation implied, the export of that candidate', () => {
+    const r = EvaluationResultSchema.parse(v1())
+    expect(r.schemaVersion).toBe(2)
+    expect(r.recommendation).toMatchObject({ verdict: 'switch', equivalent: [], impact: null, export: { target: 'slurm', fidelity: 'native', lost: [] } })
+    expect(r.recommendation.reason).toMatch(/version-1 result/)
+    expect(r.protocol).toMatchObject({ confidence: 0.9, minGain: 0, criterion: 'ratio-of-means', statistics: null })
+    expect(r.candidates[1].train.real).toMatchObject({ weeks: 0, gain: 0.2 })
+    const keep = EvaluationResultSchema.parse({ ...v1(), recommended: 0 })
+    expect(keep.recommendation.verdict).toBe('keep')
+    expect(() => EvaluationResultSchema.parse({ ...v1(), schemaVersion: 3 })).toThrow(/must be 1 or 2/)
+  })
+
+  it('export reads a v1 result, and refuses an insufficient-data one with its reason', () => {
+    expect(readExportInput(v1()).primary).toEqual({ kind: 'pure', id: 'SQF' })
+    const { recommended: _r, ...rest } = v1()
+    const short = { ...rest, schemaVersion: 2, recommendation: { ...rest.recommendation, verdict: 'insufficient-data', reason: 'Not enough data for a verdict: the train part has 3 full weeks (at least 8 needed).' } }
+    expect(() => readExportInput(short)).toThrow(InsufficientDataExportError)
+    expect(() => readExportInput(short)).toThrow(/insufficient-data.*3 full weeks \(at least 8 needed\)/)
+    // The schema allows `recommended` to be absent only for insufficient-data.
+    expect(EvaluationResultSchema.parse(short).recommended).toBeUndefined()
+    expect(() => EvaluationResultSchema.parse({ ...short, recommendation: { ...short.recommendation, verdict: 'keep' } })).toThrow(/recommended/)
+  })
+
+  it('a project file from before the verdict gets the verdict defaults', () => {
+    const campaign = { resample: { method: 'user-weeks', weeks: 50, seed: 1 }, candidates: { preset: 'ch5' }, thresholds: [null], objective: 'avgWait', tau: 10, workers: null }
+    const s = ProjectStateSchema.parse({ version: 1, log: null, importOptions: {}, split: { kind: 'midpoint' }, campaign, result: null, step: 0 })
+    expect(s.campaign).toMatchObject({ maxWaitRatio: 1.5, minGain: 0.05, confidence: 0.95, minWeeks: 8, criterion: 'ratio-of-means' })
+    expect(ProjectStateSchema.parse({ version: 1, log: null, importOptions: {}, split: { kind: 'midpoint' }, campaign: { ...campaign, maxWaitRatio: null }, result: null, step: 0 }).campaign.maxWaitRatio).toBeNull()
+  })
+
+  it('the wizard\'s estimate refuses a too-short log with the same words as evaluate', () => {
+    const day = bursts(1)
+    const oneDay: JobTable = { ...day, submit: Float64Array.from(day.submit, (t) => (t * 86400) / day.submit[day.count - 1]) }
+    const req = CampaignRequestSchema.parse({ workloadId: 'w1', split: { kind: 'midpoint' }, resample: { method: 'user-weeks', weeks: 10, seed: 1 }, candidates: { preset: 'ch6' }, thresholds: [null], objective: 'avgWait', tau: 10, workers: 1 })
+    expect(() => estimateCampaign({ jobs: oneDay, machineProcs: M, perJob: 1e-6, readSeconds: 0 }, req)).toThrow(dataProblem(oneDay, M, { kind: 'midpoint' })!)
+    // A long enough log: the real-week cells are counted too (resampled + real, both parts).
+    const e = estimateCampaign({ jobs: bursts(26), machineProcs: M, perJob: 1e-6, readSeconds: 0 }, req)
+    expect(e.cells).toBe(2 * 2 * 12)
   })
 })
