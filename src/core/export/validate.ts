@@ -77,6 +77,9 @@ export function readExportInput(input: unknown): ExportInput {
   const r = result as unknown as EvaluationResult
   if (!Array.isArray(r.candidates) || r.candidates.length === 0) throw new ExportInputError('the result has no candidates')
   const verdict = isObj(r.recommendation) ? (r.recommendation as unknown as Record<string, unknown>) : {}
+  if (!['switch', 'keep', 'insufficient-data'].includes(verdict.verdict as string)) {
+    throw new ExportInputError('the result has no verdict (recommendation.verdict must be switch, keep or insufficient-data)')
+  }
   if (verdict.verdict === 'insufficient-data') {
     throw new InsufficientDataExportError(`the evaluation's verdict is insufficient-data, so there is nothing to export: ${typeof verdict.reason === 'string' ? verdict.reason : 'the log is too short'}`)
   }

@@ -31,8 +31,7 @@ export function fullWeeks(part: JobTable): number {
   return part.count ? Math.floor((part.submit[part.count - 1] - part.submit[0]) / WEEK) : 0
 }
 
-/** Whether the log is long enough for the protocol (issue #19 item 2, docs/STATISTICS.md §Enough
- * data): null, or the problem in words (evaluate exits 2 with them; the wizard disables Start
+/** Whether the log is long enough for the protocol (docs/STATISTICS.md §Enough data): null, or the problem in words (evaluate exits 2 with them; the wizard disables Start
  * with them). Fewer than DEFAULTS.minFullWeeks full weeks of submits in either part is refused;
  * independent of --weeks. */
 export function dataProblem(jobs: JobTable, machineProcs: number, spec: SplitSpec, minFullWeeks: number = DEFAULTS.minFullWeeks.value): string | null {

@@ -159,7 +159,7 @@ const FIDELITY_WORDS: Record<Fidelity, string> = {
   'not exportable': 'cannot be exported to Slurm as evaluated',
 }
 
-/** The verdict in one sentence (docs/RESULT-SCHEMA.md §recommendation): the verdict, the train gain
+/** The verdict in one sentence (docs/RESULT-SCHEMA.md, `recommendation.sentence`): the verdict, the train gain
  * on the real weeks with its selection-corrected interval (the evidence), the test gain with its
  * interval (reported, never the evidence), the longest-wait ratio, the export fidelity and the
  * calibration in words; the groups whose mean wait rises beyond the risk ratio, when known. */
@@ -207,37 +207,54 @@ function cap(s: string): string {
 
 /** Reads a result document of any supported version as the current one. Version 1 documents
  * (before issue #19) had no verdict: they are given the one their recommendation implied ('keep'
- * when it was the baseline, else 'switch'), with a reason saying the v2 checks were not made, and
+ * when the recommended candidate is the baseline, else 'switch'), with a reason saying the v2 checks were not made, and
  * the v2 protocol fields of that time (90 % intervals over the resampled weeks, no minimum gain). */
 export function upgradeResult<T>(doc: T): T {
-  const d = doc as unknown as Record<string, unknown>
-  if (!d || typeof d !== 'object' || d.schemaVersion !== 1) return doc
-  const r = structuredClone(d) as unknown as EvaluationResult
-  r.schemaVersion = RESULT_SCHEMA_VERSION
-  const p = r.protocol as Partial<EvaluationResult['protocol']>
-  p.minGain ??= 0
-  p.confidence ??= 0.9
-  p.minWeeks ??= 0
-  p.minJobs ??= 0
-  p.criterion ??= 'ratio-of-means'
-  p.statistics ??= null
-  for (const c of r.candidates) {
+  const obj = (x: unknown): x is Record<string, unknown> => x !== null && typeof x === 'object' && !Array.isArray(x)
+  if (!obj(doc) || doc.schemaVersion !== 1) return doc
+  // Defensive: a broken v1 document stays broken (its readers refuse it in words), never throws here.
+  // Copies of the objects it fills in (the caller's document is left as it was).
+  const r: Record<string, unknown> = { ...doc, schemaVersion: RESULT_SCHEMA_VERSION }
+  if (obj(r.protocol)) r.protocol = { ...r.protocol }
+  r.recommendation = obj(r.recommendation) ? { ...r.recommendation } : {}
+  if (Array.isArray(r.candidates)) {
+    r.candidates = r.candidates.map((c: unknown) => (obj(c) ? { ...c, ...(obj(c.train) ? { train: { ...c.train } } : {}), ...(obj(c.test) ? { test: { ...c.test } } : {}) } : c))
+  }
+  if (obj(r.protocol)) {
+    const p = r.protocol
+    p.minGain ??= 0
+    p.confidence ??= 0.9
+    p.minWeeks ??= 0
+    p.minJobs ??= 0
+    p.criterion ??= 'ratio-of-means'
+    p.statistics ??= null
+  }
+  const candidates = Array.isArray(r.candidates) ? r.candidates : []
+  for (const c of candidates) {
+    if (!obj(c)) continue
     for (const part of [c.train, c.test]) {
-      const x = part as Partial<typeof part>
-      x.meanP99Wait ??= null
-      x.maxP99Wait ??= null
-      x.real ??= { weeks: 0, gain: part.gain, ci: part.gainCi, vsBest: null, selectionCi: null }
+      if (!obj(part)) continue
+      part.meanP99Wait ??= null
+      part.maxP99Wait ??= null
+      part.real ??= { weeks: 0, gain: part.gain, ci: part.gainCi, vsBest: null, selectionCi: null }
     }
   }
-  const rec = r.recommendation as Partial<Recommendation> & Recommendation
-  const i = r.recommended ?? 0
-  rec.verdict ??= i === 0 ? 'keep' : 'switch'
-  rec.reason ??= 'a version-1 result: it was chosen on resampled weeks without the minimum gain, the real-week interval or the risk limit of version 2; run the evaluation again for a verdict'
-  rec.equivalent ??= []
-  rec.impact ??= null
-  if (rec.export === undefined) {
-    const c = r.candidates[i]
-    try { rec.export = c && c.candidate ? exportOf(c) : null } catch { rec.export = null }
+  if (obj(r.recommendation)) {
+    const rec = r.recommendation
+    const i = typeof r.recommended === 'number' ? r.recommended : 0
+    const chosen = candidates[i]
+    rec.verdict ??= obj(chosen) && chosen.baseline === true ? 'keep' : 'switch'
+    rec.reason ??= 'a version-1 result: it was chosen on resampled weeks without the minimum gain, the real-week interval or the risk limit of version 2; run the evaluation again for a verdict'
+    rec.equivalent ??= []
+    rec.impact ??= null
+    if (rec.export === undefined) {
+      const c = candidates[i]
+      try {
+        rec.export = obj(c) && obj(c.candidate) ? exportOf(c as unknown as CandidateSummary) : null
+      } catch {
+        rec.export = null
+      }
+    }
   }
   return r as unknown as T
 }
