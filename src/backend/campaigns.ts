@@ -86,7 +86,8 @@ export class CampaignRunner {
     // when the pool returns (just before 'done').
     const reported = new Set<string>()
     const onCell = (cell: CellSpec, r: CellResult) => {
-      if (reported.has(cellKey(cell))) return
+      // The real-week cells serve the verdict's statistics; the live table shows the resampled ones.
+      if (cell.samples === 'real' || reported.has(cellKey(cell))) return
       reported.add(cellKey(cell))
       emit({ kind: 'cell', label: cellLabel(cell).replace(/ \((train|test)\)$/, ''), part: cell.part, meanObjective: mean(objective === 'avgWait' ? r.avgWait : r.avgBsld) })
     }
