@@ -130,7 +130,7 @@ describe('Candidates step', () => {
     for (const t of ['null', '72000', '200000']) await w.get(`[data-testid="threshold-${t}"]`).setValue(false)
     await settle(350)
     const req = vi.mocked(app.api.estimateCampaign).mock.calls.at(-1)![0]
-    expect(req).toMatchObject({ workloadId: 'w1', candidates: { preset: 'ch6' }, thresholds: [144000], objective: 'avgWait', maxWaitRatio: null, split: { kind: 'midpoint' } })
+    expect(req).toMatchObject({ workloadId: 'w1', candidates: { preset: 'ch6' }, thresholds: [144000], objective: 'avgWait', maxWaitRatio: 1.5, split: { kind: 'midpoint' } })
     expect(w.get('[data-testid="estimate"]').text()).toContain('24 simulation cells, 72 week-long simulations: about 0.4 s on 1 worker')
 
     await w.get('[data-testid="threshold-144000"]').setValue(false)
@@ -199,6 +199,7 @@ describe('Results step', () => {
     s.resample = { method: 'user-weeks', weeks: 3, seed: 1 }
     c.preset = 'ch6'
     c.standardThresholds = [144000]
+    c.capEnabled = false // the result was made without a limit
     useResultsStore().setResult(makeResult())
     const w = mountStep(ResultsStep)
     expect(w.get('[data-testid="recommendation"]').text()).toBe(makeResult().recommendation.sentence)

@@ -141,6 +141,7 @@ function matchResult(): void {
   const c = useCampaignStore()
   c.preset = 'ch6'
   c.standardThresholds = [144000]
+  c.capEnabled = false // the result was made without a limit
   useResultsStore().setResult(makeResult())
 }
 
@@ -149,11 +150,11 @@ describe('initial state: the thesis protocol, from the one declaration of the de
     const s = useSplitStore(), c = useCampaignStore()
     expect(s.spec).toEqual({ kind: 'midpoint' })
     expect(s.resample).toEqual({ method: 'user-weeks', weeks: 250, seed: 1 })
-    expect([c.preset, c.objective, c.tau, c.maxWaitRatio, c.workers]).toEqual(['ch5', 'avgWait', 10, null, null])
+    expect([c.preset, c.objective, c.tau, c.maxWaitRatio, c.workers]).toEqual(['ch5', 'avgWait', 10, 1.5, null])
     expect(c.thresholds).toEqual([null, 72000, 144000, 200000])
     const blank = blankProject()
     expect(blank.split).toEqual({ kind: 'midpoint' })
-    expect(blank.campaign).toEqual({ resample: { method: 'user-weeks', weeks: 250, seed: 1 }, candidates: { preset: 'ch5' }, thresholds: [null, 72000, 144000, 200000], objective: 'avgWait', tau: 10, maxWaitRatio: null, workers: null })
+    expect(blank.campaign).toEqual({ resample: { method: 'user-weeks', weeks: 250, seed: 1 }, candidates: { preset: 'ch5' }, thresholds: [null, 72000, 144000, 200000], objective: 'avgWait', tau: 10, maxWaitRatio: 1.5, workers: null, minGain: 0.05, confidence: 0.95, minWeeks: 8, criterion: 'ratio-of-means' })
     // The blank project is what the fresh stores say (File > New then Save gives the same file).
     expect(toProject().campaign).toEqual(blank.campaign)
     // Copies, not the declaration itself: editing the wizard cannot change the defaults.
