@@ -67,7 +67,7 @@ async function setup(s: WorkloadSetup): Promise<void> {
     const w = await readLog(s.logPath, s.importOptions)
     const prepared = s.prepare === false ? null : prepare(w.jobs, w.machineProcs, s.split, s.resample)
     state = { workload: w, setup: s, prepared, trainWeeks: null }
-    port.post({ type: 'setup-done', trainWeeks: prepared?.train.count ?? 0, testWeeks: prepared?.test.count ?? 0 })
+    port.post({ type: 'setup-done', trainWeeks: prepared?.train.count ?? 0, testWeeks: prepared?.test.count ?? 0, trainRealWeeks: prepared?.trainReal.count ?? 0, testRealWeeks: prepared?.testReal.count ?? 0 })
   } catch (e) {
     postError(null, e)
   }
