@@ -235,3 +235,27 @@ describe('documents: version 1 results and older project files are still read', 
     expect(e.cells).toBe(2 * 2 * 12)
   })
 })
+
+describe('the verdict sentence', () => {
+  it('names the groups over the risk ratio once the impact is known', async () => {
+    const { buildResult, withImpact } = await import('../../src/core/tune/result')
+    const jobs = bursts(26)
+    const s = spec(['SPF', 'LPF'])
+    const p = prepare(jobs, M, s.split, s.resample)
+    const results = new Map<string, CellResult>()
+    for (const c of campaignCells(s)) results.set(cellKey(c), runCell(c.samples === 'real' ? (c.part === 'train' ? p.trainReal : p.testReal) : c.part === 'train' ? p.train : p.test, M, c, 10))
+    const selection = summarize(s, results, options(), 4)
+    const report = { name: 'bursts', format: 'swf', jobsRead: jobs.count, jobsKept: jobs.count, machine: { source: 'given' } } as never
+    const r = buildResult({
+      generator: 'test', sha256: 'a'.repeat(64), report, machineProcs: M, unixStartTime: null, spec: s, selection, results,
+      cellKeyOf: (c, part) => cellKey({ part, candidate: c.candidate, threshold: c.threshold }),
+      split: { at: p.split.at, train: p.split.trainStats, test: p.split.testStats }, weeks: { trainOriginal: 12, testOriginal: 12, train: 40, test: 40 }, calibration: null, cells: 12,
+    })
+    expect(r.recommendation.verdict).toBe('switch')
+    expect(r.recommendation.sentence).toMatch(/^Switch to EASY with SPF order and no threshold: average wait \d+\.\d% lower than EASY-FCFS on the \d+ real train weeks \(95 % interval .* corrected for choosing among 2 candidates\), .* on the \d+ test weeks \(95 % interval .*; reported, not the evidence\); longest train wait \d\.\d\d× EASY-FCFS's, 99th percentile \d\.\d\d×; exports to Slurm with a job_submit\.lua script; the log records no waits/)
+    expect(r.recommendation.sentence).not.toMatch(/mean wait rises/)
+    const group = { part: 'train' as const, dimension: 'size' as const, label: '10 processors', meanRatio: 3.2, jobs: 24 }
+    const impact = { train: { bySize: [], byRequested: [], byAccount: [], accountKind: 'user' as const }, test: { bySize: [], byRequested: [], byAccount: [], accountKind: 'user' as const }, overRisk: [group] }
+    expect(withImpact(r, impact).recommendation.sentence).toMatch(/mean wait rises beyond 1\.5× for 10 processors \(train, 3\.2×, 24 jobs\)/)
+  })
+})

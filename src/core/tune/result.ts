@@ -137,6 +137,14 @@ export function buildResult(args: {
   return result
 }
 
+/** The result with its `recommendation.impact` set, and the sentence redone so that it names the
+ * groups whose mean wait rises beyond the risk ratio (the engine's impact step calls this). */
+export function withImpact(r: EvaluationResult, impact: Impact | null): EvaluationResult {
+  const out: EvaluationResult = { ...r, recommendation: { ...r.recommendation, impact } }
+  Object.assign(out.recommendation, recommendationSentence(out))
+  return out
+}
+
 /** How a candidate deploys on Slurm (core/export/deploy.ts): the baseline needs no change. */
 export function exportOf(c: { candidate: Candidate; threshold: number | null }): { target: 'slurm'; fidelity: Fidelity; lost: string[] } {
   const d = slurmDeployment(c.candidate, c.threshold)
