@@ -193,7 +193,7 @@ export function recommendationSentence(r: EvaluationResult): { label: string; se
   const groups = over.length ? `; mean wait rises beyond ${r.protocol.risk.maxWaitRatio ?? ''}× for ${over.map((g) => `${g.label} (${g.part}, ${g.meanRatio.toFixed(1)}×, ${g.jobs} jobs)`).join(', ')}` : ''
   if (rec.verdict === 'switch' && c) {
     const fid = rec.export ? FIDELITY_WORDS[rec.export.fidelity] + (rec.export.lost.length ? ` (lost: ${rec.export.lost.join('; ')})` : '') : ''
-    const eq = rec.equivalent.length ? `; ${rec.equivalent.length} other candidate${rec.equivalent.length === 1 ? ' is' : 's are'} as good but harder to deploy` : ''
+    const eq = rec.equivalent.length ? `; ${rec.equivalent.length} other candidate${rec.equivalent.length === 1 ? ' is' : 's are'} as good on train (no significant difference), none simpler to deploy` : ''
     return {
       label: candidateLabel(c.candidate) + (c.threshold === null ? '' : ` Θ=${formatThreshold(c.threshold)}`), testDisagrees: c.test.real.gain <= 0,
       sentence: `Switch to ${orderWords(c)}: ${evidence(c)}; ${fid}${eq}${groups}; ${calib}.`,
