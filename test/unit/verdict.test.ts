@@ -64,7 +64,7 @@ describe('verdict on hand-made workloads', () => {
     for (const c of s.candidates) expect(c.train.real.gain).toBe(0)
     expect(s.verdict).toBe('keep')
     expect(s.recommended).toBe(0)
-    expect(s.reason).toMatch(/below the 5.0 % needed to switch/)
+    expect(s.reason).toMatch(/below the 5.0% needed to switch/)
     expect(s.equivalent).toEqual([])
   })
 
@@ -85,7 +85,7 @@ describe('verdict on hand-made workloads', () => {
     const s = run(jobs, M, spec(['SPF', 'LPF']), options({ minGain: 0.99 }))
     expect(s.verdict).toBe('keep')
     expect(s.recommended).toBe(0)
-    expect(s.reason).toMatch(/below the 99.0 % needed/)
+    expect(s.reason).toMatch(/below the 99.0% needed/)
   })
 
   it('resolves a tie to the simplest to deploy: SQF (native) over SPF (job_submit.lua), the other listed as equivalent', () => {
@@ -252,7 +252,7 @@ describe('the verdict sentence', () => {
       split: { at: p.split.at, train: p.split.trainStats, test: p.split.testStats }, weeks: { trainOriginal: 12, testOriginal: 12, train: 40, test: 40 }, calibration: null, cells: 12,
     })
     expect(r.recommendation.verdict).toBe('switch')
-    expect(r.recommendation.sentence).toMatch(/^Switch to EASY with SPF order and no threshold: average wait \d+\.\d% lower than EASY-FCFS on the \d+ real train weeks \(95 % interval .* corrected for choosing among 2 candidates\), .* on the \d+ test weeks \(95 % interval .*; reported, not the evidence\); longest train wait \d\.\d\d× EASY-FCFS's, 99th percentile \d\.\d\d×; exports to Slurm with a job_submit\.lua script; the log records no waits/)
+    expect(r.recommendation.sentence).toMatch(/^Switch to EASY with SPF order and no threshold: average wait \d+\.\d% lower than EASY-FCFS on the \d+ real train weeks \(95% interval .* corrected for choosing among 2 candidates\), .* on the \d+ test weeks \(95% interval .*; reported, not the evidence\); longest train wait \d\.\d\d× EASY-FCFS's, 99th percentile \d\.\d\d×; exports to Slurm with a job_submit\.lua script; the log records no waits/)
     expect(r.recommendation.sentence).not.toMatch(/mean wait rises/)
     const group = { part: 'train' as const, dimension: 'size' as const, label: '10 processors', meanRatio: 3.2, jobs: 24 }
     const impact = { train: { bySize: [], byRequested: [], byAccount: [], accountKind: 'user' as const }, test: { bySize: [], byRequested: [], byAccount: [], accountKind: 'user' as const }, overRisk: [group] }

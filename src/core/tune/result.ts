@@ -174,7 +174,7 @@ const FIDELITY_WORDS: Record<Fidelity, string> = {
 export function recommendationSentence(r: EvaluationResult): { label: string; sentence: string; testDisagrees: boolean } {
   const rec = r.recommendation
   const pct = (x: number) => formatPercent(x, 1)
-  const conf = `${Math.round(r.protocol.confidence * 100)} %`
+  const conf = `${Math.round(r.protocol.confidence * 100)}%`
   const calib = calibrationWords(r.calibration)
   const what = objectiveName(r.protocol.objective)
   if (rec.verdict === 'insufficient-data') return { label: '', testDisagrees: false, sentence: `Insufficient data: ${rec.reason.replace(/^Not enough data for a verdict: /, '')} ${cap(calib)}.` }
@@ -185,7 +185,8 @@ export function recommendationSentence(r: EvaluationResult): { label: string; se
     const sel = tr.selectionCi ?? tr.ci
     const ratio = Number.isFinite(x.train.maxMaxWaitRatio) ? `${x.train.maxMaxWaitRatio.toFixed(2)}×` : 'unbounded ×'
     const p99 = x.train.maxP99Wait !== null && r.candidates[0].train.maxP99Wait ? `, 99th percentile ${(x.train.maxP99Wait / r.candidates[0].train.maxP99Wait).toFixed(2)}×` : ''
-    return `${what} ${pct(tr.gain)} lower than EASY-FCFS on the ${tr.weeks} real train weeks (${conf} interval ${pct(sel[0])} to ${pct(sel[1])}, corrected for choosing among ${r.candidates.length - 1} candidates), ` +
+    const change = tr.gain >= 0 ? `${pct(tr.gain)} lower` : `${pct(-tr.gain)} higher`
+    return `${what} ${change} than EASY-FCFS on the ${tr.weeks} real train weeks (${conf} interval ${pct(sel[0])} to ${pct(sel[1])}, corrected for choosing among ${r.candidates.length - 1} candidates), ` +
       `${pct(te.gain)} on the ${te.weeks} test weeks (${conf} interval ${pct(te.ci[0])} to ${pct(te.ci[1])}; reported, not the evidence); ` +
       `longest train wait ${ratio} EASY-FCFS's${p99}`
   }
@@ -199,7 +200,7 @@ export function recommendationSentence(r: EvaluationResult): { label: string; se
       sentence: `Switch to ${orderWords(c)}: ${evidence(c)}; ${fid}${eq}${groups}; ${calib}.`,
     }
   }
-  const best = c ? `; the best candidate on train, ${c.label}: ${evidence(c)}` : ''
+  const best = c ? `; ${c.label}: ${evidence(c)}` : ''
   return { label: r.candidates[0].label, testDisagrees: false, sentence: `Keep EASY-FCFS (no change to export): ${rec.reason.replace(/^keep EASY-FCFS: /, '')}${best}${groups}; ${calib}.` }
 }
 

@@ -6,6 +6,7 @@
 import { deriveSeed, Rng } from '../util/random'
 import { percentile } from '../sim/metrics'
 import { DEFAULTS } from '../defaults'
+import { formatPercent } from '../util/format'
 import { slurmDeployment } from '../export/deploy'
 import { BASELINE, candidateLabel, cellKey, cellOf, configLabel, isBaseline, realCellKey, type Candidate, type CampaignSpec, type CellResult, type Objective, type Part } from './campaign'
 import type { Criterion, Verdict } from './result'
@@ -200,7 +201,7 @@ export function summarize(spec: CampaignSpec, results: Map<string, CellResult>, 
 /** The verdict (docs/STATISTICS.md §Verdict): insufficient data, else switch when the target passes
  * every condition (ties resolved to the simplest to deploy), else keep. */
 function decide(list: CandidateSummary[], target: number | null, opts: VerdictOptions, data?: { train: PartData; test: PartData }): Pick<Selection, 'recommended' | 'verdict' | 'reason' | 'equivalent'> {
-  const pct = (x: number) => `${(x * 100).toFixed(1)} %`
+  const pct = (x: number) => formatPercent(x, 1)
   if (data) {
     const missing: string[] = []
     for (const p of ['train', 'test'] as const) {
@@ -214,7 +215,7 @@ function decide(list: CandidateSummary[], target: number | null, opts: VerdictOp
     const r = list[i].train.real
     const why: string[] = []
     if (!(r.gain >= opts.minGain)) why.push(`its train gain on the real weeks, ${pct(r.gain)}, is below the ${pct(opts.minGain)} needed to switch`)
-    if (!(r.selectionCi![0] > 0)) why.push(`its ${Math.round(opts.confidence * 100)} % interval (${pct(r.selectionCi![0])} to ${pct(r.selectionCi![1])}, corrected for picking the best of ${list.length - 1}) is not entirely above 0`)
+    if (!(r.selectionCi![0] > 0)) why.push(`its ${Math.round(opts.confidence * 100)}% interval (${pct(r.selectionCi![0])} to ${pct(r.selectionCi![1])}, corrected for picking the best of ${list.length - 1}) is not entirely above 0`)
     if (!list[i].admissible) why.push('it breaks the risk limit')
     return why
   }
