@@ -155,6 +155,18 @@ describe('verdict on hand-made cell results (real weeks = resampled weeks: --res
     expect(sel.reason).toMatch(/interval .* is not entirely above 0/)
   })
 
+  it('never switches with an interval whose lower end is exactly 0', () => {
+    // Two weeks, FCFS 100 s each; SPF waits 0 s in week 1 and 100 s in week 2: Ĝ = 50 %. The
+    // replicates draw (1,1), (1,2), (2,1), (2,2): G = 100 %, 50 %, 50 %, 0 %, so the winner's
+    // optimism δ is +50 % a quarter of the time and its 97.5th percentile is 50 %: the corrected
+    // interval starts at 50 % − 50 % = 0, which touches 0.
+    const m = results(cell([0, 100], [1, 1]), cell([100, 100], [1, 1]), cell([100, 100], [1, 1]))
+    const sel = summarize(s, m, options({ risk: { maxWaitRatio: null } }), 1)
+    expect(sel.candidates[1].train.real.gain).toBe(0.5)
+    expect(sel.candidates[1].train.real.selectionCi).toEqual([0, 1])
+    expect(sel.verdict).toBe('keep')
+  })
+
   it('the risk limit filters: 1.5 by default keeps the baseline, none lets the gain through', () => {
     // SPF halves every week's wait, but one week's longest wait is 3× FCFS's.
     const m = results(cell(tenWeeks(50), [3000, ...tenWeeks(1000).slice(1)]), cell(tenWeeks(100), tenWeeks(1000)), cell(tenWeeks(100), tenWeeks(1000)))
