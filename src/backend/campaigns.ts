@@ -7,6 +7,7 @@ import { cellKey, type Candidate, type CampaignSpec, type CellResult, type CellS
 import { presetCandidates } from '../core/tune/presets'
 import type { ImportOptions, Workload } from '../core/workload/import'
 import { DEFAULTS } from '../core/defaults'
+import { defaultVerdictOptions, type VerdictOptions } from '../core/tune/select'
 import { CellCache } from '../engine/cache'
 import { evaluate, EvaluationError } from '../engine/evaluate'
 import { EnginePool, cellLabel, type ForkWorker } from '../engine/pool'
@@ -40,6 +41,11 @@ export function campaignSpec(req: CampaignRequest): CampaignSpec {
     ? presetCandidates(req.candidates.preset, req.thresholds)
     : req.candidates.list.map((c) => ({ primary: c.primary, backfill: c.backfill }))
   return { candidates, ...('preset' in req.candidates ? { preset: req.candidates.preset } : {}), thresholds: req.thresholds, split: req.split, resample: req.resample, objective: req.objective, tau: req.tau, compat: req.compat ?? DEFAULTS.compat.value }
+}
+
+/** The verdict's settings of a request (defaults filled in by the schema). */
+export function verdictOptions(req: CampaignRequest): VerdictOptions {
+  return { ...defaultVerdictOptions({ maxWaitRatio: req.maxWaitRatio }), minGain: req.minGain, confidence: req.confidence, minWeeks: req.minWeeks, criterion: req.criterion }
 }
 
 export class CampaignRunner {
@@ -82,7 +88,8 @@ export class CampaignRunner {
     // when the pool returns (just before 'done').
     const reported = new Set<string>()
     const onCell = (cell: CellSpec, r: CellResult) => {
-      if (reported.has(cellKey(cell))) return
+      // The real-week cells serve the verdict's statistics; the live table shows the resampled ones.
+      if (cell.samples === 'real' || reported.has(cellKey(cell))) return
       reported.add(cellKey(cell))
       emit({ kind: 'cell', label: cellLabel(cell).replace(/ \((train|test)\)$/, ''), part: cell.part, meanObjective: mean(objective === 'avgWait' ? r.avgWait : r.avgBsld) })
     }
@@ -94,7 +101,7 @@ export class CampaignRunner {
       const pool = new EnginePool({ workers: req.workers ?? undefined, workerPath: this.opts.workerPath, fork: this.opts.fork })
       const cache = this.opts.cacheDir ? new CellCache(this.opts.cacheDir) : undefined
       const { result } = await evaluate(
-        { logPath: w.path, importOptions: w.importOptions, spec, risk: { maxWaitRatio: req.maxWaitRatio } },
+        { logPath: w.path, importOptions: w.importOptions, spec, verdict: verdictOptions(req) },
         async (setup, cells) => {
           const results = await pool.run(setup, cells, {
             signal, cache, workloadHash: w.sha256, onCell,

@@ -13,6 +13,7 @@
 // job), docs/PERFORMANCE.md. For logs too small to time reliably (< 5,000 jobs) the KTH constant
 // is used instead of the measurement.
 import { campaignCells } from '../core/tune/campaign'
+import { dataProblem } from '../core/tune/prepare'
 import { WEEK } from '../core/tune/resample'
 import { partWeeks, splitWorkload, type Split } from '../core/tune/split'
 import type { JobTable } from '../core/workload/types'
@@ -68,23 +69,27 @@ export interface CostInput {
 }
 
 export function estimateCampaign(c: CostInput, req: CampaignRequest): CampaignEstimate {
+  // The same words as `easytune evaluate`'s exit 2: the wizard disables Start with them.
+  const problem = dataProblem(c.jobs, c.machineProcs, req.split)
+  if (problem) throw new ApiInputError(problem)
   const s = split(c.jobs, c.machineProcs, req.split)
   const parts = { train: s.train, test: s.test }
-  const perPart = {} as Record<'train' | 'test', { samples: number; jobsPerWeek: number }>
+  const perPart = {} as Record<'train' | 'test', { samples: number; realWeeks: number; jobsPerWeek: number }>
   for (const name of ['train', 'test'] as const) {
     const p = parts[name]
     const grid = partWeeks(p, req.compat)
     const W = grid.full
     if (W < 1) throw new ApiInputError(`the ${name} part spans less than one full week${req.compat === 'ocst' ? ' once its first and last partial weeks are dropped (compat ocst)' : ''}: move the split so that both parts have at least a week`)
     const span = p.submit[p.count - 1] - p.submit[0]
-    perPart[name] = { samples: req.resample.method === 'none' ? grid.count : req.resample.weeks, jobsPerWeek: (p.count * WEEK) / Math.max(span, WEEK) }
+    perPart[name] = { samples: req.resample.method === 'none' ? grid.count : req.resample.weeks, realWeeks: grid.count, jobsPerWeek: (p.count * WEEK) / Math.max(span, WEEK) }
   }
   const cells = campaignCells(campaignSpec(req))
   let weekSimulations = 0, jobSimulations = 0
   for (const cell of cells) {
     const p = perPart[cell.part]
-    weekSimulations += p.samples
-    jobSimulations += p.samples * p.jobsPerWeek
+    const n = cell.samples === 'real' ? p.realWeeks : p.samples
+    weekSimulations += n
+    jobSimulations += n * p.jobsPerWeek
   }
   const workers = req.workers ?? defaultWorkerCount()
   const parallel = Math.max(1, Math.min(workers, cells.length))

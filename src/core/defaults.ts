@@ -48,14 +48,18 @@ export const DEFAULTS = {
   thresholds: d<readonly (number | null)[]>(THRESHOLD_CHOICES.map((t) => t.value), 'the thresholds the research compared, from none to a contingency that rarely triggers'),
   objective: d<Objective>('avgWait', 'the average wait is what users feel, and what the thesis minimised first'),
   tau: d(10, 'the usual bound of the bounded slowdown: a job shorter than 10 s counts as 10 s'),
-  maxWaitRatio: d<number | null>(1.5, 'the recommended order\'s longest wait on the training weeks may be at most 1.5× EASY-FCFS\'s: a gain on average must not starve anyone'),
-  // The verdict (docs/PROTOCOL.md §Statistics): when the evidence is enough to switch.
-  minGain: d(0.05, 'a gain under 5 % of the average is within what a log\'s weeks vary by: not worth a change of configuration'),
-  confidence: d(0.95, 'switch only when the gain\'s 95 % interval lies entirely above 0: a chance of 1 in 40 of calling noise a gain'),
-  minWeeks: d(8, 'fewer than 8 real weeks in a part leave too few independent weeks for an honest interval'),
-  criterion: d<Criterion>('ratio-of-means', 'the ratio of the part\'s mean objectives: a quiet week with tiny waits cannot dominate the comparison'),
+  maxWaitRatio: d<number | null>(1.5, 'the longest wait on train may grow by half of EASY-FCFS\'s, no more: a gain in the average must not starve anyone (none lifts it)'),
   /** The ratio offered when a person turns the longest-wait limit on. */
   maxWaitRatioWhenOn: d(1.5, 'the longest wait may grow by half of EASY-FCFS\'s, no more'),
+  // The verdict (docs/STATISTICS.md).
+  minGain: d(0.05, 'switching has a cost (a change to explain, users to surprise): below a 5 % gain on train, keep what you have'),
+  confidence: d(0.95, 'the usual 95 %: a switch whose interval touches 0 could be noise'),
+  minWeeks: d(8, 'fewer than 8 real weeks in a part: too few independent weeks to bootstrap an interval worth trusting'),
+  minJobs: d(1000, 'fewer than 1,000 jobs in a part: one busy user decides the result'),
+  /** Below this many full weeks of submits in either part, evaluate refuses to run (exit 2). */
+  minFullWeeks: d(2, 'the protocol needs at least 2 full weeks in each part to resample weeks and to compare them'),
+  criterion: d<Criterion>('ratio-of-means', 'the part\'s mean wait over the baseline\'s: long weeks count for what they weigh (mean-ratio: the thesis\'s weekly figures)'),
+  bootstrap: d(2000, 'bootstrap replicates of the real weeks: the interval\'s ends move by well under a percentage point between seeds'),
   workers: d<number | null>(null, 'one engine worker per core but one, so the machine stays responsive'),
   /** Who gains, who loses (docs/IMPACT.md): which groups are listed and named. */
   impact: d({ minJobs: 10, minRise: 600, topAccounts: 10 },

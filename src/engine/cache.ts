@@ -7,9 +7,9 @@
 //   engine code (the pool passes the worker bundle's hash, so results of an older simulator are
 //   never reused) and the format version below.
 // File layout (little-endian): 'EASYTUNE' | u32 format version | u32 n | u32 flags (bit 0: per-
-// sample weights follow) | avgWait, maxWait, avgBsld, maxBsld as n f64 each | weight as n f64 when
-// flagged | jobs as n i32 | sha256 of everything before it. Version 1 (no flags, no weights) is
-// never read: its cells were computed without the trailing partial week, so they are recomputed.
+// sample weights follow) | avgWait, maxWait, avgBsld, maxBsld, p99Wait as n f64 each | weight as
+// n f64 when flagged | jobs as n i32 | sha256 of everything before it. Older versions are never
+// read (no trailing partial week, no p99 wait): their cells are recomputed.
 // Files are written to a temp name and renamed, so an interrupted run never leaves a torn entry;
 // an entry that is unreadable or fails its checksum is treated as missing (and recomputed).
 import { createHash, randomBytes } from 'node:crypto'
@@ -18,14 +18,14 @@ import { join, resolve } from 'node:path'
 import { cellKey, type CellResult, type CellSpec } from '../core/tune/campaign'
 import type { WorkloadSetup } from './protocol'
 
-export const CACHE_FORMAT_VERSION = 2
+export const CACHE_FORMAT_VERSION = 3
 /** Default cache folder for the CLI, relative to the working directory (git-ignored). */
 export const DEFAULT_CACHE_DIR = '.easytune-cache'
 
 const MAGIC = Buffer.from('EASYTUNE', 'ascii')
 const HEADER = MAGIC.length + 12
 const DIGEST = 32
-const F64_FIELDS = ['avgWait', 'maxWait', 'avgBsld', 'maxBsld'] as const
+const F64_FIELDS = ['avgWait', 'maxWait', 'avgBsld', 'maxBsld', 'p99Wait'] as const
 const HAS_WEIGHT = 1
 
 /** What a campaign's cells have in common, for their cache keys. */
@@ -96,7 +96,7 @@ export function encodeCell(r: CellResult): Buffer {
   body.writeUInt32LE(n, MAGIC.length + 4)
   body.writeUInt32LE(weight ? HAS_WEIGHT : 0, MAGIC.length + 8)
   let o = HEADER
-  for (const f of F64_FIELDS) for (let i = 0; i < n; i++, o += 8) body.writeDoubleLE(r[f][i], o)
+  for (const f of F64_FIELDS) for (let i = 0; i < n; i++, o += 8) body.writeDoubleLE(r[f]?.[i] ?? NaN, o)
   if (weight) for (let i = 0; i < n; i++, o += 8) body.writeDoubleLE(weight[i], o)
   for (let i = 0; i < n; i++, o += 4) body.writeInt32LE(r.jobs[i], o)
   return Buffer.concat([body, createHash('sha256').update(body).digest()])
@@ -116,9 +116,10 @@ export function decodeCell(buf: Buffer): CellResult | null {
   if (!createHash('sha256').update(body).digest().equals(buf.subarray(bodyLength))) return null
   const r: CellResult = {
     avgWait: new Float64Array(n), maxWait: new Float64Array(n), avgBsld: new Float64Array(n), maxBsld: new Float64Array(n), jobs: new Int32Array(n),
+    p99Wait: new Float64Array(n),
   }
   let o = HEADER
-  for (const f of F64_FIELDS) for (let i = 0; i < n; i++, o += 8) r[f][i] = buf.readDoubleLE(o)
+  for (const f of F64_FIELDS) for (let i = 0; i < n; i++, o += 8) r[f]![i] = buf.readDoubleLE(o)
   if (hasWeight) {
     const weight = new Float64Array(n)
     for (let i = 0; i < n; i++, o += 8) weight[i] = buf.readDoubleLE(o)

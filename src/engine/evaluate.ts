@@ -6,10 +6,10 @@ import { DEFAULTS } from '../core/defaults'
 import { simulate } from '../core/sim/easy'
 import { calibrate } from '../core/tune/calibrate'
 import { campaignCells, cellKey, BASELINE, type CampaignSpec, type CellResult, type CellSpec } from '../core/tune/campaign'
-import { prepare } from '../core/tune/prepare'
-import { buildResult, type EvaluationResult } from '../core/tune/result'
+import { dataProblem, prepare } from '../core/tune/prepare'
+import { buildResult, withImpact, type EvaluationResult } from '../core/tune/result'
 import { recommendationImpact } from '../core/tune/impact'
-import { summarize, type RiskLimit } from '../core/tune/select'
+import { summarize, type VerdictOptions } from '../core/tune/select'
 import type { ImportOptions, Workload } from '../core/workload/import'
 import { readLog } from '../node/read-log'
 import type { WorkloadSetup } from './protocol'
@@ -20,7 +20,8 @@ export interface EvaluateRequest {
   logPath: string
   importOptions: ImportOptions
   spec: CampaignSpec
-  risk: RiskLimit
+  /** The verdict's settings (risk limit, criterion, confidence, minimum gain and weeks). */
+  verdict: VerdictOptions
 }
 
 /** Runs cells somewhere (the worker pool, or in this process) and returns results by cellKey. */
@@ -36,6 +37,9 @@ export async function evaluate(req: EvaluateRequest, runCells: CellRunner, sha25
   if (w.jobs.count === 0) throw new EvaluationError(`${w.name}: no job is left after cleaning, nothing to evaluate. ${w.report.warnings.join(' ')}`)
   const spec = req.spec
   const compat = spec.compat ?? DEFAULTS.compat.value
+  // Enough data, decided up front and independent of --weeks (docs/STATISTICS.md §Enough data).
+  const problem = dataProblem(w.jobs, w.machineProcs, spec.split)
+  if (problem) throw new InsufficientDataError(problem)
   const prepared = prepare(w.jobs, w.machineProcs, spec.split, spec.resample, compat)
   const cells = campaignCells(spec)
   const setup: WorkloadSetup = { logPath: req.logPath, importOptions: req.importOptions, split: spec.split, resample: spec.resample, tau: spec.tau, ...(compat === 'none' ? {} : { compat }) }
@@ -43,7 +47,11 @@ export async function evaluate(req: EvaluateRequest, runCells: CellRunner, sha25
   // While the workers start and compute, this process does its own share: the calibration run.
   const calibration = calibrate(w.jobs, simulate(w.jobs, w.machineProcs, { primary: 'FCFS', backfill: 'same', threshold: null }, { compat }))
   const results = await running
-  const selection = summarize(spec, results, req.risk, spec.resample.seed)
+  const data = {
+    train: { weeks: prepared.trainReal.originalWeeks, jobs: prepared.split.trainStats.jobs },
+    test: { weeks: prepared.testReal.originalWeeks, jobs: prepared.split.testStats.jobs },
+  }
+  const selection = summarize(spec, results, req.verdict, spec.resample.seed, data)
   const result = buildResult({
     generator: GENERATOR, sha256, report: w.report, machineProcs: w.machineProcs, unixStartTime: w.unixStartTime,
     spec, selection, results,
@@ -52,9 +60,11 @@ export async function evaluate(req: EvaluateRequest, runCells: CellRunner, sha25
     weeks: { trainOriginal: prepared.train.originalWeeks, testOriginal: prepared.test.originalWeeks, train: prepared.train.count, test: prepared.test.count },
     calibration, cells: cells.length, maxRequestedSeconds: maxRequested(w.jobs.requested, w.jobs.count),
   })
-  // Who gains, who loses (docs/IMPACT.md): two simulations of each part's real weeks; none without a recommendation.
-  result.recommendation.impact = recommendationImpact(prepared.split, w.machineProcs, result.recommendation.verdict === 'insufficient-data' ? null : selection.candidates[selection.recommended], w, req.risk.maxWaitRatio)
-  return { result, workload: w }
+  // Who gains, who loses (docs/IMPACT.md): two simulations of each part's real weeks; none without
+  // a recommendation. The sentence then names the groups beyond the risk ratio.
+  const recommended = selection.recommended === null ? null : selection.candidates[selection.recommended]
+  const impact = recommendationImpact(prepared.split, w.machineProcs, recommended, w, req.verdict.risk.maxWaitRatio, compat === 'none' ? {} : { compat })
+  return { result: withImpact(result, impact), workload: w }
 }
 
 /** The longest requested time among the jobs, seconds (export sizes bf_window from it); null if none. */
@@ -66,3 +76,6 @@ function maxRequested(requested: Float64Array, count: number): number | null {
 
 /** The command ran but cannot give an answer (exit code 1). */
 export class EvaluationError extends Error {}
+
+/** The log is too short for the protocol, found before running anything (exit code 2). */
+export class InsufficientDataError extends EvaluationError {}

@@ -7,7 +7,7 @@ import type { WorkUnit } from './protocol'
 /** "EASY-SPF Θ=20 h (train)"; never throws, even for an unknown policy. */
 export function cellLabel(cell: CellSpec): string {
   try {
-    return `${configLabel(cell.candidate, cell.threshold)} (${cell.part})`
+    return `${configLabel(cell.candidate, cell.threshold)} (${cell.part}${cell.samples === 'real' ? ', real weeks' : ''})`
   } catch {
     return `${JSON.stringify(cell.candidate)} Θ=${cell.threshold ?? 'none'} (${cell.part})`
   }

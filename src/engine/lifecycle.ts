@@ -148,7 +148,7 @@ export class WorkerSession {
   readonly maxWorkers: number
   readonly workerPath: string
   /** Train and test week samples of the setup, once a worker has read it. */
-  weeks: { train: number; test: number } | null = null
+  weeks: { train: number; test: number; trainReal?: number; testReal?: number } | null = null
   private readonly fork: ForkWorker
   private readonly slots: Slot[] = []
   private readonly queue: Job[] = []
@@ -259,7 +259,7 @@ export class WorkerSession {
         break
       case 'setup-done':
         this.setupCrashes = 0
-        this.weeks ??= { train: m.trainWeeks, test: m.testWeeks }
+        this.weeks ??= { train: m.trainWeeks, test: m.testWeeks, trainReal: m.trainRealWeeks, testReal: m.testRealWeeks }
         slot.state = 'idle'
         this.dispatch()
         break

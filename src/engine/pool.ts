@@ -145,7 +145,7 @@ class CampaignProgress {
     let samplesTotal = 0, samplesDone = 0
     for (const [key, cell] of this.cells) {
       const r = this.results.get(key)
-      samplesTotal += r ? r.jobs.length : weeks ? weeks[cell.part] : 0
+      samplesTotal += r ? r.jobs.length : weeks ? (cell.samples === 'real' ? weeks[cell.part === 'train' ? 'trainReal' : 'testReal'] ?? weeks[cell.part] : weeks[cell.part]) : 0
       if (r) samplesDone += r.jobs.length
     }
     const workers = finished ? [] : session?.workers ?? []

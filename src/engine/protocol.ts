@@ -93,7 +93,7 @@ export interface WorkerProgressMessage {
 export type FromWorker =
   /** First message of every worker; `transport` says which branch of the port adapter is in use. */
   | { type: 'ready'; transport?: 'parentPort' | 'process' }
-  | { type: 'setup-done'; trainWeeks: number; testWeeks: number }
+  | { type: 'setup-done'; trainWeeks: number; testWeeks: number; trainRealWeeks?: number; testRealWeeks?: number }
   /** Progress through unit `id`: week samples of a cell, simulations of an online trace. */
   | { type: 'progress'; id: number; samplesDone: number; samples: number }
   /** Progress of an import: one per 1 MiB read. */

@@ -67,7 +67,7 @@ async function setup(s: WorkloadSetup): Promise<void> {
     const w = await readLog(s.logPath, s.importOptions)
     const prepared = s.prepare === false ? null : prepare(w.jobs, w.machineProcs, s.split, s.resample, s.compat ?? 'none')
     state = { workload: w, setup: s, prepared, trainWeeks: null }
-    port.post({ type: 'setup-done', trainWeeks: prepared?.train.count ?? 0, testWeeks: prepared?.test.count ?? 0 })
+    port.post({ type: 'setup-done', trainWeeks: prepared?.train.count ?? 0, testWeeks: prepared?.test.count ?? 0, trainRealWeeks: prepared?.trainReal.count ?? 0, testRealWeeks: prepared?.testReal.count ?? 0 })
   } catch (e) {
     postError(null, e)
   }
@@ -91,7 +91,8 @@ function compute(id: number, unit: Exclude<WorkUnit, { kind: 'import' }>): UnitR
   switch (unit.kind) {
     case 'cell': {
       if (!state.prepared) throw new Error('engine worker: a cell needs a setup that splits the log')
-      const samples = unit.cell.part === 'train' ? state.prepared.train : state.prepared.test
+      const p = state.prepared
+      const samples = unit.cell.samples === 'real' ? (unit.cell.part === 'train' ? p.trainReal : p.testReal) : unit.cell.part === 'train' ? p.train : p.test
       const cell = { ...unit.cell, candidate: { ...unit.cell.candidate, primary: fastSpec(unit.cell.candidate.primary) } }
       return runCell(samples, w.machineProcs, cell, s.tau, progress.forCell(id, cellLabel(unit.cell), samples.count, unit.campaign !== false))
     }

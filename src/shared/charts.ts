@@ -121,7 +121,7 @@ function roles(r: EvaluationResult, i: number): string[] {
 function highlights(r: EvaluationResult, p: Palette, at: (i: number) => ChartPoint | null): Dataset[] {
   const spec: [number, string, string, PointStyle, number][] = [
     [0, 'EASY-FCFS (baseline)', p.baseline, 'crossRot', 7],
-    [r.recommended, `Recommended: ${r.candidates[r.recommended]?.label}`, p.recommended, 'rectRot', 8],
+    [r.recommended ?? 0, `Recommended: ${r.candidates[r.recommended ?? 0]?.label}`, p.recommended, 'rectRot', 8],
     [r.bestOnTest, `Best on test (hindsight): ${r.candidates[r.bestOnTest]?.label}`, p.bestOnTest, 'triangle', 7],
   ]
   const seen = new Set<number>()

@@ -16,7 +16,8 @@ import { findPolicy } from '../core/sim/policies'
 import { PRESET_IDS } from '../core/tune/campaign'
 import { COMPAT_MODES } from '../core/sim/types'
 import { RESAMPLE_METHODS } from '../core/tune/resample'
-import type { EvaluationResult } from '../core/tune/result'
+import { upgradeResult, type EvaluationResult } from '../core/tune/result'
+import { DEFAULTS } from '../core/defaults'
 import { thresholdProblem } from '../core/util/duration'
 import { LOG_FORMATS } from '../core/workload/types'
 import { ApiInputError } from './errors'
@@ -115,17 +116,20 @@ export const CampaignSettingsShape = {
   objective,
   /** The bounded-slowdown bound, seconds. */
   tau: z.number().min(1e-9).max(1e6),
-  /** Longest wait on train at most this many times EASY-FCFS's; null = no limit. */
-  maxWaitRatio: z.number().min(0).max(1e6).nullable(),
+  /** Longest wait on train at most this many times EASY-FCFS's; null = no limit. Absent (older
+   * project files) = the default, 1.5. */
+  maxWaitRatio: z.number().min(0).max(1e6).nullable().default(DEFAULTS.maxWaitRatio.value),
+  /** The verdict (docs/STATISTICS.md); absent (older project files) = the defaults of core/defaults.ts. */
+  /** Smallest train gain that justifies a switch, a fraction (0.05 = 5 %). */
+  minGain: z.number().min(0).max(1).default(DEFAULTS.minGain.value),
+  /** Two-sided confidence of the intervals, a fraction. */
+  confidence: z.number().min(0.5).max(0.999).default(DEFAULTS.confidence.value),
+  /** Fewest real weeks in each part for a verdict. */
+  minWeeks: int(1, MAX_WEEKS).default(DEFAULTS.minWeeks.value),
+  criterion: z.enum(['ratio-of-means', 'mean-ratio']).default(DEFAULTS.criterion.value),
   /** Engine workers; null = default (cores − 1). */
   workers: int(1, MAX_WORKERS).nullable(),
   compat,
-  /** The verdict's settings (issue #19; DEFAULTS says why): fractions; optional so that projects
-   * saved before them still open (absent = the default). */
-  minGain: z.number().min(0).max(1).optional(),
-  confidence: z.number().gt(0).lt(1).optional(),
-  minWeeks: int(1, 10000).optional(),
-  criterion: z.enum(['ratio-of-means', 'mean-ratio']).optional(),
 }
 export const CampaignSettingsSchema = z.strictObject(CampaignSettingsShape)
 export const CampaignRequestSchema = z.strictObject({ workloadId: IdSchema, split: SplitSchema, ...CampaignSettingsShape })
@@ -203,24 +207,36 @@ export const EvaluationResultSchema = z.unknown().superRefine((v, ctx) => {
   if (problem) ctx.addIssue({ code: 'custom', message: problem, abort: true })
 }).pipe(z.looseObject({
   kind: z.literal('easytune-evaluation', 'is not an EasyTune evaluation result'),
-  schemaVersion: z.literal(1, 'must be 1 (no other schema version is supported)'),
+  schemaVersion: z.union([z.literal(1), z.literal(2)], { error: 'must be 1 or 2 (no other schema version is supported)' }),
   log: z.looseObject({ name: z.string().max(1024), machineProcs: int(1, 1e8) }),
   protocol: loose,
   candidates: z.array(z.looseObject({ label: z.string().max(200), train: loose, test: loose })).min(1).max(100_000),
-  recommended: int(0, 100_000),
+  /** Absent for an insufficient-data verdict (version 2). */
+  recommended: int(0, 100_000).optional(),
   bestOnTest: int(0, 100_000),
   bestOnTrain: int(0, 100_000),
   ranking: z.array(int(0, 100_000)).max(100_000),
-  recommendation: z.looseObject({ sentence: z.string().max(10_000) }),
+  recommendation: z.looseObject({
+    sentence: z.string().max(10_000),
+    verdict: z.enum(['switch', 'keep', 'insufficient-data']).optional(),
+    reason: z.string().max(10_000).optional(),
+    equivalent: z.array(int(0, 100_000)).max(100_000).optional(),
+  }),
   weekly: z.array(z.unknown()).max(100),
 }).superRefine((r, ctx) => {
   const n = r.candidates.length
-  for (const k of ['recommended', 'bestOnTest', 'bestOnTrain'] as const) {
-    if (r[k] >= n) ctx.addIssue({ code: 'custom', path: [k], message: `must be a candidate's index, between 0 and ${n - 1}, got ${r[k]}` })
+  if (r.schemaVersion === 2 && r.recommendation.verdict === undefined) ctx.addIssue({ code: 'custom', path: ['recommendation', 'verdict'], message: 'is required in version 2' })
+  if (r.recommended === undefined && !(r.schemaVersion === 2 && r.recommendation.verdict === 'insufficient-data')) {
+    ctx.addIssue({ code: 'custom', path: ['recommended'], message: 'is required unless the verdict is insufficient-data' })
   }
+  for (const k of ['recommended', 'bestOnTest', 'bestOnTrain'] as const) {
+    const v = r[k]
+    if (v !== undefined && v >= n) ctx.addIssue({ code: 'custom', path: [k], message: `must be a candidate's index, between 0 and ${n - 1}, got ${v}` })
+  }
+  for (const [at, i] of (r.recommendation.equivalent ?? []).entries()) if (i >= n) ctx.addIssue({ code: 'custom', path: ['recommendation', 'equivalent', at], message: `must be a candidate's index, between 0 and ${n - 1}, got ${i}` })
   if (r.ranking.length > n) ctx.addIssue({ code: 'custom', path: ['ranking'], message: `has more entries (${r.ranking.length}) than there are candidates (${n})` })
   r.ranking.forEach((i, at) => { if (i >= n) ctx.addIssue({ code: 'custom', path: ['ranking', at], message: `must be a candidate's index, between 0 and ${n - 1}, got ${i}` }) })
-})).transform((r) => r as unknown as EvaluationResult)
+})).transform((r) => upgradeResult(r as unknown as EvaluationResult))
 
 export const ProjectStateSchema = z.strictObject({
   version: z.literal(1, 'must be 1 (no other project file version is supported)'),

@@ -139,6 +139,7 @@ describe.skipIf(skip)('browser mode in Chromium (easytune serve)', () => {
     const req: Omit<CampaignRequest, 'workloadId'> = {
       split: { kind: 'midpoint' }, resample: { method: 'user-weeks', weeks: 3, seed: 1 }, candidates: { preset: 'ch6' },
       thresholds: [null], objective: 'avgWait', tau: 10, maxWaitRatio: null, workers: 1,
+      minGain: 0.05, confidence: 0.95, minWeeks: 8, criterion: 'ratio-of-means',
     }
     const r = await timed('campaign', () => page.evaluate(async (partial) => {
       const api = (globalThis as unknown as PageGlobals).__api

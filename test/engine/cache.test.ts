@@ -14,6 +14,7 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }))
 const result: CellResult = {
   avgWait: Float64Array.from([1.5, 0, NaN]), maxWait: Float64Array.from([-0, Infinity, 3]),
   avgBsld: Float64Array.from([1, 2, 3]), maxBsld: Float64Array.from([4, 5, 1e300]), jobs: Int32Array.from([7, 0, 2147483647]),
+  p99Wait: Float64Array.from([-0, 2.5, NaN]),
 }
 const raw = (r: CellResult) => Object.values(r).map((a: Float64Array | Int32Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength).toString('hex'))
 const cell: CellSpec = { candidate: { primary: 'SPF', backfill: 'same' }, threshold: 72000, part: 'train' }
@@ -82,6 +83,7 @@ describe('keys', () => {
     ['the threshold', scope, { ...cell, threshold: null }],
     ['the part', scope, { ...cell, part: 'test' as const }],
     ['the compatibility mode (ocst)', { ...scope, setup: { ...scope.setup, compat: 'ocst' as const } }, cell],
+    ['the real weeks instead of the resampled ones', scope, { ...cell, samples: 'real' as const }],
   ])('change with %s', (_what, s, cl) => {
     expect(c.key(s, cl)).not.toBe(k)
   })

@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
 import { cellKey, type CellResult } from '../../src/core/tune/campaign'
 import { cellLabel } from '../../src/engine/label'
 import type { FromWorker, WorkerProgressMessage } from '../../src/engine/protocol'
-import { buildWorker, bytes, CELLS, inProcess, kthSetup, removeWorker, SHIM_URL } from './support'
+import { buildWorker, bytes, CELLS, inProcess, kthSetup, preparedOf, removeWorker, SHIM_URL } from './support'
 
 let workerPath = ''
 const children: ChildProcess[] = []
@@ -55,9 +55,16 @@ describe.each([
     expect((await next('ready')).transport).toBe(mode)
     child.send({ type: 'setup', setup })
     const done = await next('setup-done')
-    expect(done).toEqual({ type: 'setup-done', trainWeeks: 6, testWeeks: 6 })
-    const expected = await inProcess(setup, CELLS.slice(0, 2))
-    for (const [id, cell] of CELLS.slice(0, 2).entries()) {
+    expect(done).toMatchObject({ type: 'setup-done', trainWeeks: 6, testWeeks: 6 })
+    // and the real full weeks of each part (the verdict's real-week cells), whatever --weeks is
+    const prepared = await preparedOf(setup)
+    expect(done).toMatchObject({ trainRealWeeks: prepared.trainReal.count, testRealWeeks: prepared.testReal.count })
+    expect(prepared.trainReal.originalWeeks).toBeGreaterThan(6)
+    // Two resampled cells and one real-week cell (its own samples: every real week once).
+    const cells = [...CELLS.slice(0, 2), { ...CELLS[1], samples: 'real' as const }]
+    const expected = await inProcess(setup, cells)
+    expect(expected.get(cellKey(cells[2]))!.jobs.length).toBe(prepared.trainReal.count)
+    for (const [id, cell] of cells.entries()) {
       child.send({ type: 'run', id, unit: { kind: 'cell', cell } })
       const r = await next('done')
       expect(r.id).toBe(id)

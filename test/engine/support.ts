@@ -45,7 +45,14 @@ export function removeWorker(workerPath: string): void {
 export async function inProcess(setup: WorkloadSetup, cells: CellSpec[]): Promise<Map<string, CellResult>> {
   const w = await readLog(setup.logPath, setup.importOptions)
   const p = prepare(w.jobs, w.machineProcs, setup.split, setup.resample)
-  return new Map(cells.map((c) => [cellKey(c), runCell(c.part === 'train' ? p.train : p.test, w.machineProcs, c, setup.tau)]))
+  const samples = (c: CellSpec) => (c.samples === 'real' ? (c.part === 'train' ? p.trainReal : p.testReal) : c.part === 'train' ? p.train : p.test)
+  return new Map(cells.map((c) => [cellKey(c), runCell(samples(c), w.machineProcs, c, setup.tau)]))
+}
+
+/** The setup's week samples built in this process. */
+export async function preparedOf(setup: WorkloadSetup): Promise<ReturnType<typeof prepare>> {
+  const w = await readLog(setup.logPath, setup.importOptions)
+  return prepare(w.jobs, w.machineProcs, setup.split, setup.resample)
 }
 
 /** Results as comparable bytes (exact, NaN-safe), in map order. */

@@ -23,7 +23,7 @@ function sampleState(step = 2): ProjectState {
     log: { name: 'KTH-SP2-1996-2.1-cln.swf.gz', sha256: '3e152f201fd2e96808a735bced6ea6eb0bb07fdc447689cafb0750d87b264c0b' },
     importOptions: { overrun: 'drop' },
     split: { kind: 'midpoint' },
-    campaign: { resample: { method: 'user-weeks', weeks: 50, seed: 1 }, candidates: { preset: 'ch5' }, thresholds: [null, 72000], objective: 'avgWait', tau: 10, maxWaitRatio: 1.5, workers: null },
+    campaign: { resample: { method: 'user-weeks', weeks: 50, seed: 1 }, candidates: { preset: 'ch5' }, thresholds: [null, 72000], objective: 'avgWait', tau: 10, maxWaitRatio: 1.5, workers: null, minGain: 0.05, confidence: 0.95, minWeeks: 8, criterion: 'ratio-of-means' },
     result: null,
     step,
   }

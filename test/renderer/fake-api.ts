@@ -14,6 +14,8 @@ export function part(gain: number, maxRatio = 1, mean = 1000): PartSummary {
     mean, baselineMean: mean / (1 - gain || 1), gain, gainCi: [gain - 0.05, gain + 0.05],
     meanRatio: 1 - gain, p10Ratio: 1 - gain - 0.1, p90Ratio: 1 - gain + 0.1, ratioWeeks: 3, ratioOfSums: 1 - gain,
     meanMaxWait: 40000 * maxRatio, meanMaxWaitRatio: maxRatio, maxMaxWait: 60000 * maxRatio, maxMaxWaitRatio: maxRatio,
+    meanP99Wait: 30000 * maxRatio, maxP99Wait: 50000 * maxRatio,
+    real: { weeks: 23, gain, ci: [gain - 0.05, gain + 0.05], vsBest: null, selectionCi: [gain - 0.08, gain + 0.04] },
   }
 }
 
@@ -61,17 +63,21 @@ export function makeResult(over: Partial<EvaluationResult> = {}): EvaluationResu
     cand('EASY-LQF Θ=40 h', 'LQF', 144000, part(-0.1, 2.5), part(-0.02, 2.57)),
   ]
   return {
-    schemaVersion: 1, kind: 'easytune-evaluation', generator: 'easytune 0.1.0',
+    schemaVersion: 2, kind: 'easytune-evaluation', generator: 'easytune 0.1.0',
     log: { name: w.name, sha256: w.sha256, format: 'swf', machineProcs: 100, machineSource: 'header-maxprocs', jobsRead: 28476, jobsKept: 28000, unixStartTime: 843480031, importReport: w.report },
     protocol: {
       split: { spec: { kind: 'midpoint' }, at: 14981734, atIso: '1997-03-15T21:36:05.000Z', train: { jobs: 13480, start: 0, end: 1, seconds: 1, load: 0.7 }, test: { jobs: 14520, start: 1, end: 2, seconds: 1, load: 0.67 } },
       resample: { method: 'user-weeks', weeks: 3, seed: 1, trainOriginalWeeks: 23, testOriginalWeeks: 23, trainSamples: 3, testSamples: 3 },
       objective: 'avgWait', tau: 10, thresholds: [144000],
       candidates: ['FCFS', 'LCFS', 'SPF', 'LPF', 'LQF', 'SQF', 'LEXP', 'SEXP', 'LRF', 'SRF', 'LAF', 'SAF'].map((p) => ({ primary: p, backfill: 'same' })),
-      risk: { maxWaitRatio: null }, cells: 24,
+      risk: { maxWaitRatio: null }, cells: 48,
+      minGain: 0.05, confidence: 0.95, minWeeks: 8, minJobs: 1000, criterion: 'ratio-of-means',
+      statistics: { method: 'real-week paired bootstrap, choice redone per replicate', criterion: 'ratio-of-means', confidence: 0.95, replicates: 2000, trainWeeks: 23, testWeeks: 23, optimism: [-0.01, 0.03] },
     },
     calibration: null, candidates, recommended: 1, bestOnTest: 2, bestOnTrain: 1, ranking: [1, 2, 0, 3],
-    recommendation: { label: 'EASY-SPF Θ=40 h', sentence: "EASY with SPF order and a 40 h threshold cut the average wait on the test months by 27% (90% CI 22% to 32%), with the longest wait 0.7× today's (11.7 h).", testDisagrees: false },
+    recommendation: { label: 'EASY-SPF Θ=40 h', sentence: "EASY with SPF order and a 40 h threshold cut the average wait on the test months by 27% (90% CI 22% to 32%), with the longest wait 0.7× today's (11.7 h).", testDisagrees: false,
+      verdict: 'switch', reason: 'switch to EASY-SPF Θ=40 h: train gain 40.0 % on the real weeks ≥ 5.0 %, its interval above 0, no risk limit set', equivalent: [],
+      export: { target: 'slurm', fidelity: 'job_submit.lua', lost: [] }, impact: null },
     weekly: [{ label: 'EASY-FCFS', train: [1, 2, 3], test: [1, 2, 3] }, { label: 'EASY-SPF Θ=40 h', train: [1, 1, 2], test: [1, 1, 2] }],
     ...over,
   }

@@ -202,7 +202,9 @@ describe('stale results', () => {
     c.confidence = 0.95
     c.minWeeks = 12
     expect(r.stale).toBe(true)
-    r.setResult(base)
+    // A schema-1 result has no verdict settings to compare with.
+    const { minGain: _g, confidence: _c, minWeeks: _w, criterion: _k, ...v1protocol } = base.protocol as typeof base.protocol & Record<string, unknown>
+    r.setResult({ ...base, schemaVersion: 1, protocol: v1protocol as typeof base.protocol })
     expect(r.staleBecause).toEqual([])
   })
 
@@ -247,7 +249,7 @@ describe('project round trip', () => {
 
   it('a project without its log keeps the result, asks for the log, and falls back to a step it can show', () => {
     const state = { version: 1 as const, log: { name: 'site.swf', sha256: 'c'.repeat(64) }, importOptions: { procs: 64 }, split: { kind: 'midpoint' as const },
-      campaign: { resample: { method: 'user-weeks' as const, weeks: 5, seed: 1 }, candidates: { preset: 'ch5' as const }, thresholds: [null], objective: 'avgWait' as const, tau: 10, maxWaitRatio: null, workers: null },
+      campaign: { resample: { method: 'user-weeks' as const, weeks: 5, seed: 1 }, candidates: { preset: 'ch5' as const }, thresholds: [null], objective: 'avgWait' as const, tau: 10, maxWaitRatio: null, workers: null, minGain: 0.05, confidence: 0.95, minWeeks: 8, criterion: 'ratio-of-means' as const },
       result: makeResult(), step: 2 }
     fromProject(state, null)
     const w = useWorkloadStore()
@@ -373,7 +375,7 @@ describe('wizard and start-up', () => {
 
   it('restores the last project on start, and autosaves (debounced) after changes', async () => {
     const r = makeResult()
-    api.restoreLastProject = vi.fn(async () => ({ state: { version: 1 as const, log: { name: r.log.name, sha256: r.log.sha256 }, importOptions: {}, split: { kind: 'midpoint' as const }, campaign: { resample: { method: 'user-weeks' as const, weeks: 3, seed: 1 }, candidates: { preset: 'ch6' as const }, thresholds: [144000], objective: 'avgWait' as const, tau: 10, maxWaitRatio: null, workers: null }, result: r, step: 5 }, workload: makeWorkload(), logMissing: false }))
+    api.restoreLastProject = vi.fn(async () => ({ state: { version: 1 as const, log: { name: r.log.name, sha256: r.log.sha256 }, importOptions: {}, split: { kind: 'midpoint' as const }, campaign: { resample: { method: 'user-weeks' as const, weeks: 3, seed: 1 }, candidates: { preset: 'ch6' as const }, thresholds: [144000], objective: 'avgWait' as const, tau: 10, maxWaitRatio: null, workers: null, minGain: 0.05, confidence: 0.95, minWeeks: 8, criterion: 'ratio-of-means' as const }, result: r, step: 5 }, workload: makeWorkload(), logMissing: false }))
     await boot('?token=x', 30)
     expect(useWizardStore().step).toBe(5)
     expect(useResultsStore().stale).toBe(false)

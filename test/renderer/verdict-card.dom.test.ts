@@ -82,7 +82,7 @@ describe('the verdict card', () => {
 
   it('a schema-1 result (no verdict, 90% intervals) still gets a card: baseline recommended = keep, else switch', () => {
     const r = switchResult() as EvaluationResult & { protocol: { confidence?: number } }
-    const v1 = { ...r, schemaVersion: 1, protocol: { ...r.protocol, confidence: undefined }, recommendation: { label: r.recommendation.label, sentence: r.recommendation.sentence, testDisagrees: false } }
+    const v1 = { ...r, schemaVersion: 1, protocol: { ...r.protocol, confidence: undefined }, recommendation: { label: r.recommendation.label, sentence: r.recommendation.sentence, testDisagrees: false } } as unknown as EvaluationResult
     const card = buildVerdictCard(v1)
     expect(card.verdict).toBe('switch')
     expect(card.rows.find((x) => x.key === 'train')!.text).toContain('(90% interval 17.0% to 34.0%)')

@@ -62,9 +62,15 @@ describe('Backend', () => {
     expect(p.atIso).toMatch(/^199[67]-/)
     expect(p.train.originalWeeks).toBeGreaterThan(20)
     const e = backend.estimateCampaign(request(sample.id, { candidates: { preset: 'ch6' }, thresholds: [null, 72000], resample: { method: 'user-weeks', weeks: 250, seed: 1 }, workers: 2 }))
-    // 2 parts × (baseline + 11 candidates × 2 thresholds)
-    expect(e.cells).toBe(2 * (1 + 11 * 2))
-    expect(e.weekSimulations).toBe(e.cells * 250)
+    // resampled and real weeks × 2 parts × (baseline + 11 candidates × 2 thresholds)
+    expect(e.cells).toBe(2 * 2 * (1 + 11 * 2))
+    // The real-week cells simulate each part's real weeks once: its full weeks, and a trailing
+    // partial week when the part has one (docs/PROTOCOL.md §Week resampling).
+    const realSims = e.weekSimulations - (e.cells / 2) * 250
+    expect(realSims % (1 + 11 * 2)).toBe(0)
+    const full = p.train.originalWeeks + p.test.originalWeeks
+    expect(realSims / (1 + 11 * 2)).toBeGreaterThanOrEqual(full)
+    expect(realSims / (1 + 11 * 2)).toBeLessThanOrEqual(full + 2)
     expect(e.workers).toBe(2)
     expect(e.seconds).toBeGreaterThan(0.3)
     expect(e.seconds).toBeLessThan(120)
@@ -79,7 +85,7 @@ describe('Backend', () => {
     expect(last.kind, JSON.stringify(last)).toBe('done')
     expect(events.every((e) => e.campaignId === campaignId)).toBe(true)
     const cells = events.filter((e) => e.kind === 'cell')
-    expect(cells).toHaveLength(6) // 2 parts × (baseline + 2 candidates)
+    expect(cells).toHaveLength(6) // 2 parts × (baseline + 2 candidates); the real-week cells send none
     expect(cells.map((c) => c.kind === 'cell' && c.label)).toContain('EASY-SPF Θ=none')
     const progress = events.filter((e) => e.kind === 'progress')
     expect(progress.length).toBeGreaterThan(0)
@@ -91,7 +97,7 @@ describe('Backend', () => {
     const last2 = await again.finished
     expect(last2.kind).toBe('done')
     const p2 = again.events.filter((e) => e.kind === 'progress').pop()
-    expect(p2?.kind === 'progress' && p2.cachedCells).toBe(6)
+    expect(p2?.kind === 'progress' && p2.cachedCells).toBe(12) // the real-week cells too
     expect(again.events.filter((e) => e.kind === 'cell')).toHaveLength(6)
     const byLabel = (es: typeof events) => Object.fromEntries(es.filter((e) => e.kind === 'cell').map((e) => e.kind === 'cell' ? [`${e.label} ${e.part}`, e.meanObjective] : []))
     expect(byLabel(again.events)).toEqual(byLabel(events)) // cached cells are reported too, with the same values
@@ -132,7 +138,7 @@ describe('Backend', () => {
   })
 
   it('reports a campaign that cannot run as an error event or a plain refusal', async () => {
-    expect(() => backend.startCampaign(request(sample.id, { split: { kind: 'fraction', fraction: 0.001 } }))).toThrow(/less than one full week/)
+    expect(() => backend.startCampaign(request(sample.id, { split: { kind: 'fraction', fraction: 0.001 } }))).toThrow(/train: 0 full weeks\); the protocol needs at least 2 full weeks in each part/)
   })
 
   it('saves and reads project files atomically, and refuses broken ones', async () => {
@@ -246,10 +252,10 @@ describe('Backend', () => {
       expect((await finished).kind).toBe('done')
       const { readdirSync, statSync } = await import('node:fs')
       const cells = readdirSync(cacheDir).filter((f) => f.endsWith('.cell'))
-      expect(cells.length).toBe(6) // 2 candidates + EASY-FCFS, on train and test
+      expect(cells.length).toBe(12) // 2 candidates + EASY-FCFS, on train and test, resampled and real weeks
       const size = cells.reduce((s, f) => s + statSync(join(cacheDir, f)).size, 0)
       writeFileSync(join(cacheDir, 'notes.txt'), 'not the cache\'s')
-      expect(await b.clearCellCache()).toEqual({ cells: 6, bytes: size })
+      expect(await b.clearCellCache()).toEqual({ cells: 12, bytes: size })
       expect(readdirSync(cacheDir)).toEqual(['notes.txt'])
       expect(await b.clearCellCache()).toEqual({ cells: 0, bytes: 0 })
     } finally {

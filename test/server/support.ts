@@ -15,7 +15,8 @@ export function request(workloadId: string, over: Partial<CampaignRequest> = {})
   return {
     workloadId, split: { kind: 'midpoint' }, resample: { method: 'user-weeks', weeks: 3, seed: 1 },
     candidates: { list: [{ primary: 'SPF', backfill: 'same' }, { primary: 'LQF', backfill: 'same' }] },
-    thresholds: [null], objective: 'avgWait', tau: 10, maxWaitRatio: null, workers: 1, ...over,
+    thresholds: [null], objective: 'avgWait', tau: 10, maxWaitRatio: null, workers: 1,
+    minGain: 0.05, confidence: 0.95, minWeeks: 8, criterion: 'ratio-of-means', ...over,
   }
 }
 

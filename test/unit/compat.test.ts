@@ -63,13 +63,13 @@ describe('easytune evaluate --compat', () => {
   it('never serves a compat cell from a default cell\'s cache entry (nor the reverse)', async () => {
     const cache = join(dir, 'cache')
     const first = await runCli(['evaluate', KTH, ...ARGS, '--cache-dir', cache, '--json', join(dir, 'a.json')])
-    expect(first.stderr).toMatch(/evaluated 4 cells \(0 from the cache\)/)
+    expect(first.stderr).toMatch(/evaluated 8 cells \(0 from the cache\)/)
     const ocst = await runCli(['evaluate', KTH, ...ARGS, '--cache-dir', cache, '--compat', 'ocst', '--json', join(dir, 'b.json')])
-    expect(ocst.stderr).toMatch(/evaluated 4 cells \(0 from the cache\)/)
+    expect(ocst.stderr).toMatch(/evaluated 8 cells \(0 from the cache\)/)
     const again = await runCli(['evaluate', KTH, ...ARGS, '--cache-dir', cache, '--compat', 'ocst', '--json', join(dir, 'c.json')])
-    expect(again.stderr).toMatch(/evaluated 4 cells \(4 from the cache\)/)
+    expect(again.stderr).toMatch(/evaluated 8 cells \(8 from the cache\)/)
     const none = await runCli(['evaluate', KTH, ...ARGS, '--cache-dir', cache, '--compat', 'none', '--json', join(dir, 'd.json')])
-    expect(none.stderr).toMatch(/evaluated 4 cells \(4 from the cache\)/)
+    expect(none.stderr).toMatch(/evaluated 8 cells \(8 from the cache\)/)
   })
 })
 

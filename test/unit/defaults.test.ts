@@ -50,6 +50,13 @@ describe('the CLI help derives the defaults and shows why', () => {
     expect(evaluateHelp).toMatch(/--tau S .*\(default 10\)/)
     expect(evaluateHelp).toContain('Why these defaults:')
     for (const k of ['weeks', 'seed', 'resample', 'thresholds', 'objective', 'tau', 'preset'] as const) expect(evaluateHelp).toContain(DEFAULTS[k].why)
+    // The verdict's flags (issue #19), with defaults derived from core/defaults.ts.
+    expect(evaluateHelp).toMatch(/--max-wait-ratio R\|none .*\n.*\(default 1\.5\)/)
+    expect(evaluateHelp).toMatch(/--min-gain G .*\(default 5%\)/)
+    expect(evaluateHelp).toMatch(/--confidence C .*\(default 95%\)/)
+    expect(evaluateHelp).toMatch(/--min-weeks N .*\(default 8\)/)
+    expect(evaluateHelp).toMatch(/the weekly ratios \(default ratio-of-means\)/)
+    for (const k of ['maxWaitRatio', 'minGain', 'confidence', 'minWeeks', 'criterion'] as const) expect(evaluateHelp).toContain(DEFAULTS[k].why)
   })
 
   it('simulate, mixed and online', () => {

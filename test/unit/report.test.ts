@@ -22,8 +22,12 @@ const cand = (label: string, primary: string, backfill: string, threshold: numbe
   ({ label, candidate: { primary, backfill }, primary, backfill, threshold, baseline: label === 'EASY-FCFS', admissible, train: part(train, ratio), test: part(test, ratio) })
 
 function fakeResult(): EvaluationResult & { citation?: string } {
+  // A version 1 document (before issue #19): readers upgrade it (upgradeResult).
+  return v1Result()
+}
+function v1Result(): EvaluationResult & { citation?: string } {
   const rule = (r: string, count: number, effect: 'removed' | 'info' = 'removed') => ({ rule: r, description: `${r} rule`, effect, count, exampleLines: count ? [3, 9] : [] })
-  return {
+  const doc = {
     schemaVersion: 1, kind: 'easytune-evaluation', generator: 'easytune 0.1.0',
     log: {
       name: EVIL, sha256: 'ab'.repeat(32), format: 'swf', machineProcs: 128, machineSource: 'given', jobsRead: 1200, jobsKept: 1100, unixStartTime: 1_600_000_000,
@@ -55,6 +59,7 @@ function fakeResult(): EvaluationResult & { citation?: string } {
     recommendation: { label: 'EASY-SPF', sentence: `EASY with SPF order cut the average wait by 20% ${EVIL}`, testDisagrees: false },
     weekly: [{ label: 'EASY-FCFS', train: [900, 1100, 1000, 1000], test: [1300, 700, 1000, 1000] }, { label: `EASY-SPF Θ=none ${EVIL}`, train: [700, 700, 700, 700], test: [800, 900, 700, 800] }, { label: 'EASY-SPF Θ=20 h', train: [750, 750, 750, 750], test: [700, 800, 700, 680] }],
   }
+  return doc as unknown as EvaluationResult & { citation?: string }
 }
 const bundle: ExportBundle = { target: 'slurm', files: [{ name: 'job_submit.lua', content: `-- ${EVIL}\nreturn slurm.SUCCESS`, description: 'the plugin' }], items: [{ feature: 'SPF order', fidelity: 'job_submit.lua', note: 'via priority' }], gaps: ['no threshold in SLURM'] }
 const texts = (b: Block[]) => JSON.stringify(b)
@@ -66,6 +71,9 @@ describe('validateResult', () => {
     expect(() => validateResult([])).toThrow(/not an EasyTune result/)
     expect(broken((r) => { r.kind = 'other' })).toThrow(/kind is the text "other"/)
     expect(broken((r) => { r.schemaVersion = 3 })).toThrow(/schema version number 3 is not supported: this EasyTune reads versions 1 and 2/)
+    // Version 1 (this fixture) is read through the upgrade: the verdict its recommendation implied.
+    expect(validateResult(fakeResult()).recommendation).toMatchObject({ verdict: 'switch', equivalent: [], impact: null, export: { target: 'slurm' } })
+    expect(broken((r) => { r.schemaVersion = 2 })).toThrow(/recommendation\.verdict should be text, but it is missing/)
     expect(broken((r) => { delete (r.log as Record<string, unknown>).name })).toThrow(/log\.name should be text, but it is missing/)
     expect(broken((r) => { r.recommended = 9 })).toThrow(/recommended \(9\) is not a candidate index/)
     expect(broken((r) => { r.candidates = [] })).toThrow(/candidates is empty/)
@@ -114,8 +122,10 @@ describe('report model', () => {
     const m = buildReportModel(r)
     expect(texts(m.sections[0].blocks)).toContain('did not improve on the test months')
     expect(texts(m.sections[7].blocks)).toContain('records no waits')
-    // A schema-1 result whose test disagrees reads as `keep` (its sentence says "Keep EASY-FCFS").
-    expect(texts(m.sections[6].blocks)).toContain('Nothing to change: keep your current configuration.')
+    // A schema-1 result is upgraded from its training choice alone (the test period is never the
+    // evidence): a recommended non-baseline candidate reads as `switch` even when its test disagreed.
+    expect(validateResult(r).recommendation.verdict).toBe('switch')
+    expect(texts(buildReportModel({ ...r, recommended: 0 }).sections[6].blocks)).toContain('Nothing to change: keep your current configuration.')
     expect(texts(buildReportModel(fakeResult()).sections[6].blocks)).toContain('No configuration was exported')
   })
 })

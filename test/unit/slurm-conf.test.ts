@@ -201,7 +201,7 @@ describe('verdicts', () => {
   it('insufficient-data refuses with the reason', () => {
     const r = result('SPF', DAY, (x) => { x.schemaVersion = 2; x.recommendation = { sentence: 'x', verdict: 'insufficient-data', reason: 'the train part has 3 weeks, fewer than 8\u0007' }; delete x.recommended })
     expect(() => exportConfig(r, 'slurm')).toThrow(InsufficientDataError)
-    expect(() => exportConfig(r, 'slurm')).toThrow(/too little data to recommend an order: the train part has 3 weeks, fewer than 8$/)
+    expect(() => exportConfig(r, 'slurm')).toThrow(/too little data to recommend an order\), so there is nothing to export: the train part has 3 weeks, fewer than 8$/)
     expect(() => exportConfig(result('SPF', DAY, (x) => { x.recommendation = { verdict: 'maybe' } }), 'slurm')).toThrow(/verdict must be switch, keep or insufficient-data/)
   })
 })
@@ -283,7 +283,7 @@ describe('easytune export --current-conf', () => {
     const none = write('none.json', JSON.stringify(result('SPF', DAY, (r) => { r.schemaVersion = 2; r.recommendation = { sentence: 'x', verdict: 'insufficient-data', reason: 'only 3 weeks' }; delete r.recommended })))
     const n = await runCli(['export', none, '--target', 'slurm', '--out', join(tmp, 'none')])
     expect(n.code).toBe(2)
-    expect(n.stderr).toMatch(/too little data to recommend an order: only 3 weeks/)
+    expect(n.stderr).toMatch(/too little data to recommend an order\), so there is nothing to export: only 3 weeks/)
     const bad = await runCli(['export', write('ok.json', JSON.stringify(result('SPF'))), '--target', 'slurm', '--current-conf', write('bad.conf', 'A=1\n\u0000'), '--out', join(tmp, 'bad')])
     expect(bad.code).toBe(2)
     expect(bad.stderr).toMatch(/bad\.conf: slurm\.conf line 2 holds a NUL character/)

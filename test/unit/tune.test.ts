@@ -3,7 +3,7 @@ import { calibrate } from '../../src/core/tune/calibrate'
 import { campaignCells, cellKey, type CampaignSpec, type CellResult } from '../../src/core/tune/campaign'
 import { presetCandidates } from '../../src/core/tune/presets'
 import { WEEK, WeekSamples, longTrace } from '../../src/core/tune/resample'
-import { summarize } from '../../src/core/tune/select'
+import { defaultVerdictOptions, summarize, type VerdictOptions } from '../../src/core/tune/select'
 import { partWeeks, splitWorkload } from '../../src/core/tune/split'
 import { runCell } from '../../src/core/tune/campaign'
 import type { JobTable } from '../../src/core/workload/types'
@@ -208,8 +208,10 @@ describe('selection relative to EASY-FCFS on the same weeks, within the risk lim
   })
   const spec: CampaignSpec = {
     candidates: [{ primary: 'SPF', backfill: 'same' }, { primary: 'SQF', backfill: 'same' }],
-    thresholds: [null], split: { kind: 'midpoint' }, resample: { method: 'user-weeks', weeks: 3, seed: 1 }, objective: 'avgWait', tau: 10,
+    // 'none': the resampled weeks are the real weeks, so these cells serve both roles.
+    thresholds: [null], split: { kind: 'midpoint' }, resample: { method: 'none', weeks: 3, seed: 1 }, objective: 'avgWait', tau: 10,
   }
+  const opts = (maxWaitRatio: number | null): VerdictOptions => ({ ...defaultVerdictOptions({ maxWaitRatio }), replicates: 500 })
   const results = new Map<string, CellResult>()
   const put = (part: 'train' | 'test', primary: string, r: CellResult) => results.set(cellKey({ part, candidate: { primary, backfill: 'same' }, threshold: null }), r)
   put('train', 'FCFS', cell([100, 200, 0], [1000, 1000, 0]))
@@ -220,7 +222,7 @@ describe('selection relative to EASY-FCFS on the same weeks, within the risk lim
   put('test', 'SQF', cell([120, 120, 120], [1000, 1000, 1000])) // test disagrees with train
 
   it('computes gains, ratios and MaxWait ratios against the baseline of the same week', () => {
-    const s = summarize(spec, results, { maxWaitRatio: null }, 1)
+    const s = summarize(spec, results, opts(null), 1)
     const spf = s.candidates.find((c) => c.label.startsWith('EASY-SPF'))!
     expect(spf.train.mean).toBe(50)
     expect(spf.train.baselineMean).toBe(100)
@@ -233,12 +235,13 @@ describe('selection relative to EASY-FCFS on the same weeks, within the risk lim
     expect(spf.test.gain).toBeCloseTo(0.1)
     expect(spf.test.gainCi[0]).toBeCloseTo(0.1)
     expect(spf.test.gainCi[1]).toBeCloseTo(0.1)
-    expect(s.candidates[s.recommended].label).toMatch(/^EASY-SPF/)
+    expect(s.candidates[s.bestAdmissible].label).toMatch(/^EASY-SPF/)
   })
 
   it('recommends the best on train that respects the limit, and reports test honestly', () => {
-    const s = summarize(spec, results, { maxWaitRatio: 1.5 }, 1)
-    const rec = s.candidates[s.recommended]
+    const s = summarize(spec, results, opts(1.5), 1)
+    expect(s.verdict).toBe('switch')
+    const rec = s.candidates[s.recommended!]
     expect(rec.label).toMatch(/^EASY-SQF/)
     expect(rec.train.maxMaxWaitRatio).toBeLessThanOrEqual(1.5)
     expect(rec.test.gain).toBeCloseTo(-0.2) // worse than FCFS on test: reported, not hidden
@@ -248,8 +251,10 @@ describe('selection relative to EASY-FCFS on the same weeks, within the risk lim
   })
 
   it('falls back to EASY-FCFS when nothing else respects the limit', () => {
-    const s = summarize(spec, results, { maxWaitRatio: 1.1 }, 1)
-    expect(s.candidates[s.recommended].baseline).toBe(true)
+    const s = summarize(spec, results, opts(1.1), 1)
+    expect(s.verdict).toBe('keep')
+    expect(s.recommended).toBe(0)
+    expect(s.candidates[0].baseline).toBe(true)
   })
 })
 
@@ -260,6 +265,16 @@ describe('campaign grid', () => {
     expect(presetCandidates('ch6').length).toBe(12)
     const cells = campaignCells({ candidates: c, thresholds: [null, 72000], split: { kind: 'midpoint' }, resample: { method: 'none', weeks: 1, seed: 1 }, objective: 'avgWait', tau: 10 })
     expect(cells.length).toBe(2 * (1 + 48 * 2))
+    expect(new Set(cells.map(cellKey)).size).toBe(cells.length)
+  })
+
+  it('adds the real-week cells (own keys) when the weeks are resampled; resampled cells keep their keys', () => {
+    const spec: CampaignSpec = { candidates: [{ primary: 'SPF', backfill: 'same' }], thresholds: [null], split: { kind: 'midpoint' }, resample: { method: 'user-weeks', weeks: 5, seed: 1 }, objective: 'avgWait', tau: 10 }
+    const cells = campaignCells(spec)
+    expect(cells.length).toBe(2 * 2 * 2)
+    expect(cells.filter((c) => c.samples === 'real').length).toBe(4)
+    expect(cellKey({ part: 'train', candidate: { primary: 'SPF', backfill: 'same' }, threshold: null })).toBe(JSON.stringify(['train', 'SPF', 'same', null]))
+    expect(cellKey({ part: 'train', candidate: { primary: 'SPF', backfill: 'same' }, threshold: null, samples: 'real' })).toBe(JSON.stringify(['train', 'SPF', 'same', null, 'real']))
     expect(new Set(cells.map(cellKey)).size).toBe(cells.length)
   })
 })

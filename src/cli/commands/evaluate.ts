@@ -7,10 +7,11 @@ import type { PolicySpec } from '../../core/sim/types'
 import { candidateSetNote, PRESET_IDS, type Candidate, type CampaignSpec, type Objective, type PresetId } from '../../core/tune/campaign'
 import { presetCandidates, presetInfo } from '../../core/tune/presets'
 import { RESAMPLE_METHODS, type ResampleMethod } from '../../core/tune/resample'
-import type { EvaluationResult } from '../../core/tune/result'
+import type { Criterion, EvaluationResult } from '../../core/tune/result'
 import { formatDuration, formatThreshold, parseThreshold } from '../../core/util/duration'
 import { CellCache, DEFAULT_CACHE_DIR, hashFile } from '../../engine/cache'
-import { evaluate } from '../../engine/evaluate'
+import { evaluate, InsufficientDataError } from '../../engine/evaluate'
+import { defaultVerdictOptions, type VerdictOptions } from '../../core/tune/select'
 import { EnginePool, defaultWorkerCount } from '../../engine/pool'
 import { DEFAULTS } from '../../core/defaults'
 import { shown, whyDefaults } from '../defaults-help'
@@ -47,7 +48,16 @@ Candidates:
   --thresholds T,T,...     none and/or positive durations (default ${shown('thresholds')})
 Selection:
   --objective avgWait|avgBsld   what to minimise (default ${shown('objective')})
-  --max-wait-ratio R       risk limit: the longest wait on train at most R× EASY-FCFS's (default ${shown('maxWaitRatio')})
+  --max-wait-ratio R|none  risk limit: the longest wait on train at most R× EASY-FCFS's; none
+                           lifts it (default ${shown('maxWaitRatio')})
+Verdict (docs/STATISTICS.md): switch, keep or insufficient-data
+  --min-gain G             smallest train gain that justifies a switch, 5% or 0.05 (default ${fraction('minGain')})
+  --confidence C           confidence of every interval, 95% or 0.95 (default ${fraction('confidence')})
+  --min-weeks N            fewest real weeks in each part for a verdict (default ${shown('minWeeks')});
+                           fewer than ${shown('minFullWeeks')} full weeks in a part: nothing runs (exit 2)
+  --criterion ratio-of-means|mean-ratio
+                           how gains compare weeks: the ratio of the part's means, or the mean of
+                           the weekly ratios (default ${shown('criterion')})
   --tau S                  bounded-slowdown bound in seconds (default ${shown('tau')})
 Engine:
   --workers N              worker processes (default ${defaultWorkerCount()}: cores − 1)
@@ -59,12 +69,12 @@ ${IMPORT_HELP}
 
 Ctrl-C stops cleanly: finished cells stay in the cache and the command exits 130.
 
-${whyDefaults([['split', 'split'], ['weeks', 'weeks'], ['resample', 'resample'], ['seed', 'seed'], ['preset', 'preset'], ['thresholds', 'thresholds'], ['objective', 'objective'], ['max-wait-ratio', 'maxWaitRatio'], ['tau', 'tau'], ['compat', 'compat'], ['overrun', 'overrun'], ['requested-fallback', 'requestedFallback']])}
+${whyDefaults([['split', 'split'], ['weeks', 'weeks'], ['resample', 'resample'], ['seed', 'seed'], ['preset', 'preset'], ['thresholds', 'thresholds'], ['objective', 'objective'], ['max-wait-ratio', 'maxWaitRatio'], ['min-gain', 'minGain'], ['confidence', 'confidence'], ['min-weeks', 'minWeeks'], ['criterion', 'criterion'], ['tau', 'tau'], ['compat', 'compat'], ['overrun', 'overrun'], ['requested-fallback', 'requestedFallback']])}
 `
 
 const FLAGS = {
   ...IMPORT_FLAGS, ...COMPAT_FLAGS, split: 'string', weeks: 'string', resample: 'string', seed: 'string', preset: 'string', primaries: 'string',
-  backfills: 'string', thresholds: 'string', objective: 'string', 'max-wait-ratio': 'string', tau: 'string', workers: 'string',
+  backfills: 'string', thresholds: 'string', objective: 'string', 'max-wait-ratio': 'string', 'min-gain': 'string', confidence: 'string', 'min-weeks': 'string', criterion: 'string', tau: 'string', workers: 'string',
   'cache-dir': 'string', 'no-cache': 'boolean', json: 'optional', help: 'boolean',
 } as const
 
@@ -75,7 +85,15 @@ export async function evaluateCommand(argv: string[], io: Io): Promise<number> {
   const opts = importOptions(a)
   const json = jsonTarget(a)
   const workers = positiveInt(a, 'workers')
-  const ratio = positiveNumber(a, 'max-wait-ratio')
+  const ratioText = str(a, 'max-wait-ratio')
+  const ratio = ratioText !== undefined && ratioText.trim().toLowerCase() === 'none' ? null : positiveNumber(a, 'max-wait-ratio') ?? DEFAULTS.maxWaitRatio.value
+  const verdict: VerdictOptions = {
+    ...defaultVerdictOptions({ maxWaitRatio: ratio }),
+    minGain: fractionArg(a, 'min-gain', 0, 1) ?? DEFAULTS.minGain.value,
+    confidence: fractionArg(a, 'confidence', 0.5, 0.999) ?? DEFAULTS.confidence.value,
+    minWeeks: positiveInt(a, 'min-weeks') ?? DEFAULTS.minWeeks.value,
+    criterion: oneOf<Criterion>(a, 'criterion', ['ratio-of-means', 'mean-ratio']) ?? DEFAULTS.criterion.value,
+  }
   const ths = thresholds(a)
   const preset = presetArg(a)
   const partial = {
@@ -100,7 +118,7 @@ export async function evaluateCommand(argv: string[], io: Io): Promise<number> {
   let cachedCells = 0
   try {
     const sha = await hashFile(path)
-    const { result } = await evaluate({ logPath: path, importOptions: opts, spec, risk: { maxWaitRatio: ratio ?? DEFAULTS.maxWaitRatio.value } }, (setup, cells) =>
+    const { result } = await evaluate({ logPath: path, importOptions: opts, spec, verdict }, (setup, cells) =>
       pool.run(setup, cells, {
         signal: abort.signal, cache, workloadHash: sha,
         onProgress: (p) => {
@@ -119,6 +137,10 @@ export async function evaluateCommand(argv: string[], io: Io): Promise<number> {
     return 0
   } catch (e) {
     progress.done()
+    if (e instanceof InsufficientDataError) {
+      io.err(`${path}: ${e.message}\n`)
+      return 2
+    }
     if (abort.signal.aborted) {
       io.err('interrupted: finished cells are kept in the cache; run the same command again to resume.\n')
       return 130
@@ -127,6 +149,25 @@ export async function evaluateCommand(argv: string[], io: Io): Promise<number> {
   } finally {
     process.off('SIGINT', onSigint)
   }
+}
+
+/** A fraction given as 5% or 0.05, within [lo, hi]. */
+export function parseFraction(text: string, flag: string, lo: number, hi: number): number {
+  const t = text.trim()
+  const m = /^(-?[0-9]*\.?[0-9]+(?:e-?[0-9]+)?)\s*(%?)$/i.exec(t)
+  const v = m ? Number(m[1]) / (m[2] ? 100 : 1) : NaN
+  if (!Number.isFinite(v) || v < lo || v > hi) throw new UsageError(`--${flag} must be a fraction between ${lo} and ${hi} (e.g. ${lo === 0 ? '5% or 0.05' : '95% or 0.95'}), got "${text}"`)
+  return v
+}
+
+function fractionArg(a: ParsedArgs, flag: string, lo: number, hi: number): number | undefined {
+  const v = str(a, flag)
+  return v === undefined ? undefined : parseFraction(v, flag, lo, hi)
+}
+
+/** A fraction default shown as a percentage. */
+function fraction(key: 'minGain' | 'confidence'): string {
+  return `${Math.round(DEFAULTS[key].value * 1000) / 10}%`
 }
 
 function policyList(text: string, flag: string, allowSame: boolean): (PolicySpec | 'same')[] {
@@ -178,25 +219,32 @@ export function formatEvaluation(r: EvaluationResult, cite: string | null): stri
   const lines: string[] = []
   lines.push(`${r.log.name}: ${int(r.log.jobsKept)} jobs on ${int(r.log.machineProcs)} processors`)
   lines.push(`Split at ${p.split.atIso ? p.split.atIso.slice(0, 10) : formatDuration(p.split.at)}: train ${int(p.split.train.jobs)} jobs (${formatDuration(p.split.train.seconds)}, load ${pct(p.split.train.load)}), test ${int(p.split.test.jobs)} jobs (${formatDuration(p.split.test.seconds)}, load ${pct(p.split.test.load)})`)
-  lines.push(`Weeks: ${p.resample.method}, ${int(p.resample.trainSamples)} train and ${int(p.resample.testSamples)} test samples from ${p.resample.trainOriginalWeeks} and ${p.resample.testOriginalWeeks} original weeks, seed ${p.resample.seed}; objective ${p.objective}${p.risk.maxWaitRatio === null ? '' : `; risk limit: longest wait ≤ ${p.risk.maxWaitRatio}× EASY-FCFS`}`)
+  lines.push(`Weeks: ${p.resample.method}, ${int(p.resample.trainSamples)} train and ${int(p.resample.testSamples)} test samples from ${p.resample.trainOriginalWeeks} and ${p.resample.testOriginalWeeks} original weeks, seed ${p.resample.seed}; objective ${p.objective}${p.risk.maxWaitRatio === null ? '; no risk limit' : `; risk limit: longest wait ≤ ${p.risk.maxWaitRatio}× EASY-FCFS`}; switch needs a train gain ≥ ${pct(p.minGain)} with its ${Math.round(p.confidence * 100)}% interval above 0`)
   const note = candidateSetNote(p.candidates)
   if (note) lines.push(`Candidates: ${p.preset ? `preset ${p.preset}, ` : ''}${int(p.candidates.length)} orders (${note}; exporting one says what is lost)`)
   if (p.compat === 'ocst') lines.push('Compatibility: ocst (the seeds\' simulator\'s shadow-time rule; first and last partial weeks of each part dropped)')
   lines.push('')
-  lines.push(`Recommendation: ${r.recommendation.sentence}`)
+  const rec = r.recommendation
+  lines.push(`Verdict: ${rec.verdict}. ${rec.sentence}`)
+  if (rec.equivalent.length) lines.push(`Equivalent (as good on train, harder to deploy): ${rec.equivalent.map((i) => r.candidates[i].label).join(', ')}.`)
   const best = r.candidates[r.bestOnTest]
-  if (r.bestOnTest !== r.recommended) lines.push(`In hindsight, the best on test was ${best.label} (test gain ${pct(best.test.gain)}): the gap between choosing on train and knowing the future.`)
+  if (r.recommended !== undefined && r.bestOnTest !== r.recommended) lines.push(`In hindsight, the best on test was ${best.label} (test gain ${pct(best.test.gain)}): the gap between choosing on train and knowing the future.`)
   lines.push('')
-  const rows = [['candidate', 'train gain', 'test gain', 'test 90% CI', 'longest wait vs FCFS (test)', 'within limit']]
+  const conf = `${Math.round(p.confidence * 100)}%`
+  const limited = p.risk.maxWaitRatio !== null
+  const rows = [['candidate', 'train gain (real weeks)', `${conf} interval`, 'test gain', `${conf} interval`, 'longest wait vs FCFS (train)', 'p99 wait vs FCFS', ...(limited ? ['in limit'] : [])]]
   const show = r.ranking.slice(0, 10)
   if (!show.includes(0)) show.push(0)
+  const baseP99 = r.candidates[0].train.maxP99Wait
   for (const i of show) {
     const c = r.candidates[i]
-    rows.push([`${i === r.recommended ? '* ' : '  '}${c.label}`, pct(c.train.gain), pct(c.test.gain), `${pct(c.test.gainCi[0])} to ${pct(c.test.gainCi[1])}`,
-      `${c.test.maxMaxWaitRatio.toFixed(2)}× (${formatDuration(c.test.maxMaxWait)})`, c.admissible ? 'yes' : 'no'])
+    const tr = c.train.real, te = c.test.real
+    const p99 = c.train.maxP99Wait !== null && baseP99 ? `${(c.train.maxP99Wait / baseP99).toFixed(2)}× (${formatDuration(c.train.maxP99Wait)})` : 'n/a'
+    rows.push([`${i === r.recommended ? '* ' : '  '}${c.label}`, pct(tr.gain), `${pct(tr.ci[0])} to ${pct(tr.ci[1])}`, pct(te.gain), `${pct(te.ci[0])} to ${pct(te.ci[1])}`,
+      `${c.train.maxMaxWaitRatio.toFixed(2)}× (${formatDuration(c.train.maxMaxWait)})`, p99, ...(limited ? [c.admissible ? 'yes' : 'no'] : [])])
   }
-  lines.push(`Top ${show.length} of ${r.candidates.length} by train ${p.objective} (gain = share of EASY-FCFS's ${p.objective} removed; * = recommended):`)
-  lines.push(table(rows, ['l', 'r', 'r', 'r', 'r', 'l']).trimEnd())
+  lines.push(`Top ${show.length} of ${r.candidates.length} by train ${p.objective} over the resampled weeks (the thesis's ranking); gains and intervals on the real weeks (${p.statistics ? `${p.statistics.trainWeeks} train, ${p.statistics.testWeeks} test` : 'version-1 result: resampled weeks'}), ${p.criterion}; * = recommended:`)
+  lines.push(table(rows, ['l', 'r', 'r', 'r', 'r', 'r', 'r', ...(limited ? ['l' as const] : [])]).trimEnd())
   lines.push(`EASY-FCFS baseline: ${p.objective === 'avgWait' ? `${formatDuration(r.candidates[0].train.mean)} average wait on train, ${formatDuration(r.candidates[0].test.mean)} on test` : `${r.candidates[0].train.mean.toFixed(2)} average bounded slowdown on train, ${r.candidates[0].test.mean.toFixed(2)} on test`}.`)
   lines.push(...whoPaysLines(r.recommendation.impact, p.risk.maxWaitRatio))
   if (r.calibration) {

@@ -3,7 +3,7 @@
 // tables with every number formatted with its unit. The HTML renderer (src/node/report) only lays
 // these out and escapes them; the charts come from src/shared/charts.ts.
 import type { ExportBundle } from './types'
-import type { EvaluationResult } from '../tune/result'
+import { RESULT_SCHEMA_VERSION, upgradeResult, type EvaluationResult } from '../tune/result'
 import { candidateSetNote, PRESET_IDS } from '../tune/campaign'
 import type { PartSummary } from '../tune/select'
 import { RECOMMENDATION_FILE } from './index'
@@ -58,11 +58,12 @@ const SUMMARY = ['mean', 'baselineMean', 'gain', 'meanRatio', 'p10Ratio', 'p90Ra
 /** Checks the fields the report and the charts read; throws an Error in plain words. */
 export function validateResult(x: unknown): EvaluationResult {
   if (x === null || typeof x !== 'object' || Array.isArray(x)) throw new Error('this is not an EasyTune result: expected a JSON object from `easytune evaluate --json`')
-  // A shallow copy: the defaults filled in below never change the caller's document.
-  const o = { ...(x as Record<string, unknown>) }
+  // Version 1 is read as version 2 (upgradeResult copies what it fills in); then a shallow copy,
+  // so the defaults filled in below never change the caller's document.
+  const o = { ...(upgradeResult(x) as Record<string, unknown>) }
   if (o.kind !== 'easytune-evaluation') throw new Error(`this is not an EasyTune evaluation result (kind is ${describe(o.kind)}; expected "easytune-evaluation", from \`easytune evaluate --json\`)`)
-  if (o.schemaVersion !== 1 && o.schemaVersion !== 2) throw new Error(`result schema version ${describe(o.schemaVersion)} is not supported: this EasyTune reads versions 1 and 2`)
-  for (const p of ['generator', 'log.name', 'log.sha256', 'log.format', 'log.machineSource', 'recommendation.label', 'recommendation.sentence', 'protocol.objective', 'protocol.resample.method']) field(o, p, 'string')
+  if (o.schemaVersion !== RESULT_SCHEMA_VERSION) throw new Error(`result schema version ${describe(o.schemaVersion)} is not supported: this EasyTune reads versions 1 and ${RESULT_SCHEMA_VERSION}`)
+  for (const p of ['generator', 'log.name', 'log.sha256', 'log.format', 'log.machineSource', 'recommendation.label', 'recommendation.sentence', 'recommendation.verdict', 'recommendation.reason', 'protocol.objective', 'protocol.resample.method']) field(o, p, 'string')
   for (const p of ['log.machineProcs', 'log.jobsRead', 'log.jobsKept', 'protocol.split.at', 'protocol.tau', 'protocol.cells', 'protocol.resample.weeks', 'protocol.resample.seed', 'protocol.resample.trainSamples', 'protocol.resample.testSamples', 'protocol.resample.trainOriginalWeeks', 'protocol.resample.testOriginalWeeks']) field(o, p, 'number')
   for (const part of ['train', 'test']) for (const k of ['jobs', 'start', 'end', 'seconds', 'load']) field(o, `protocol.split.${part}.${k}`, 'number')
   field(o, 'log.unixStartTime', 'number?'); field(o, 'protocol.split.atIso', 'string?'); field(o, 'protocol.risk.maxWaitRatio', 'number?')
@@ -91,6 +92,7 @@ export function validateResult(x: unknown): EvaluationResult {
   const insufficient = (o.recommendation as { verdict?: unknown } | undefined)?.verdict === 'insufficient-data'
   if (insufficient && o.recommended === undefined) o.recommended = 0
   for (const k of ['recommended', 'bestOnTest', 'bestOnTrain']) {
+    if (k === 'recommended' && o.recommended === undefined && (o.recommendation as Record<string, unknown>).verdict === 'insufficient-data') continue
     const v = field(o, k, 'number') as number
     if (!Number.isInteger(v) || v < 0 || v >= cands.length) throw new Error(`this is not a valid EasyTune result: ${k} (${v}) is not a candidate index (0 to ${cands.length - 1})`)
   }
@@ -162,7 +164,7 @@ export function dataCitations(r: EvaluationResult & { citation?: string | null }
 export function buildReportModel(input: unknown, exports: ReportExport[] = [], opts: { generatedAt?: string } = {}): ReportModel {
   const r = validateResult(input)
   const p = r.protocol, rep = r.log.importReport, what = objective(r)
-  const rec = r.candidates[r.recommended], base = r.candidates[0], best = r.candidates[r.bestOnTest]
+  const rec = r.candidates[r.recommended ?? 0], base = r.candidates[0], best = r.candidates[r.bestOnTest]
   const limit = p.risk.maxWaitRatio === null ? 'none' : `longest wait on train at most ${p.risk.maxWaitRatio}× EASY-FCFS's`
 
   const level = `${fmtPct(confidenceOf(r), 0)} interval`
@@ -213,14 +215,14 @@ export function buildReportModel(input: unknown, exports: ReportExport[] = [], o
   // "Within limit" only when a limit was set (issue #19 item 3).
   const limited = p.risk.maxWaitRatio !== null
   const lim = <T>(row: T[]): T[] => (limited ? row : row.slice(0, -1))
-  const riskIdx = [...new Set([0, r.recommended, r.bestOnTest, r.bestOnTrain])]
+  const riskIdx = [...new Set([0, r.recommended ?? 0, r.bestOnTest, r.bestOnTrain])]
   const riskRows = riskIdx.map((i) => {
     const c = r.candidates[i]
     return lim([`${c.label} (${roleOf(r, i)})`, ...(['train', 'test'] as const).flatMap((pt) => [`${fmtDur(c[pt].meanMaxWait)} (${fmtRatio(c[pt].meanMaxWaitRatio)})`, `${fmtDur(c[pt].maxMaxWait)} (${fmtRatio(c[pt].maxMaxWaitRatio)})`]), c.admissible ? 'yes' : 'no'])
   })
   const risk: Block[] = [
     { kind: 'text', text: `A better ${what} can come with a few jobs waiting much longer. The risk view compares each week's longest wait (MaxWait) with EASY-FCFS's on the same weeks. Risk limit: ${limit}.` },
-    { kind: 'table', caption: 'Longest wait: mean over weeks and worst week (× EASY-FCFS\'s)', head: lim(['Configuration', 'Train: mean weekly', 'Train: worst week', 'Test: mean weekly', 'Test: worst week', 'Within limit']), align: lim<'l' | 'r'>(['l', 'r', 'r', 'r', 'r', 'l']), rows: riskRows, marked: [riskIdx.indexOf(r.recommended)] },
+    { kind: 'table', caption: 'Longest wait: mean over weeks and worst week (× EASY-FCFS\'s)', head: lim(['Configuration', 'Train: mean weekly', 'Train: worst week', 'Test: mean weekly', 'Test: worst week', 'Within limit']), align: lim<'l' | 'r'>(['l', 'r', 'r', 'r', 'r', 'l']), rows: riskRows, marked: [riskIdx.indexOf(r.recommended ?? 0)] },
   ]
 
   const order = [...new Set([...r.ranking, ...r.candidates.map((_, i) => i)])]

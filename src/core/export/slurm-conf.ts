@@ -5,7 +5,7 @@
 // keeps its last value ("specified more than once, latest value used"). The site's file is
 // untrusted input: every problem is an ExportInputError naming the line, nothing is evaluated.
 import type { SettingChange } from './types'
-import { ExportInputError } from './validate'
+import { ExportInputError } from './errors'
 
 /** The site's slurm.conf cannot be read (the message names the line). */
 export class SlurmConfError extends ExportInputError {}

@@ -8,7 +8,8 @@ import { lostGap, lostHeader, lostParts } from './lost'
 import { jobSubmitLua, LUA_FILE, SITE_FACTOR_FILE, siteFactorScript } from './scripts'
 import { listEntry, mergeSlurmConf, parseSlurmConf, slurmMinutes, type SlurmConf, type Want } from './slurm-conf'
 import { BASE, BF_MAX_JOB_TEST, BF_WINDOW_MAX_MIN, BF_WINDOW_MIN, ENC_CAP, LIMIT_IF_UNSET_MIN, LINEAR_BUDGET, needsLua, slurmPlan, type SlurmPlan } from './slurm-plan'
-import { choiceLabel, ExportInputError, type ExportInput } from './validate'
+import { ExportInputError } from './errors'
+import { choiceLabel, type ExportInput } from './validate'
 
 export const SLURM_CONF_FILE = 'slurm.conf.easytune'
 /** The whole merged configuration, written when the current slurm.conf is given. */

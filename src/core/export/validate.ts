@@ -2,14 +2,12 @@
 // anywhere): every field read is checked, and only typed values (registry ids, finite numbers)
 // leave this module. Strings from the result never reach generated configuration or code.
 import { findPolicy, POLICIES } from '../sim/policies'
-import { RESULT_SCHEMA_VERSION, type EvaluationResult, type Verdict } from '../tune/result'
+import { RESULT_SCHEMA_VERSION, upgradeResult, type EvaluationResult, type Verdict } from '../tune/result'
+import { ExportInputError, InsufficientDataError } from './errors'
 
-export class ExportInputError extends Error {
-  constructor(message: string) {
-    super(message)
-    this.name = 'ExportInputError'
-  }
-}
+export { ExportInputError, InsufficientDataError } from './errors'
+
+/** The result's verdict is insufficient-data: no recommendation to export (`easytune export` exits 2 with it). */
 
 /** A registry policy (canonical id) or a mixed linear policy with its 6 weights and scales. */
 export type PolicyChoice =
@@ -37,10 +35,7 @@ export interface ExportInput {
 }
 
 /** Result documents this module reads: v1, and v2 which adds recommendation.verdict (docs/RESULT-SCHEMA.md). */
-const LATEST_READ = Math.max(RESULT_SCHEMA_VERSION, 2)
 
-/** The evaluation says there is too little data: nothing to export (the CLI exits 2 with the reason). */
-export class InsufficientDataError extends ExportInputError {}
 
 /** A short printable text from the result (shown to the person only, never written into a file). */
 function plainText(x: unknown): string | null {
@@ -81,20 +76,21 @@ function policyChoice(x: unknown, where: string): PolicyChoice {
 }
 
 /** The recommended candidate of a result, or an ExportInputError in plain words. */
-export function readExportInput(result: unknown): ExportInput {
-  if (!isObj(result)) throw new ExportInputError('the file is not an EasyTune evaluation result (expected a JSON object)')
+export function readExportInput(input: unknown): ExportInput {
+  if (!isObj(input)) throw new ExportInputError('the file is not an EasyTune evaluation result (expected a JSON object)')
+  const result = upgradeResult(input) // version 1 documents are read as version 2 (a baseline recommendation = keep)
   const sv = result.schemaVersion
-  if (!(typeof sv === 'number' && Number.isInteger(sv) && sv >= 1 && sv <= LATEST_READ)) {
-    throw new ExportInputError(`unsupported result schemaVersion ${JSON.stringify(sv)?.slice(0, 20) ?? 'missing'}; this version of EasyTune reads versions 1 to ${LATEST_READ}`)
+  if (sv !== RESULT_SCHEMA_VERSION) {
+    throw new ExportInputError(`unsupported result schemaVersion ${JSON.stringify(sv)?.slice(0, 20) ?? 'missing'}; this version of EasyTune reads versions 1 to ${RESULT_SCHEMA_VERSION}`)
   }
   if (result.kind !== 'easytune-evaluation') throw new ExportInputError('the file is not an EasyTune evaluation result (kind is not "easytune-evaluation")')
   const r = result as unknown as EvaluationResult
   const rec = isObj(r.recommendation) ? (r.recommendation as unknown as Record<string, unknown>) : {}
   const verdict = rec.verdict
   if (verdict === 'insufficient-data') {
-    throw new InsufficientDataError(`the evaluation found too little data to recommend an order: ${plainText(rec.reason) ?? 'no reason given'}`)
+    throw new InsufficientDataError(`the evaluation's verdict is insufficient-data (too little data to recommend an order), so there is nothing to export: ${plainText(rec.reason) ?? 'no reason given'}`)
   }
-  if (!(verdict === undefined || verdict === 'switch' || verdict === 'keep')) throw new ExportInputError('the result\'s recommendation.verdict must be switch, keep or insufficient-data')
+  if (!(verdict === 'switch' || verdict === 'keep')) throw new ExportInputError('the result has no verdict (recommendation.verdict must be switch, keep or insufficient-data)')
   if (!Array.isArray(r.candidates) || r.candidates.length === 0) throw new ExportInputError('the result has no candidates')
   const i = r.recommended as unknown
   if (typeof i !== 'number' || !Number.isInteger(i) || i < 0 || i >= r.candidates.length) {
@@ -123,7 +119,7 @@ export function readExportInput(result: unknown): ExportInput {
   const objective = isObj(r.protocol) ? (r.protocol as unknown as Record<string, unknown>).objective : null
   const mr = log.maxRequestedSeconds
   return {
-    verdict: verdict ?? (c.baseline === true ? 'keep' : 'switch'),
+    verdict,
     maxRequested: finite(mr) && mr > 0 ? Math.min(mr, MAX_THRESHOLD) : null,
     primary, backfill,
     threshold: finite(t) ? t : null,

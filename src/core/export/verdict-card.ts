@@ -41,7 +41,7 @@ const ratio = (x: number | null | undefined) => (x === null || x === Infinity ? 
 export function verdictOf(r: EvaluationResult): Verdict {
   const v = r.recommendation.verdict
   if (v === 'switch' || v === 'keep' || v === 'insufficient-data') return v
-  const rec = r.candidates[r.recommended]
+  const rec = r.recommended === undefined ? undefined : r.candidates[r.recommended]
   return !rec || rec.baseline || r.recommendation.testDisagrees ? 'keep' : 'switch'
 }
 
@@ -54,7 +54,7 @@ export function confidenceOf(r: EvaluationResult): number {
 /** The candidate whose evidence the card shows: the recommendation; for `keep`, the best
  * candidate on train other than the baseline (the one that failed to earn a switch). */
 export function contenderOf(r: EvaluationResult): number | null {
-  if (verdictOf(r) === 'switch') return r.recommended
+  if (verdictOf(r) === 'switch') return r.recommended ?? null
   const rank = Array.isArray(r.ranking) ? r.ranking : []
   const c = rank.find((i) => r.candidates[i] && !r.candidates[i].baseline && r.candidates[i].admissible) ?? rank.find((i) => r.candidates[i] && !r.candidates[i].baseline)
   return c ?? null
@@ -99,13 +99,13 @@ export function buildVerdictCard(r: EvaluationResult): VerdictCard {
   const rows: VerdictCardRow[] = []
 
   let title: string
-  if (verdict === 'switch') title = `Switch to ${r.candidates[r.recommended].label}`
+  if (verdict === 'switch') title = `Switch to ${r.candidates[r.recommended ?? 0].label}`
   else if (verdict === 'keep') title = `Keep what you have (${base.label})`
   else title = 'Not enough data to recommend a change'
   const noDifference = verdict === 'keep' && c !== null && touchesZero(c.train)
   let reason = typeof rec.reason === 'string' && rec.reason ? rec.reason : ''
   if (!reason) {
-    reason = verdict === 'switch' ? `It removed ${pct(r.candidates[r.recommended].train.gain)} of EASY-FCFS's ${what} on the training weeks, within the limit on the longest wait.`
+    reason = verdict === 'switch' ? `It removed ${pct(r.candidates[r.recommended ?? 0].train.gain)} of EASY-FCFS's ${what} on the training weeks, within the limit on the longest wait.`
       : verdict === 'keep' ? (c ? `No candidate earned a switch: the best, ${c.label}, ${noDifference ? 'is not significantly different from EASY-FCFS' : `removed ${pct(c.train.gain)} of the ${what}`} on the training weeks.` : 'No candidate beat EASY-FCFS on the training weeks.')
         : 'The log has too few weeks or jobs in a part for an honest comparison.'
   }

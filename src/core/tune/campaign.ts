@@ -63,11 +63,15 @@ export function configLabel(c: Candidate, threshold: number | null): string {
   return `${candidateLabel(c)} Θ=${formatThreshold(threshold)}`
 }
 
-/** One cell: a candidate under one threshold on every sample of one part. */
+/** One cell: a candidate under one threshold on every sample of one part. `samples: 'real'`
+ * runs it on the part's real full weeks instead (consecutive weeks, each from an empty machine:
+ * the 'none' resampling), the weeks the verdict's statistics bootstrap (docs/STATISTICS.md). */
 export interface CellSpec {
   candidate: Candidate
   threshold: number | null
   part: Part
+  /** Absent or 'resampled': the part's resampled weeks; 'real': its real full weeks. */
+  samples?: 'resampled' | 'real'
 }
 
 /** Per-week metrics of one cell (index = sample number). */
@@ -77,6 +81,8 @@ export interface CellResult {
   avgBsld: Float64Array
   maxBsld: Float64Array
   jobs: Int32Array
+  /** 99th-percentile wait of each week (seconds; nearest rank). Absent in results of older caches. */
+  p99Wait?: Float64Array
   /** Each sample's week length as a fraction of 7 days (WeekSamples.weight); absent when every
    * sample is a full week (weight 1). */
   weight?: Float64Array
@@ -88,33 +94,79 @@ export function runCell(samples: WeekSamples, machineProcs: number, cell: CellSp
   const n = samples.count
   const r: CellResult = {
     avgWait: new Float64Array(n), maxWait: new Float64Array(n), avgBsld: new Float64Array(n), maxBsld: new Float64Array(n), jobs: new Int32Array(n),
+    p99Wait: new Float64Array(n),
   }
   const weight = samples.weights()
   if (weight) r.weight = weight
+  let waits = new Float64Array(0)
   const config: SimConfig = { primary: cell.candidate.primary, backfill: cell.candidate.backfill, threshold: cell.threshold }
   const options: SimOptions = samples.compat === 'none' ? { windowStart: 0 } : { windowStart: 0, compat: samples.compat }
   for (let k = 0; k < n; k++) {
     const week = samples.get(k)
-    const m = computeMetrics(week, machineProcs, simulate(week, machineProcs, config, options), tau, false)
+    const start = simulate(week, machineProcs, config, options)
+    const m = computeMetrics(week, machineProcs, start, tau, false)
     r.avgWait[k] = m.avgWait; r.maxWait[k] = m.maxWait; r.avgBsld[k] = m.avgBsld; r.maxBsld[k] = m.maxBsld; r.jobs[k] = m.jobs
+    // The 99th percentile by selection (linear time) rather than the full sort computeMetrics
+    // would do: campaign cells skip that sort for speed (docs/PERFORMANCE.md).
+    if (waits.length < week.count) waits = new Float64Array(week.count)
+    for (let j = 0; j < week.count; j++) waits[j] = start[j] - week.submit[j]
+    r.p99Wait![k] = nearestRank(waits, week.count, 0.99)
     onSample?.(k)
   }
   return r
 }
 
-/** Every cell of a campaign, baseline (EASY-FCFS, no threshold) first for each part. */
+/** Nearest-rank q-quantile of a[0..n) (as metrics.percentile on sorted values), by quickselect; reorders a. */
+export function nearestRank(a: Float64Array, n: number, q: number): number {
+  if (n === 0) return 0
+  const k = Math.min(n - 1, Math.max(0, Math.ceil(q * n) - 1))
+  let lo = 0, hi = n - 1
+  while (lo < hi) {
+    const pivot = a[(lo + hi) >>> 1]
+    let i = lo, j = hi
+    while (i <= j) {
+      while (a[i] < pivot) i++
+      while (a[j] > pivot) j--
+      if (i <= j) { const t = a[i]; a[i] = a[j]; a[j] = t; i++; j-- }
+    }
+    if (k <= j) hi = j
+    else if (k >= i) lo = i
+    else return a[k]
+  }
+  return a[k]
+}
+
+/** Every cell of a campaign, baseline (EASY-FCFS, no threshold) first for each part: the
+ * resampled cells, then the same on the part's real weeks (unless the resampling already is the
+ * real weeks, 'none': then the resampled cells serve as the real ones). */
 export function campaignCells(spec: CampaignSpec): CellSpec[] {
   const cells: CellSpec[] = []
-  for (const part of ['train', 'test'] as Part[]) {
-    cells.push({ candidate: BASELINE, threshold: null, part })
-    for (const candidate of spec.candidates) {
-      for (const threshold of spec.thresholds) {
-        if (isBaseline(candidate)) continue
-        cells.push({ candidate, threshold, part })
+  const kinds: ('resampled' | 'real')[] = spec.resample.method === 'none' ? ['resampled'] : ['resampled', 'real']
+  for (const kind of kinds) {
+    for (const part of ['train', 'test'] as Part[]) {
+      const add = (c: CellSpec) => cells.push(kind === 'real' ? { ...c, samples: 'real' } : c)
+      add({ candidate: BASELINE, threshold: null, part })
+      for (const candidate of spec.candidates) {
+        for (const threshold of spec.thresholds) {
+          if (isBaseline(candidate)) continue
+          add({ candidate, threshold, part })
+        }
       }
     }
   }
   return cells
+}
+
+/** The cell of a candidate (the baseline under any threshold is the one baseline cell). */
+export function cellOf(part: Part, candidate: Candidate, threshold: number | null, samples: 'resampled' | 'real' = 'resampled'): CellSpec {
+  const bl = isBaseline(candidate)
+  const c: CellSpec = { part, candidate: bl ? BASELINE : candidate, threshold: bl ? null : threshold }
+  return samples === 'real' ? { ...c, samples } : c
+}
+
+/** The key of a candidate's real-week cell: its resampled cell when the resampling is 'none'. */
+export function realCellKey(spec: CampaignSpec, part: Part, candidate: Candidate, threshold: number | null): string {
+  return cellKey(cellOf(part, candidate, threshold, spec.resample.method === 'none' ? 'resampled' : 'real'))
 }
 
 /** EASY-FCFS(-FCFS), under any threshold: promoted jobs are ordered by submit anyway, so the
@@ -125,7 +177,9 @@ export function isBaseline(c: Candidate): boolean {
   return p === 'FCFS' && b === 'FCFS'
 }
 
-/** A stable text key for a cell (for caches and result maps). */
+/** A stable text key for a cell (for caches and result maps). Resampled cells keep the key they
+ * always had (caches and fixtures stay valid); real-week cells add 'real'. */
 export function cellKey(cell: CellSpec): string {
-  return JSON.stringify([cell.part, cell.candidate.primary, cell.candidate.backfill, cell.threshold])
+  const base = [cell.part, cell.candidate.primary, cell.candidate.backfill, cell.threshold]
+  return JSON.stringify(cell.samples === 'real' ? [...base, 'real'] : base)
 }

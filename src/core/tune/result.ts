@@ -1,19 +1,20 @@
 // The evaluation result: one JSON document (versioned) that export and the report read. Built
 // from plain data only; see docs/RESULT-SCHEMA.md.
 import type { ImportReport } from '../workload/import'
-import { formatDuration, formatThreshold } from '../util/duration'
+import { formatThreshold } from '../util/duration'
 import { formatPercent, objectiveName } from '../util/format'
 import { policyLabel } from '../sim/policies'
 import type { Calibration } from './calibrate'
 import { candidateLabel, candidateSetNote, type CampaignSpec, type CellResult, type Candidate, type PresetId } from './campaign'
-import type { Selection, CandidateSummary } from './select'
+import type { Selection, CandidateSummary, SelectionStatistics } from './select'
+import { slurmDeployment } from '../export/deploy'
 import type { PartStats } from './split'
 import type { Fidelity } from '../export/types'
 import type { Impact } from './impact'
 import type { Compat } from '../sim/types'
 import { DEFAULTS } from '../defaults'
 
-export const RESULT_SCHEMA_VERSION = 1
+export const RESULT_SCHEMA_VERSION = 2
 
 export interface EvaluationResult {
   schemaVersion: number
@@ -50,10 +51,22 @@ export interface EvaluationResult {
      * rule and rule C13 on the weeks). Always written; absent in documents written before it
      * existed, which read as 'none'. */
     compat?: Compat
+    /** Smallest train gain that justifies a switch (fraction). */
+    minGain: number
+    /** Two-sided confidence of every interval (fraction). */
+    confidence: number
+    /** Fewest real weeks (and minJobs jobs) in each part for a verdict. */
+    minWeeks: number
+    minJobs: number
+    criterion: Criterion
+    /** The real-week statistics (docs/STATISTICS.md); null in documents upgraded from version 1. */
+    statistics: SelectionStatistics | null
   }
   calibration: Calibration | null
   candidates: (CandidateSummary & { primary: string; backfill: string })[]
-  recommended: number
+  /** The recommendation's index: the switch target, the baseline's (0) for `keep`, absent for
+   * `insufficient-data`. */
+  recommended?: number
   bestOnTest: number
   bestOnTrain: number
   ranking: number[]
@@ -76,18 +89,18 @@ export interface Recommendation {
    * ratio, export fidelity and how well the simulator matches this log's history. */
   sentence: string
   testDisagrees: boolean
-  /** Schema v2 (absent in v1 documents: readers upgrade them). */
-  verdict?: Verdict
+  /** Schema v2 (v1 documents are upgraded by upgradeResult when read). */
+  verdict: Verdict
   /** Why, in plain words (what passed or failed: gain, interval, risk, data). */
-  reason?: string
+  reason: string
   /** How the recommended candidate deploys on Slurm: the weakest fidelity among its parts, and
-   * what is lost (empty when everything is exported as evaluated). */
-  export?: { target: 'slurm'; fidelity: Fidelity; lost: string[] }
+   * what is lost (empty when everything is exported as evaluated); null for insufficient-data. */
+  export: { target: 'slurm'; fidelity: Fidelity; lost: string[] } | null
   /** Candidates as good as the recommended one (every switch condition passed, paired difference
    * not significant): indices into `candidates`. */
-  equivalent?: number[]
-  /** Who gains and who loses; null for `insufficient-data`. */
-  impact?: Impact | null
+  equivalent: number[]
+  /** Who gains and who loses; null for `insufficient-data` (and until computed). */
+  impact: Impact | null
 }
 
 export function specLabel(p: Candidate['primary'] | Candidate['backfill']): string {
@@ -98,7 +111,7 @@ export function buildResult(args: {
   generator: string; sha256: string; report: ImportReport; machineProcs: number; unixStartTime: number | null
   spec: CampaignSpec; selection: Selection; results: Map<string, CellResult>; cellKeyOf: (c: CandidateSummary, part: 'train' | 'test') => string
   split: { at: number; train: PartStats; test: PartStats }; weeks: { trainOriginal: number; testOriginal: number; train: number; test: number }
-  calibration: Calibration | null; cells: number; maxRequestedSeconds?: number | null
+  calibration: Calibration | null; cells: number; maxRequestedSeconds?: number | null; impact?: Impact | null
 }): EvaluationResult {
   const { spec, selection: s, report } = args
   const iso = (t: number) => (args.unixStartTime === null ? null : new Date((args.unixStartTime + t) * 1000).toISOString())
@@ -107,8 +120,9 @@ export function buildResult(args: {
     const c = s.candidates[i]
     return { label: c.label, train: objectiveOf(args.results.get(args.cellKeyOf(c, 'train'))!), test: objectiveOf(args.results.get(args.cellKeyOf(c, 'test'))!) }
   }
-  const chosen = [...new Set([0, s.recommended, s.bestOnTest])]
-  return {
+  const chosen = [...new Set([0, s.recommended ?? s.bestAdmissible, s.bestOnTest])]
+  const o = s.options
+  const result: EvaluationResult = {
     schemaVersion: RESULT_SCHEMA_VERSION, kind: 'easytune-evaluation', generator: args.generator,
     log: {
       name: report.name, sha256: args.sha256, format: report.format, machineProcs: args.machineProcs, machineSource: report.machine.source,
@@ -122,35 +136,149 @@ export function buildResult(args: {
       candidates: spec.candidates.map((c) => ({ primary: specLabel(c.primary), backfill: specLabel(c.backfill) })),
       preset: spec.preset ?? null, candidateNote: candidateSetNote(spec.candidates),
       risk: s.risk, cells: args.cells, compat: spec.compat ?? DEFAULTS.compat.value,
+      minGain: o.minGain, confidence: o.confidence, minWeeks: o.minWeeks, minJobs: o.minJobs, criterion: o.criterion, statistics: s.statistics,
     },
     calibration: args.calibration,
     candidates: s.candidates.map((c) => ({ ...c, primary: specLabel(c.candidate.primary), backfill: specLabel(c.candidate.backfill) })),
-    recommended: s.recommended, bestOnTest: s.bestOnTest, bestOnTrain: s.bestOnTrain, ranking: s.ranking,
-    recommendation: recommendationSentence(s, spec.objective),
+    ...(s.recommended === null ? {} : { recommended: s.recommended }),
+    bestOnTest: s.bestOnTest, bestOnTrain: s.bestOnTrain, ranking: s.ranking,
+    recommendation: {
+      label: '', sentence: '', testDisagrees: false, verdict: s.verdict, reason: s.reason, equivalent: s.equivalent,
+      export: s.recommended === null ? null : exportOf(s.candidates[s.recommended]), impact: args.impact ?? null,
+    },
     weekly: chosen.map(weeklyFor),
   }
+  Object.assign(result.recommendation, recommendationSentence(result))
+  return result
 }
 
-/** The recommendation in one sentence, with its test gain, CI and MaxWait risk. */
-export function recommendationSentence(s: Selection, objective: CampaignSpec['objective']): { label: string; sentence: string; testDisagrees: boolean } {
-  const c = s.candidates[s.recommended]
-  const what = objectiveName(objective)
-  const pct = (x: number) => formatPercent(x, 0)
-  const limit = s.risk.maxWaitRatio === null ? '' : ` within your limit (longest wait ≤ ${s.risk.maxWaitRatio}× EASY-FCFS's)`
-  if (c.baseline) {
+/** The result with its `recommendation.impact` set, and the sentence redone so that it names the
+ * groups whose mean wait rises beyond the risk ratio (the engine's impact step calls this). */
+export function withImpact(r: EvaluationResult, impact: Impact | null): EvaluationResult {
+  const out: EvaluationResult = { ...r, recommendation: { ...r.recommendation, impact } }
+  Object.assign(out.recommendation, recommendationSentence(out))
+  return out
+}
+
+/** How a candidate deploys on Slurm (core/export/deploy.ts): the baseline needs no change. */
+export function exportOf(c: { candidate: Candidate; threshold: number | null }): { target: 'slurm'; fidelity: Fidelity; lost: string[] } {
+  const d = slurmDeployment(c.candidate, c.threshold)
+  return { target: 'slurm', fidelity: d.fidelity, lost: d.lost }
+}
+
+/** How well the simulator matched this log's history, in words with its numbers. */
+export function calibrationWords(c: Calibration | null): string {
+  if (!c) return 'the log records no waits, so how well the simulator matches its history is unknown'
+  const level = c.spearman >= 0.6 ? 'closely' : c.spearman >= 0.3 ? 'loosely' : 'poorly'
+  const ratio = c.recordedMean > 0 ? c.simulatedMean / c.recordedMean : NaN
+  const scale = !Number.isFinite(ratio) ? '' : `, simulated mean wait ${ratio.toFixed(1)}× the recorded`
+  return `the simulator follows this log's recorded waits ${level} (rank correlation ${c.spearman.toFixed(2)}${scale})`
+}
+
+const FIDELITY_WORDS: Record<Fidelity, string> = {
+  native: 'exports to Slurm natively',
+  'job_submit.lua': 'exports to Slurm with a job_submit.lua script',
+  'site factor': 'exports to Slurm with a site-factor script',
+  'not exportable': 'cannot be exported to Slurm as evaluated',
+}
+
+/** The verdict in one sentence (docs/RESULT-SCHEMA.md, `recommendation.sentence`): the verdict, the train gain
+ * on the real weeks with its selection-corrected interval (the evidence), the test gain with its
+ * interval (reported, never the evidence), the longest-wait ratio, the export fidelity and the
+ * calibration in words; the groups whose mean wait rises beyond the risk ratio, when known. */
+export function recommendationSentence(r: EvaluationResult): { label: string; sentence: string; testDisagrees: boolean } {
+  const rec = r.recommendation
+  const pct = (x: number) => formatPercent(x, 1)
+  const conf = `${Math.round(r.protocol.confidence * 100)}%`
+  const calib = calibrationWords(r.calibration)
+  const what = objectiveName(r.protocol.objective)
+  if (rec.verdict === 'insufficient-data') return { label: '', testDisagrees: false, sentence: `Insufficient data: ${rec.reason.replace(/^Not enough data for a verdict: /, '')} ${cap(calib)}.` }
+  const shown = rec.verdict === 'switch' ? r.recommended! : r.ranking.find((i) => r.candidates[i].admissible && !r.candidates[i].baseline)
+  const c = shown === undefined ? null : r.candidates[shown]
+  const evidence = (x: CandidateSummary) => {
+    const tr = x.train.real, te = x.test.real
+    const sel = tr.selectionCi ?? tr.ci
+    const ratio = Number.isFinite(x.train.maxMaxWaitRatio) ? `${x.train.maxMaxWaitRatio.toFixed(2)}×` : 'unbounded ×'
+    const p99 = x.train.maxP99Wait !== null && r.candidates[0].train.maxP99Wait ? `, 99th percentile ${(x.train.maxP99Wait / r.candidates[0].train.maxP99Wait).toFixed(2)}×` : ''
+    const change = tr.gain >= 0 ? `${pct(tr.gain)} lower` : `${pct(-tr.gain)} higher`
+    return `${what} ${change} than EASY-FCFS on the ${tr.weeks} real train weeks (${conf} interval ${pct(sel[0])} to ${pct(sel[1])}, corrected for choosing among ${r.candidates.length - 1} candidates), ` +
+      `${pct(te.gain)} on the ${te.weeks} test weeks (${conf} interval ${pct(te.ci[0])} to ${pct(te.ci[1])}; reported, not the evidence); ` +
+      `longest train wait ${ratio} EASY-FCFS's${p99}`
+  }
+  const over = rec.impact?.overRisk ?? []
+  const groups = over.length ? `; mean wait rises beyond ${r.protocol.risk.maxWaitRatio ?? ''}× for ${over.map((g) => `${g.label} (${g.part}, ${g.meanRatio === null ? "up from no wait" : `${g.meanRatio.toFixed(1)}×`}, ${g.jobs} jobs)`).join(', ')}` : ''
+  if (rec.verdict === 'switch' && c) {
+    const fid = rec.export ? FIDELITY_WORDS[rec.export.fidelity] + (rec.export.lost.length ? ` (lost: ${rec.export.lost.join('; ')})` : '') : ''
+    const eq = rec.equivalent.length ? `; ${rec.equivalent.length} other candidate${rec.equivalent.length === 1 ? ' is' : 's are'} as good on train (no significant difference), none simpler to deploy` : ''
     return {
-      label: c.label, testDisagrees: false,
-      sentence: `Keep EASY-FCFS: no candidate beat it on the training months${limit}.`,
+      label: candidateLabel(c.candidate) + (c.threshold === null ? '' : ` Θ=${formatThreshold(c.threshold)}`), testDisagrees: c.test.real.gain <= 0,
+      sentence: `Switch to ${orderWords(c)}: ${evidence(c)}; ${fid}${eq}${groups}; ${calib}.`,
     }
   }
+  const best = c ? `; ${c.label}: ${evidence(c)}` : ''
+  return { label: r.candidates[0].label, testDisagrees: false, sentence: `Keep EASY-FCFS (no change to export): ${rec.reason.replace(/^keep EASY-FCFS: /, '')}${best}${groups}; ${calib}.` }
+}
+
+function orderWords(c: CandidateSummary): string {
   const order = c.candidate.backfill === 'same' ? `${specLabel(c.candidate.primary)} order` : `${specLabel(c.candidate.primary)} order and ${specLabel(c.candidate.backfill)} backfilling`
   const theta = c.threshold === null ? 'no threshold' : `a ${formatThreshold(c.threshold)} threshold`
-  const t = c.test
-  const ci = `90% CI ${pct(t.gainCi[0])} to ${pct(t.gainCi[1])}`
-  const risk = `with the longest wait ${t.maxMaxWaitRatio.toFixed(1)}× today's (${formatDuration(t.maxMaxWait)})`
-  const testDisagrees = t.gain <= 0
-  const sentence = testDisagrees
-    ? `EASY with ${order} and ${theta} was best on the training months${limit} (${what} ${pct(c.train.gain)} lower than EASY-FCFS), but on the test months it did not help: ${pct(-t.gain)} worse (${ci}), ${risk}. Keep EASY-FCFS or try a lower threshold.`
-    : `EASY with ${order} and ${theta} cut the ${what} on the test months by ${pct(t.gain)} (${ci}), ${risk}.`
-  return { label: candidateLabel(c.candidate) + (c.threshold === null ? '' : ` Θ=${formatThreshold(c.threshold)}`), sentence, testDisagrees }
+  return `EASY with ${order} and ${theta}`
+}
+
+function cap(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1)
+}
+
+/** Reads a result document of any supported version as the current one. Version 1 documents
+ * (before issue #19) had no verdict: they are given the one their recommendation implied ('keep'
+ * when the recommended candidate is the baseline, else 'switch'), with a reason saying the v2 checks were not made, and
+ * the v2 protocol fields of that time (90 % intervals over the resampled weeks, no minimum gain). */
+export function upgradeResult<T>(doc: T): T {
+  const obj = (x: unknown): x is Record<string, unknown> => x !== null && typeof x === 'object' && !Array.isArray(x)
+  if (!obj(doc) || doc.schemaVersion !== 1) return doc
+  // Defensive: a broken v1 document stays broken (its readers refuse it in words), never throws here.
+  // Copies of the objects it fills in (the caller's document is left as it was).
+  const r: Record<string, unknown> = { ...doc, schemaVersion: RESULT_SCHEMA_VERSION }
+  if (obj(r.protocol)) r.protocol = { ...r.protocol }
+  r.recommendation = obj(r.recommendation) ? { ...r.recommendation } : {}
+  if (Array.isArray(r.candidates)) {
+    r.candidates = r.candidates.map((c: unknown) => (obj(c) ? { ...c, ...(obj(c.train) ? { train: { ...c.train } } : {}), ...(obj(c.test) ? { test: { ...c.test } } : {}) } : c))
+  }
+  if (obj(r.protocol)) {
+    const p = r.protocol
+    p.minGain ??= 0
+    p.confidence ??= 0.9
+    p.minWeeks ??= 0
+    p.minJobs ??= 0
+    p.criterion ??= 'ratio-of-means'
+    p.statistics ??= null
+  }
+  const candidates = Array.isArray(r.candidates) ? r.candidates : []
+  for (const c of candidates) {
+    if (!obj(c)) continue
+    for (const part of [c.train, c.test]) {
+      if (!obj(part)) continue
+      part.meanP99Wait ??= null
+      part.maxP99Wait ??= null
+      part.real ??= { weeks: 0, gain: part.gain, ci: part.gainCi, vsBest: null, selectionCi: null }
+    }
+  }
+  if (obj(r.recommendation)) {
+    const rec = r.recommendation
+    const i = typeof r.recommended === 'number' ? r.recommended : 0
+    const chosen = candidates[i]
+    rec.verdict ??= obj(chosen) && chosen.baseline === true ? 'keep' : 'switch'
+    rec.reason ??= 'a version-1 result: it was chosen on resampled weeks without the minimum gain, the real-week interval or the risk limit of version 2; run the evaluation again for a verdict'
+    rec.equivalent ??= []
+    rec.impact ??= null
+    if (rec.export === undefined) {
+      const c = candidates[i]
+      try {
+        rec.export = obj(c) && obj(c.candidate) ? exportOf(c as unknown as CandidateSummary) : null
+      } catch {
+        rec.export = null
+      }
+    }
+  }
+  return r as unknown as T
 }

@@ -16,7 +16,7 @@ import { parseExtras, type Extras } from './extras'
 /** The recommendation and the hindsight comparison, in sentences (pure: tested directly). */
 export function describeResult(r: EvaluationResult): { headline: string; hindsight: string; scope: string; baseline: string } {
   const best = r.candidates[r.bestOnTest]
-  const rec = r.candidates[r.recommended]
+  const rec = r.candidates[r.recommended ?? 0]
   const what = r.protocol.objective === 'avgWait' ? 'average wait' : 'average bounded slowdown'
   const hindsight = r.bestOnTest === r.recommended
     ? `The recommended order was also the best on the test months: choosing on the past months lost nothing here.`
@@ -36,7 +36,7 @@ export function describeResult(r: EvaluationResult): { headline: string; hindsig
 /** The longest-wait risk of the recommendation in a few words: on train (where the limit
  * applies) and on test. */
 export function riskText(r: EvaluationResult): string {
-  const c = r.candidates[r.recommended]
+  const c = r.candidates[r.recommended ?? 0]
   const limit = r.protocol.risk.maxWaitRatio === null
     ? 'No limit on the longest wait was set (Candidates & risk step).'
     : `Your limit: ${times(r.protocol.risk.maxWaitRatio, 1)} on the training weeks; ${int(r.candidates.filter((x) => !x.admissible).length)} configurations exceeded it.`
