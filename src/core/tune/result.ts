@@ -206,7 +206,11 @@ export function recommendationSentence(r: EvaluationResult): { label: string; se
       `longest train wait ${ratio} EASY-FCFS's${p99}`
   }
   const over = rec.impact?.overRisk ?? []
-  const groups = over.length ? `; mean wait rises beyond ${r.protocol.risk.maxWaitRatio ?? ''}× for ${over.map((g) => `${g.label} (${g.part}, ${g.meanRatio === null ? "up from no wait" : `${g.meanRatio.toFixed(1)}×`}, ${g.jobs} jobs)`).join(', ')}` : ''
+  // Named as the impact tables name them ("user 3", "account chem"), at most six; the rest counted.
+  const who = (g: (typeof over)[number]) => (g.dimension === 'account' ? `${rec.impact?.[g.part]?.accountKind ?? 'account'} ${g.label}` : g.label)
+  const named = over.slice(0, 6).map((g) => `${who(g)} (${g.part}, ${g.meanRatio === null ? 'up from no wait' : `${g.meanRatio.toFixed(1)}×`}, ${g.jobs} jobs)`)
+  if (over.length > 6) named.push(`${over.length - 6} more group${over.length === 7 ? '' : 's'} (see who gains and who loses)`)
+  const groups = over.length ? `; mean wait rises beyond ${r.protocol.risk.maxWaitRatio ?? ''}× for ${named.join(', ')}` : ''
   if (rec.verdict === 'switch' && c) {
     const fid = rec.export ? FIDELITY_WORDS[rec.export.fidelity] + (rec.export.lost.length ? ` (lost: ${rec.export.lost.join('; ')})` : '') : ''
     const eq = rec.equivalent.length ? `; ${rec.equivalent.length} other candidate${rec.equivalent.length === 1 ? ' is' : 's are'} as good on train (no significant difference), none simpler to deploy` : ''
