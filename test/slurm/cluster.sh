@@ -1,6 +1,6 @@
 #!/bin/bash
-# A single-host Slurm 22.05 test cluster on loopback, no systemd (adapted from SLURM.md Part 2,
-# cluster.sh). usage: cluster.sh start | stop | status
+# A single-host Slurm 22.05 test cluster on loopback, no systemd (test/slurm/README.md says how it
+# is laid out). usage: cluster.sh start | stop | status
 # env: RUN_DIR (scratch folder, required), CTLD_PORT, NODE_PORTS (space separated, one per node),
 #      CPUS_PER_NODE (default 1), SITE_CONF (optional: a whole slurm.conf to use instead of the one
 #      written here; it must use RUN_DIR's paths and ports). The test writes $RUN_DIR/etc/policy.conf (the exported fragment),

@@ -1,4 +1,4 @@
-// Helpers for the real-Slurm test: availability and install (SLURM.md Part 2), a loopback
+// Helpers for the real-Slurm test: availability and install (test/slurm/README.md), a loopback
 // cluster driven by cluster.sh (daemons stopped by their recorded PIDs), job submission and the
 // real start order read back from the jobs' own start stamps.
 import { execFileSync, spawnSync } from 'node:child_process'
@@ -27,7 +27,7 @@ export function whyNotSlurm(): string | null {
 export function prepareSlurm(): string | null {
   const why = whyNotSlurm()
   if (why !== null || BINARIES.every(has)) return why
-  // never let package scripts start daemons: there is no systemd (SLURM.md Part 2, ci.sh)
+  // never let package scripts start daemons: there is no systemd (test/slurm/README.md)
   if (!existsSync('/usr/sbin/policy-rc.d')) writeFileSync('/usr/sbin/policy-rc.d', '#!/bin/sh\nexit 101\n', { mode: 0o755 })
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' }
   const install = () => spawnSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...PACKAGES], { env, encoding: 'utf8' })
@@ -66,7 +66,7 @@ export class Cluster {
   }
 
   /** The exported files as the cluster's policy, plus test-only overrides that make Slurm react
-   * within about a second (the exported bf_* options are kept, SLURM.md Part 2 §4). */
+   * within about a second (the exported bf_* options are kept, test/slurm/README.md). */
   configure(bundle: ExportBundle): void {
     const conf = bundle.files.find((f) => f.name === 'slurm.conf.easytune')!.content
     writeFileSync(join(this.dir, 'etc', 'policy.conf'), conf)

@@ -1,10 +1,10 @@
 // The exported Slurm configuration on a real Slurm 22.05 (Debian's packages) on loopback, as root,
-// without systemd (SLURM.md Part 2): for each policy, a blocker fills the machine, then jobs that
+// without systemd (test/slurm/README.md): for each policy, a blocker fills the machine, then jobs that
 // differ in the ordered attribute queue behind it; the order they really start in must be the
 // order EasyTune's simulator predicts for the same jobs under the same policy.
 //
 // Node layout: 16 nodes × 1 CPU (16 slurmd on 127.0.0.1, one port each). The simulator pools
-// CPUs, and Slurm's backfill reserves whole nodes (SLURM.md Part 2 §5.5); with one CPU per node a
+// CPUs, and Slurm's backfill reserves whole nodes (test/slurm/README.md §Why 16 nodes of 1 CPU); with one CPU per node a
 // whole node IS one CPU, so Slurm's reservations have the simulator's granularity and machine
 // size = 16 CPUs in both. Every test job needs more than half the machine (9–15 CPUs), so jobs
 // run one at a time and the start order is exactly the priority order, with no backfilling race.

@@ -93,7 +93,7 @@ describe('fidelity labels', () => {
     expect(b.gaps.join(' ')).toMatch(/per partition.*whole nodes.*periodically.*No separate backfill order/s)
     expect(labels(slurm('SPF'))['backfill order SPF']).toBeUndefined()
   })
-  it('maps mixtures per SLURM.md 3.2: linear terms natively or in Lua, −exp and negative waits to the site factor', () => {
+  it('maps mixtures per docs/POLICIES.md §Mixed policies: linear terms natively or in Lua, −exp and negative waits to the site factor', () => {
     expect(labels(slurm(MIX([0.5, 0.5, 0, 0, 0, 0])))).toMatchObject({ 'mixed term -q': 'native', 'mixed term -p': 'job_submit.lua' })
     const age = slurm(MIX([0, 0.5, 0.5, 0, 0, 0]))
     expect(labels(age)['mixed term wait']).toBe('native')
