@@ -164,8 +164,9 @@ describe('Candidates step', () => {
 
 describe('Candidates step: a log too short to evaluate', () => {
   it('Start stays disabled with the words of the back end\'s estimate (the CLI\'s exit-2 message); without a problem it is enabled', async () => {
-    const problem = 'The training part has only 1 full week of submits: at least 2 full weeks per part are needed before anything can be compared.'
-    app.api.estimateCampaign = vi.fn(async () => ({ cells: 24, weekSimulations: 72, seconds: 0.4, workers: 1, problem })) as typeof app.api.estimateCampaign
+    // The back end refuses the estimate (and the campaign) of a log too short, in evaluate's words.
+    const problem = 'this log spans 9.0 days (train: 1 full week); the protocol needs at least 2 full weeks in each part: give several files, e.g. daily jobcomp files, or a longer sacct range'
+    app.api.estimateCampaign = vi.fn(async () => { throw new Error(problem) }) as typeof app.api.estimateCampaign
     await withLog()
     const w = mountStep(CandidatesStep)
     await settle(350)
@@ -173,7 +174,7 @@ describe('Candidates step: a log too short to evaluate', () => {
     expect(w.get('[data-testid="start-run"]').attributes('disabled')).toBeDefined()
     await w.get('[data-testid="start-run"]').trigger('click')
     expect(app.api.startCampaign).not.toHaveBeenCalled()
-    app.api.estimateCampaign = vi.fn(async () => ({ cells: 24, weekSimulations: 72, seconds: 0.4, workers: 1, problem: null })) as typeof app.api.estimateCampaign
+    app.api.estimateCampaign = vi.fn(async () => ({ cells: 24, weekSimulations: 72, seconds: 0.4, workers: 1 })) as typeof app.api.estimateCampaign
     await w.get('[data-testid="min-weeks"]').setValue('9')
     await settle(350)
     expect(w.find('[data-testid="estimate-problem"]').exists()).toBe(false)
