@@ -83,10 +83,13 @@ export class EnginePool {
     let scope: CacheScope | null = null
     if (opts.cache) {
       scope = { workloadHash: opts.workloadHash ?? (await hashLog(setup.logPath)), engine: await hashFile(this.workerPath), setup }
+      const refusedBefore = opts.cache.rejected.length
       for (const [key, cell] of unique) {
         const r = await opts.cache.get(opts.cache.key(scope, cell))
         if (r) results.set(key, r)
       }
+      const refused = opts.cache.rejected.slice(refusedBefore)
+      if (refused.length > 0) opts.onWarning?.(`${refused.length} cache entr${refused.length === 1 ? 'y' : 'ies'} in ${opts.cache.dir} ${refused.length === 1 ? 'was' : 'were'} not the cell ${refused.length === 1 ? 'it is' : 'they are'} named for (renamed or copied over another) or not a regular file, and will be recomputed: ${refused[0].path}${refused.length > 1 ? ', …' : ''}`)
     }
     opts.signal?.throwIfAborted()
     const progress = new CampaignProgress(unique, results)

@@ -176,6 +176,19 @@ describe('cache', () => {
     const fourth = await run(more)
     expect(fourth.t.cellsSent).toBe(1)
     expect(bytes(fourth.r)).toEqual(bytes(third.r))
+
+    // Two entries swapped on disk: each records its own key, so both are recomputed, with a warning.
+    const [a, z] = cellFiles(cache.dir).map((f) => join(cache.dir, f))
+    const ab = readFileSync(a)
+    writeFileSync(a, readFileSync(z))
+    writeFileSync(z, ab)
+    const warnings: string[] = []
+    const { t, fork } = tracked()
+    const fifth = await new EnginePool({ workers: 2, workerPath, fork }).run(setup, more, { cache, onWarning: (m) => warnings.push(m) })
+    expect(t.cellsSent).toBe(2)
+    expect(bytes(fifth)).toEqual(bytes(third.r))
+    expect(warnings).toHaveLength(1)
+    expect(warnings[0]).toMatch(/^2 cache entries in .* were not the cell they are named for .* and will be recomputed/)
   })
 
   test('another seed is another key: nothing is reused', async () => {
