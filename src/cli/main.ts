@@ -11,6 +11,7 @@ import { reportCommand } from './commands/report'
 import { simulateCommand } from './commands/simulate'
 import { processIo, type Io } from './output'
 import { FileInputError } from '../node/read-log'
+import { NotRegularFileError } from '../node/regular-file'
 import { InputError } from '../core/workload/errors'
 import { SimulationError } from '../core/sim/easy'
 
@@ -80,6 +81,10 @@ function reportError(io: Io, command: string, e: unknown, debug: boolean): numbe
   }
   if (e instanceof FileInputError) {
     io.err(`easytune: ${e.file}${e.line !== null ? `:${e.line}` : ''}: ${e.message}\n`)
+    return 2
+  }
+  if (e instanceof NotRegularFileError) {
+    io.err(`easytune: ${e.file}: ${e.reason}\n`)
     return 2
   }
   if (e instanceof InputError) {

@@ -17,9 +17,10 @@
 // socket or device named like an entry is never read: opening it could block forever). Both are
 // counted in `rejected` so the caller can warn.
 import { createHash, randomBytes } from 'node:crypto'
-import { constants as fsc, createReadStream, promises as fsp } from 'node:fs'
+import { constants as fsc, promises as fsp } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { cellKey, type CellResult, type CellSpec } from '../core/tune/campaign'
+import { openRegularFile } from '../node/regular-file'
 import type { WorkloadSetup } from './protocol'
 
 export const CACHE_FORMAT_VERSION = 4
@@ -171,10 +172,11 @@ export function decodeCellEntry(buf: Buffer): { key: string; result: CellResult 
   return { key: buf.toString('hex', KEY_OFFSET, KEY_OFFSET + DIGEST), result: r }
 }
 
-/** sha256 (hex) of a file's bytes, streamed. */
+/** sha256 (hex) of a file's bytes, streamed; NotRegularFileError for a FIFO or device (never read). */
 export async function hashFile(path: string, signal?: AbortSignal): Promise<string> {
   const h = createHash('sha256')
-  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20, signal })) h.update(chunk as Buffer)
+  const fh = await openRegularFile(path)
+  for await (const chunk of fh.createReadStream({ highWaterMark: 1 << 20, signal })) h.update(chunk as Buffer)
   return h.digest('hex')
 }
 
