@@ -111,6 +111,27 @@ describe('a log that is not a regular file', () => {
   }, 10_000)
 })
 
+test('a FIFO as the settings file: the defaults, at once', async () => {
+  const stateDir = join(dir, `state-${n++}`)
+  mkdirSync(stateDir)
+  const f = join(stateDir, 'settings.json')
+  execFileSync('mkfifo', [f])
+  unblockers.push(spawn('sh', ['-c', `sleep ${UNBLOCK_MS / 1000}; : > '${f}'`], { stdio: 'ignore' }))
+  const b = new Backend({ mode: 'desktop', stateDir, cacheDir: null, workerPath: join(dir, 'no-worker.js') })
+  const warn = console.warn
+  const warned: string[] = []
+  console.warn = (m: string) => { warned.push(m) }
+  try {
+    const r = await timed(() => b.getSettings())
+    expect(r.value).toEqual({ theme: 'system', workers: null, recentProjects: [] })
+    expect(r.ms).toBeLessThan(QUICK_MS)
+    expect(warned.join('\n')).toMatch(/settings\.json is a FIFO \(named pipe\), not a regular file/)
+  } finally {
+    console.warn = warn
+    await b.close()
+  }
+}, 10_000)
+
 describe('CLI configuration and result files', () => {
   test.each(['/dev/zero', 'FIFO'])('%s as export --current-conf, as the exported result and as the report result: exit 2 at once', async (which) => {
     for (const args of [
