@@ -111,6 +111,18 @@ describe('a log that is not a regular file', () => {
   }, 10_000)
 })
 
+test.each(['/dev/zero', 'FIFO'])('%s dropped on the desktop window (addLogFile): refused at once, naming what it is', async (which) => {
+  const path = which === 'FIFO' ? fifo() : which
+  const b = new Backend({ mode: 'desktop', stateDir: join(dir, `state-${n++}`), cacheDir: null, workerPath: join(dir, 'no-worker.js') })
+  try {
+    const r = await timed(() => b.addLogFile({ path }))
+    expect(String(r.error)).toMatch(/(zero is a character device|fifo-\d+ is a FIFO \(named pipe\)), not a regular file/)
+    expect(r.ms).toBeLessThan(QUICK_MS)
+  } finally {
+    await b.close()
+  }
+}, 10_000)
+
 test('a FIFO as the settings file: the defaults, at once', async () => {
   const stateDir = join(dir, `state-${n++}`)
   mkdirSync(stateDir)
