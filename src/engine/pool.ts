@@ -89,7 +89,11 @@ export class EnginePool {
         if (r) results.set(key, r)
       }
       const refused = opts.cache.rejected.slice(refusedBefore)
-      if (refused.length > 0) opts.onWarning?.(`${refused.length} cache entr${refused.length === 1 ? 'y' : 'ies'} in ${opts.cache.dir} ${refused.length === 1 ? 'was' : 'were'} not the cell ${refused.length === 1 ? 'it is' : 'they are'} named for (renamed or copied over another) or not a regular file, and will be recomputed: ${refused[0].path}${refused.length > 1 ? ', …' : ''}`)
+      const dir = opts.cache.dir
+      const entries = (k: number) => `${k} cache entr${k === 1 ? 'y' : 'ies'} in ${dir}`
+      const foreign = refused.filter((r) => r.reason === 'foreign').length
+      if (foreign > 0) opts.onWarning?.(`${entries(foreign)} held another cell's result (files renamed or copied over each other) and will be recomputed`)
+      if (refused.length > foreign) opts.onWarning?.(`${entries(refused.length - foreign)} ${refused.length - foreign === 1 ? 'is' : 'are'} not a regular file (a FIFO, socket or device) and will be recomputed: ${refused.find((r) => r.reason === 'not-a-file')!.path}`)
     }
     opts.signal?.throwIfAborted()
     const progress = new CampaignProgress(unique, results)
