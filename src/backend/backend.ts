@@ -17,6 +17,7 @@ import type { ForkWorker } from '../engine/pool'
 import { importLogFile, type ImportedLog } from '../engine/import'
 import { FileInputError } from '../node/read-log'
 import { renderReportHtml } from '../node/report'
+import { nonRegularKind } from '../node/regular-file'
 import type { AnalysisRequest, AppInfo, CampaignEstimate, CampaignRequest, ExportBundle, ExportTarget, ImportOptionsDto, ImportTracking, LogSource, ProjectState, Settings, SplitPreview, WorkloadSummary } from '../shared/api'
 import type { ReceivedFile, SaveFile, StreamEvents, StreamName } from '../shared/contract'
 import { ApiInputError } from '../shared/errors'
@@ -352,5 +353,6 @@ export async function checkDroppedFile(path: string): Promise<void> {
     throw new ApiInputError(code === 'ENOENT' ? `${name} no longer exists` : code === 'EACCES' ? `${name} cannot be read (permission denied)` : `${name} cannot be read`)
   }
   if (s.isDirectory()) throw new ApiInputError(`${name} is a folder: drop a log file`)
-  if (!s.isFile()) throw new ApiInputError(`${name} is not a regular file`)
+  const kind = nonRegularKind(s) // a FIFO or device would block the import (src/node/regular-file.ts)
+  if (kind) throw new ApiInputError(`${name} is ${kind}, not a regular file`)
 }

@@ -4,6 +4,7 @@
 import { randomBytes } from 'node:crypto'
 import { promises as fsp } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
+import { NotRegularFileError, readRegularFile, statRegularFile } from '../node/regular-file'
 import type { ProjectState } from '../shared/api'
 import { ApiInputError } from '../shared/errors'
 import { MAX_TEXT_CHARS, parseOrThrow, parseProjectText, PathSchema, ProjectStateSchema } from '../shared/schemas'
@@ -60,12 +61,12 @@ export async function readProjectFile(path: string, name = basename(path)): Prom
   validatePath(path)
   let text: string
   try {
-    const st = await fsp.stat(path)
-    if (!st.isFile()) throw new ApiInputError(`${name} is not a file`)
+    const st = await statRegularFile(path)
     if (st.size > MAX_TEXT_CHARS) throw new ApiInputError(`${name} is too large for a project file (${st.size} bytes)`)
-    text = await fsp.readFile(path, 'utf8')
+    text = await readRegularFile(path)
   } catch (e) {
     if (e instanceof ApiInputError) throw e
+    if (e instanceof NotRegularFileError) throw new ApiInputError(`${name} ${e.reason}`)
     const code = (e as NodeJS.ErrnoException).code
     throw new ApiInputError(`${name}: ${code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : (e as Error).message}`)
   }
@@ -97,7 +98,7 @@ export async function writeAutosave(stateDir: string, state: ProjectState, logPa
 export async function readAutosave(stateDir: string): Promise<AutosaveRecord | null> {
   let raw: unknown
   try {
-    raw = JSON.parse(await fsp.readFile(join(stateDir, AUTOSAVE_FILE), 'utf8'))
+    raw = JSON.parse(await readRegularFile(join(stateDir, AUTOSAVE_FILE)))
   } catch {
     return null
   }

@@ -4,6 +4,7 @@
 // (settings.json.invalid-<time>), the defaults are used, and nothing crashes.
 import { promises as fsp } from 'node:fs'
 import { join } from 'node:path'
+import { readRegularFile } from '../node/regular-file'
 import { checkSettingsPatch, DEFAULT_SETTINGS, readSettings, type Settings } from '../shared/settings'
 import { writeFileAtomic } from './project'
 
@@ -21,7 +22,7 @@ export class SettingsFile {
   async get(): Promise<Settings> {
     let text: string
     try {
-      text = await fsp.readFile(this.path, 'utf8')
+      text = await readRegularFile(this.path)
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { ...DEFAULT_SETTINGS }
       console.warn(`EasyTune: could not read ${this.path} (${(e as Error).message}); using the default settings.`)

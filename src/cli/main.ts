@@ -11,7 +11,9 @@ import { reportCommand } from './commands/report'
 import { simulateCommand } from './commands/simulate'
 import { processIo, type Io } from './output'
 import { FileInputError } from '../node/read-log'
+import { NotRegularFileError } from '../node/regular-file'
 import { InputError } from '../core/workload/errors'
+import { showControl } from '../core/util/control' // an error may quote the log's text
 import { SimulationError } from '../core/sim/easy'
 
 const VERSION = '0.1.0'
@@ -79,11 +81,15 @@ function reportError(io: Io, command: string, e: unknown, debug: boolean): numbe
     return 2
   }
   if (e instanceof FileInputError) {
-    io.err(`easytune: ${e.file}${e.line !== null ? `:${e.line}` : ''}: ${e.message}\n`)
+    io.err(`easytune: ${e.file}${e.line !== null ? `:${e.line}` : ''}: ${showControl(e.message)}\n`)
+    return 2
+  }
+  if (e instanceof NotRegularFileError) {
+    io.err(`easytune: ${e.file}: ${e.reason}\n`)
     return 2
   }
   if (e instanceof InputError) {
-    io.err(`easytune: ${e.line !== null ? `line ${e.line}: ` : ''}${e.message}\n`)
+    io.err(`easytune: ${e.line !== null ? `line ${e.line}: ` : ''}${showControl(e.message)}\n`)
     return 2
   }
   const err = e as NodeJS.ErrnoException

@@ -7,24 +7,30 @@
 //   engine code (the pool passes the worker bundle's hash, so results of an older simulator are
 //   never reused) and the format version below.
 // File layout (little-endian): 'EASYTUNE' | u32 format version | u32 n | u32 flags (bit 0: per-
-// sample weights follow) | avgWait, maxWait, avgBsld, maxBsld, p99Wait as n f64 each | weight as
+// sample weights follow) | the entry's own key (32 bytes) | avgWait, maxWait, avgBsld, maxBsld, p99Wait as n f64 each | weight as
 // n f64 when flagged | jobs as n i32 | sha256 of everything before it. Older versions are never
-// read (no trailing partial week, no p99 wait): their cells are recomputed.
+// read (no trailing partial week, no p99 wait, no key of their own): their cells are recomputed.
 // Files are written to a temp name and renamed, so an interrupted run never leaves a torn entry;
-// an entry that is unreadable or fails its checksum is treated as missing (and recomputed).
+// an entry that is unreadable or fails its checksum is treated as missing (and recomputed). So is
+// an entry whose recorded key is not the key it is read under (a file renamed or copied over
+// another: it would give another cell's result), and anything that is not a regular file (a FIFO,
+// socket or device named like an entry is never read: opening it could block forever). Both are
+// counted in `rejected` so the caller can warn.
 import { createHash, randomBytes } from 'node:crypto'
-import { createReadStream, promises as fsp } from 'node:fs'
+import { constants as fsc, promises as fsp } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { cellKey, type CellResult, type CellSpec } from '../core/tune/campaign'
+import { openRegularFile } from '../node/regular-file'
 import type { WorkloadSetup } from './protocol'
 
-export const CACHE_FORMAT_VERSION = 3
+export const CACHE_FORMAT_VERSION = 4
 /** Default cache folder for the CLI, relative to the working directory (git-ignored). */
 export const DEFAULT_CACHE_DIR = '.easytune-cache'
 
 const MAGIC = Buffer.from('EASYTUNE', 'ascii')
-const HEADER = MAGIC.length + 12
 const DIGEST = 32
+const KEY_OFFSET = MAGIC.length + 12
+const HEADER = KEY_OFFSET + DIGEST
 const F64_FIELDS = ['avgWait', 'maxWait', 'avgBsld', 'maxBsld', 'p99Wait'] as const
 const HAS_WEIGHT = 1
 
@@ -38,8 +44,17 @@ export interface CacheScope {
   setup: WorkloadSetup
 }
 
+/** An entry read as missing although a file was there: why. */
+export interface RejectedEntry {
+  path: string
+  /** foreign: intact but recorded under another key; not-a-file: a FIFO, socket, device or folder. */
+  reason: 'foreign' | 'not-a-file'
+}
+
 export class CellCache {
   readonly dir: string
+  /** Entries refused since this cache was opened (corrupt ones are not listed: they are expected after a crash). */
+  readonly rejected: RejectedEntry[] = []
 
   constructor(dir: string = DEFAULT_CACHE_DIR) {
     this.dir = resolve(dir)
@@ -61,13 +76,30 @@ export class CellCache {
 
   /** The cached result, or null when absent, unreadable or corrupt. */
   async get(key: string): Promise<CellResult | null> {
+    const path = this.path(key)
     let buf: Buffer
     try {
-      buf = await fsp.readFile(this.path(key))
+      // O_NONBLOCK: opening a FIFO without a writer returns at once; fstat then refuses it.
+      const fh = await fsp.open(path, fsc.O_RDONLY | fsc.O_NONBLOCK)
+      try {
+        if (!(await fh.stat()).isFile()) {
+          this.rejected.push({ path, reason: 'not-a-file' })
+          return null
+        }
+        buf = await fh.readFile()
+      } finally {
+        await fh.close()
+      }
     } catch {
       return null
     }
-    return decodeCell(buf)
+    const entry = decodeCellEntry(buf)
+    if (!entry) return null
+    if (entry.key !== key) {
+      this.rejected.push({ path, reason: 'foreign' })
+      return null
+    }
+    return entry.result
   }
 
   /** Stores a result atomically (temp file + rename). */
@@ -76,7 +108,7 @@ export class CellCache {
     const final = this.path(key)
     const tmp = `${final}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`
     try {
-      await fsp.writeFile(tmp, encodeCell(result))
+      await fsp.writeFile(tmp, encodeCell(result, key))
       await fsp.rename(tmp, final)
     } catch (e) {
       await fsp.rm(tmp, { force: true })
@@ -85,7 +117,9 @@ export class CellCache {
   }
 }
 
-export function encodeCell(r: CellResult): Buffer {
+/** The entry of `key` (64 hex characters) holding `r`. */
+export function encodeCell(r: CellResult, key: string): Buffer {
+  if (!/^[0-9a-f]{64}$/.test(key)) throw new Error(`a cache key is 64 hex characters, not ${JSON.stringify(key)}`)
   const n = r.jobs.length
   const weight = r.weight
   if (weight && weight.length !== n) throw new Error(`cell result has ${weight.length} weights for ${n} samples`)
@@ -95,6 +129,7 @@ export function encodeCell(r: CellResult): Buffer {
   body.writeUInt32LE(CACHE_FORMAT_VERSION, MAGIC.length)
   body.writeUInt32LE(n, MAGIC.length + 4)
   body.writeUInt32LE(weight ? HAS_WEIGHT : 0, MAGIC.length + 8)
+  body.write(key, KEY_OFFSET, 'hex')
   let o = HEADER
   for (const f of F64_FIELDS) for (let i = 0; i < n; i++, o += 8) body.writeDoubleLE(r[f]?.[i] ?? NaN, o)
   if (weight) for (let i = 0; i < n; i++, o += 8) body.writeDoubleLE(weight[i], o)
@@ -102,8 +137,16 @@ export function encodeCell(r: CellResult): Buffer {
   return Buffer.concat([body, createHash('sha256').update(body).digest()])
 }
 
-/** Decodes a cell file; null when it is not a complete, intact entry of this format version. */
-export function decodeCell(buf: Buffer): CellResult | null {
+/** Decodes the entry of `key`; null when it is not a complete, intact entry of this format
+ * version recorded under that key. */
+export function decodeCell(buf: Buffer, key: string): CellResult | null {
+  const entry = decodeCellEntry(buf)
+  return entry && entry.key === key ? entry.result : null
+}
+
+/** Decodes a cell file with the key it records; null when it is not a complete, intact entry of
+ * this format version. */
+export function decodeCellEntry(buf: Buffer): { key: string; result: CellResult } | null {
   if (buf.length < HEADER + DIGEST || !buf.subarray(0, MAGIC.length).equals(MAGIC)) return null
   if (buf.readUInt32LE(MAGIC.length) !== CACHE_FORMAT_VERSION) return null
   const n = buf.readUInt32LE(MAGIC.length + 4)
@@ -126,13 +169,14 @@ export function decodeCell(buf: Buffer): CellResult | null {
     r.weight = weight
   }
   for (let i = 0; i < n; i++, o += 4) r.jobs[i] = buf.readInt32LE(o)
-  return r
+  return { key: buf.toString('hex', KEY_OFFSET, KEY_OFFSET + DIGEST), result: r }
 }
 
-/** sha256 (hex) of a file's bytes, streamed. */
+/** sha256 (hex) of a file's bytes, streamed; NotRegularFileError for a FIFO or device (never read). */
 export async function hashFile(path: string, signal?: AbortSignal): Promise<string> {
   const h = createHash('sha256')
-  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20, signal })) h.update(chunk as Buffer)
+  const fh = await openRegularFile(path)
+  for await (const chunk of fh.createReadStream({ highWaterMark: 1 << 20, signal })) h.update(chunk as Buffer)
   return h.digest('hex')
 }
 

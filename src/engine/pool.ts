@@ -83,10 +83,17 @@ export class EnginePool {
     let scope: CacheScope | null = null
     if (opts.cache) {
       scope = { workloadHash: opts.workloadHash ?? (await hashLog(setup.logPath)), engine: await hashFile(this.workerPath), setup }
+      const refusedBefore = opts.cache.rejected.length
       for (const [key, cell] of unique) {
         const r = await opts.cache.get(opts.cache.key(scope, cell))
         if (r) results.set(key, r)
       }
+      const refused = opts.cache.rejected.slice(refusedBefore)
+      const dir = opts.cache.dir
+      const entries = (k: number) => `${k} cache entr${k === 1 ? 'y' : 'ies'} in ${dir}`
+      const foreign = refused.filter((r) => r.reason === 'foreign').length
+      if (foreign > 0) opts.onWarning?.(`${entries(foreign)} held another cell's result (files renamed or copied over each other) and will be recomputed`)
+      if (refused.length > foreign) opts.onWarning?.(`${entries(refused.length - foreign)} ${refused.length - foreign === 1 ? 'is' : 'are'} not a regular file (a FIFO, socket or device) and will be recomputed: ${refused.find((r) => r.reason === 'not-a-file')!.path}`)
     }
     opts.signal?.throwIfAborted()
     const progress = new CampaignProgress(unique, results)

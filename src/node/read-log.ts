@@ -5,6 +5,7 @@ import { createGunzip } from 'node:zlib'
 import { basename } from 'node:path'
 import { InputError } from '../core/workload/errors'
 import { Importer, type ImportOptions, type Workload } from '../core/workload/import'
+import { nonRegularKind } from './regular-file'
 
 export interface ReadProgress {
   /** Compressed bytes read from disk so far, and the file size. */
@@ -30,6 +31,8 @@ export async function readLog(path: string, opts: ImportOptions = {}, onProgress
   try {
     const st = await fsp.stat(path)
     if (st.isDirectory()) throw new FileInputError(path, null, 'is a folder, not a log file')
+    const kind = nonRegularKind(st) // a FIFO or device would block or never end
+    if (kind) throw new FileInputError(path, null, `is ${kind}, not a regular file`)
     size = st.size
   } catch (e) {
     if (e instanceof FileInputError) throw e

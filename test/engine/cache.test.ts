@@ -1,7 +1,8 @@
 // The cell cache on its own: exact round trip, keys that change with everything that determines a
 // result (and only with that), atomic writes, corrupt entries read as missing, streamed file hash.
 import { createHash } from 'node:crypto'
-import { mkdtempSync, readdirSync, rmSync, writeFileSync, readFileSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, test } from 'vitest'
@@ -16,6 +17,7 @@ const result: CellResult = {
   avgBsld: Float64Array.from([1, 2, 3]), maxBsld: Float64Array.from([4, 5, 1e300]), jobs: Int32Array.from([7, 0, 2147483647]),
   p99Wait: Float64Array.from([-0, 2.5, NaN]),
 }
+const K = 'c'.repeat(64)
 const raw = (r: CellResult) => Object.values(r).map((a: Float64Array | Int32Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength).toString('hex'))
 const cell: CellSpec = { candidate: { primary: 'SPF', backfill: 'same' }, threshold: 72000, part: 'train' }
 const scope: CacheScope = {
@@ -25,34 +27,34 @@ const scope: CacheScope = {
 
 describe('encoding', () => {
   test('round-trips every bit (NaN, -0, Infinity, int32 max)', () => {
-    expect(raw(decodeCell(encodeCell(result))!)).toEqual(raw(result))
+    expect(raw(decodeCell(encodeCell(result, K), K)!)).toEqual(raw(result))
   })
 
   test('a flipped byte, a truncated file or garbage decode as missing', () => {
-    const b = encodeCell(result)
+    const b = encodeCell(result, K)
     for (let i = 0; i < b.length; i += 7) {
       const c = Buffer.from(b)
       c[i] ^= 0x01
-      expect(decodeCell(c)).toBeNull()
+      expect(decodeCell(c, K)).toBeNull()
     }
-    expect(decodeCell(b.subarray(0, b.length - 1))).toBeNull()
-    expect(decodeCell(Buffer.from('{"not":"a cell"}'))).toBeNull()
+    expect(decodeCell(b.subarray(0, b.length - 1), K)).toBeNull()
+    expect(decodeCell(Buffer.from('{"not":"a cell"}'), K)).toBeNull()
   })
 
   test('per-sample weights (a trailing partial week) round-trip; a result without them stays without', () => {
     const weighted: CellResult = { ...result, weight: Float64Array.from([1, 1, 0.5]) }
-    const back = decodeCell(encodeCell(weighted))!
+    const back = decodeCell(encodeCell(weighted, K), K)!
     expect(Array.from(back.weight!)).toEqual([1, 1, 0.5])
     const { weight: _w, ...rest } = back
     expect(raw(rest)).toEqual(raw(result))
-    expect(decodeCell(encodeCell(result))!.weight).toBeUndefined()
-    const b = encodeCell(weighted)
+    expect(decodeCell(encodeCell(result, K), K)!.weight).toBeUndefined()
+    const b = encodeCell(weighted, K)
     for (let i = 0; i < b.length; i += 5) {
       const c = Buffer.from(b)
       c[i] ^= 0x01
-      expect(decodeCell(c)).toBeNull()
+      expect(decodeCell(c, K)).toBeNull()
     }
-    expect(() => encodeCell({ ...result, weight: Float64Array.from([1]) })).toThrow(/1 weights for 3 samples/)
+    expect(() => encodeCell({ ...result, weight: Float64Array.from([1]) }, K)).toThrow(/1 weights for 3 samples/)
   })
 
   test('an entry of format version 1 (no weights, computed without the partial week) is never read', () => {
@@ -63,9 +65,9 @@ describe('encoding', () => {
     body.writeUInt32LE(1, 8)
     body.writeUInt32LE(n, 12)
     const v1 = Buffer.concat([body, createHash('sha256').update(body).digest()])
-    expect(decodeCell(v1)).toBeNull()
-    expect(encodeCell(result).readUInt32LE(8)).toBe(CACHE_FORMAT_VERSION)
-    expect(CACHE_FORMAT_VERSION).toBeGreaterThan(1)
+    expect(decodeCell(v1, K)).toBeNull()
+    expect(encodeCell(result, K).readUInt32LE(8)).toBe(CACHE_FORMAT_VERSION)
+    expect(CACHE_FORMAT_VERSION).toBeGreaterThan(3)
   })
 })
 
@@ -122,6 +124,59 @@ describe('store', () => {
     await c.put(key, result)
     expect(raw((await c.get(key))!)).toEqual(raw(result))
   })
+})
+
+describe('each entry records its own key', () => {
+  const other: CellResult = { ...result, avgWait: Float64Array.from([9, 9, 9]) }
+  test('two swapped entries are both refused (read as missing, counted) and recomputed by the next put', async () => {
+    const c = new CellCache(join(tmp, 'swapped'))
+    const k1 = c.key(scope, cell)
+    const k2 = c.key(scope, { ...cell, threshold: null })
+    await c.put(k1, result)
+    await c.put(k2, other)
+    renameSync(c.path(k1), join(c.dir, 'x'))
+    renameSync(c.path(k2), c.path(k1))
+    renameSync(join(c.dir, 'x'), c.path(k2))
+    expect(await c.get(k1)).toBeNull()
+    expect(await c.get(k2)).toBeNull()
+    expect(c.rejected).toEqual([
+      { path: c.path(k1), reason: 'foreign' },
+      { path: c.path(k2), reason: 'foreign' },
+    ])
+    await c.put(k1, result)
+    expect(raw((await c.get(k1))!)).toEqual(raw(result))
+  })
+
+  test('decodeCell checks the key: the right key reads, any other key does not', () => {
+    const k1 = 'e'.repeat(64), k2 = 'f'.repeat(64)
+    const b = encodeCell(result, k1)
+    expect(raw(decodeCell(b, k1)!)).toEqual(raw(result))
+    expect(decodeCell(b, k2)).toBeNull()
+  })
+})
+
+describe('a FIFO or device named like an entry never hangs', () => {
+  test('a FIFO as an entry reads as missing, quickly', async () => {
+    const c = new CellCache(join(tmp, 'fifo'))
+    const key = c.key(scope, cell)
+    await c.put(c.key(scope, { ...cell, part: 'test' }), result) // creates the folder
+    execFileSync('mkfifo', [c.path(key)])
+    const t0 = Date.now()
+    expect(await c.get(key)).toBeNull()
+    expect(Date.now() - t0).toBeLessThan(2000)
+    expect(c.rejected).toEqual([{ path: c.path(key), reason: 'not-a-file' }])
+  }, 5000)
+
+  test('the cache folder itself being a FIFO or a device: reads are missing, writes fail, nothing hangs', async () => {
+    const fifo = join(tmp, 'dir-fifo')
+    execFileSync('mkfifo', [fifo])
+    for (const dir of [fifo, '/dev/zero', '/dev/null']) {
+      const c = new CellCache(dir)
+      const key = c.key(scope, cell)
+      expect(await c.get(key)).toBeNull()
+      await expect(c.put(key, result)).rejects.toThrow()
+    }
+  }, 5000)
 })
 
 test('hashFile is the sha256 of the bytes, streamed over several chunks', async () => {

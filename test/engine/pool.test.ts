@@ -1,7 +1,8 @@
 // The engine pool end to end, with real worker processes on a small KTH campaign (6 resampled
 // weeks per part): same results for any number of workers, crash recovery, cancel, the cell
 // cache, and input errors.
-import { mkdtempSync, readdirSync, rmSync, writeFileSync, readFileSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -176,6 +177,30 @@ describe('cache', () => {
     const fourth = await run(more)
     expect(fourth.t.cellsSent).toBe(1)
     expect(bytes(fourth.r)).toEqual(bytes(third.r))
+
+    // Two entries swapped on disk: each records its own key, so both are recomputed, with a warning.
+    const [a, z] = cellFiles(cache.dir).map((f) => join(cache.dir, f))
+    const ab = readFileSync(a)
+    writeFileSync(a, readFileSync(z))
+    writeFileSync(z, ab)
+    const warnings: string[] = []
+    const { t, fork } = tracked()
+    const fifth = await new EnginePool({ workers: 2, workerPath, fork }).run(setup, more, { cache, onWarning: (m) => warnings.push(m) })
+    expect(t.cellsSent).toBe(2)
+    expect(bytes(fifth)).toEqual(bytes(third.r))
+    expect(warnings).toHaveLength(1)
+    expect(warnings[0]).toMatch(/^2 cache entries in .* held another cell's result \(files renamed or copied over each other\) and will be recomputed$/)
+
+    // An entry replaced by a FIFO: never opened for a blocking read, recomputed (and replaced), warned.
+    rmSync(a)
+    execFileSync('mkfifo', [a])
+    const fifoWarnings: string[] = []
+    const again = tracked()
+    const sixth = await new EnginePool({ workers: 2, workerPath, fork: again.fork }).run(setup, more, { cache, onWarning: (m) => fifoWarnings.push(m) })
+    expect(again.t.cellsSent).toBe(1)
+    expect(bytes(sixth)).toEqual(bytes(third.r))
+    expect(fifoWarnings).toEqual([expect.stringMatching(/^1 cache entry in .* is not a regular file \(a FIFO, socket or device\) and will be recomputed: .*\.cell$/)])
+    expect(statSync(a).isFile()).toBe(true)
   })
 
   test('another seed is another key: nothing is reused', async () => {

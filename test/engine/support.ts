@@ -57,7 +57,7 @@ export async function preparedOf(setup: WorkloadSetup): Promise<ReturnType<typeo
 
 /** Results as comparable bytes (exact, NaN-safe), in map order. */
 export function bytes(m: Map<string, CellResult>): [string, string][] {
-  return [...m].map(([k, r]) => [k, encodeCell(r).toString('hex')])
+  return [...m].map(([k, r]) => [k, encodeCell(r, '0'.repeat(64)).toString('hex')])
 }
 
 export interface Tracker { forks: number; cellsSent: number; unitsSent: number; pids: number[] }

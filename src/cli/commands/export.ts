@@ -1,6 +1,6 @@
 // `easytune export <result.json> --target slurm|pbs --out <dir>`: turns the recommendation of an
 // evaluation into the batch system's configuration, with each item's fidelity and the known gaps.
-import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { bool, jsonTarget, oneOf, parseArgs, str, UsageError } from '../args'
 import { table, writeJson, type Io } from '../output'
@@ -9,6 +9,7 @@ import { lostParts } from '../../core/export/lost'
 import { MAX_CONF_CHARS, SlurmConfError } from '../../core/export/slurm-conf'
 import type { EvaluationResult } from '../../core/tune/result'
 import type { ExportBundle, ExportTarget } from '../../shared/api'
+import { NotRegularFileError, readRegularFileSync, statRegularFileSync } from '../../node/regular-file'
 
 /** 2: changes[], notes[], approximate; a keep verdict writes no file. */
 export const EXPORT_SCHEMA_VERSION = 2
@@ -62,20 +63,20 @@ export async function exportCommand(argv: string[], io: Io): Promise<number> {
   let currentConf: string | undefined
   if (confPath !== undefined) {
     try {
-      if (statSync(confPath).size > MAX_CONF_CHARS * 4) throw new Error(`larger than ${MAX_CONF_CHARS} characters: is this really a slurm.conf?`)
-      currentConf = readFileSync(confPath, 'utf8')
+      if (statRegularFileSync(confPath).size > MAX_CONF_CHARS * 4) throw new Error(`larger than ${MAX_CONF_CHARS} characters: is this really a slurm.conf?`)
+      currentConf = readRegularFileSync(confPath)
     } catch (e) {
-      io.err(`easytune: ${confPath}: ${(e as Error).message}\n`)
+      io.err(`easytune: ${confPath}: ${e instanceof NotRegularFileError ? e.reason : (e as Error).message}\n`)
       return 2
     }
   }
 
   let result: unknown
   try {
-    result = JSON.parse(readFileSync(path, 'utf8'))
+    result = JSON.parse(readRegularFileSync(path))
   } catch (e) {
     const err = e as NodeJS.ErrnoException
-    io.err(`easytune: ${path}: ${err.code ? err.message : `not a JSON file (${err.message})`}\n`)
+    io.err(`easytune: ${path}: ${e instanceof NotRegularFileError ? e.reason : err.code ? err.message : `not a JSON file (${err.message})`}\n`)
     return 2
   }
   let bundle: ExportBundle

@@ -2,6 +2,7 @@ import { bool, jsonTarget, parseArgs } from '../args'
 import { citation, IMPORT_FLAGS, IMPORT_HELP, importOptions, loadWorkload, logArg } from '../common'
 import { int, table, writeJson, type Io } from '../output'
 import { formatDuration } from '../../core/util/duration'
+import { showControl } from '../../core/util/control'
 import type { ImportReport } from '../../core/workload/import'
 
 export const importHelp = `easytune import <log> [options]
@@ -61,5 +62,5 @@ export function formatReport(r: ImportReport, cite: string | null): string {
     lines.push('')
     lines.push(`Data: ${cite}`)
   }
-  return lines.join('\n') + '\n'
+  return showControl(lines.join('\n')) + '\n' // the header, warnings and excerpts quote the log: no control character reaches the terminal
 }

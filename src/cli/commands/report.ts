@@ -1,7 +1,8 @@
-import { readFileSync, writeFileSync } from 'node:fs'
+import { writeFileSync } from 'node:fs'
 import { bool, jsonTarget, parseArgs, str, UsageError } from '../args'
 import { writeJson, type Io } from '../output'
 import { FileInputError } from '../../node/read-log'
+import { readRegularFileSync } from '../../node/regular-file'
 import { validateResult } from '../../core/export/report-model'
 import { printToPdf, renderReportHtml } from '../../node/report/index'
 
@@ -35,7 +36,7 @@ export async function reportCommand(argv: string[], io: Io): Promise<number> {
   const json = jsonTarget(a)
   if (out === path || pdf === path) throw new UsageError('--out and --pdf must not overwrite the result file')
 
-  const text = readFileSync(path, 'utf8').replace(/^\uFEFF/, '') // a byte-order mark is not JSON
+  const text = readRegularFileSync(path).replace(/^\uFEFF/, '') // a byte-order mark is not JSON
   let data: unknown
   try {
     data = JSON.parse(text)

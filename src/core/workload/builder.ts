@@ -1,5 +1,6 @@
 import type { BadLineCode } from './limits'
 import type { LineIssue, RawJobs, RuleCount } from './types'
+import { showControlOneLine } from '../util/control'
 
 /** Growable columns: parsers push one job at a time without allocating per job. */
 export class RawJobsBuilder {
@@ -127,7 +128,7 @@ export class BadLines {
   constructor(private readonly keep = 10) {}
   add(line: number, code: BadLineCode, message: string): void {
     this.count++
-    if (this.examples.length < this.keep) this.examples.push({ line, code, message })
+    if (this.examples.length < this.keep) this.examples.push({ line, code, message: showControlOneLine(message) }) // quotes the log's text
   }
 }
 

@@ -1,4 +1,5 @@
 import type { BadLineCode } from './limits'
+import { showControl } from '../util/control'
 
 /**
  * An input problem the user can fix: says what is wrong in plain words and, when it is about one
@@ -9,7 +10,7 @@ export class InputError extends Error {
   /** Set when one line makes the whole file unreadable (e.g. `line-too-long`). */
   readonly code: BadLineCode | null
   constructor(message: string, line: number | null = null, code: BadLineCode | null = null) {
-    super(message)
+    super(showControl(message)) // it may quote the log's text, shown in a terminal or the GUI
     this.name = 'InputError'
     this.line = line
     this.code = code

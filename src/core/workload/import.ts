@@ -1,6 +1,7 @@
 // Import = detect the format, stream the bytes through its parser, find the machine size, clean.
 // Pure: the caller reads the file (plain or gzip) and feeds byte chunks.
 import { formatPercent } from '../util/format'
+import { showControl, showControlOneLine } from '../util/control'
 import { cleanJobs, fmt, machineSize, type CleanOptions, type OverrunPolicy, type RequestedFallback } from './clean'
 import { detectFormat } from './detect'
 import { InputError } from './errors'
@@ -137,7 +138,7 @@ function finishImport(log: ParsedLog, opts: ImportOptions, formatSource: 'detect
   const machine = machineSize(log, opts.procs)
   const cleaned = cleanJobs(log.jobs, machine.procs, opts)
   const jobs = cleaned.jobs
-  const warnings = [...log.warnings]
+  const warnings = log.warnings.map(showControl) // they may quote the log's text
   if (log.badLines > 0) {
     const ex = log.badLineExamples[0]
     warnings.push(`${fmt(log.badLines)} line${log.badLines === 1 ? '' : 's'} could not be read and ${log.badLines === 1 ? 'was' : 'were'} skipped (first: line ${ex.line}, ${ex.code}: ${ex.message}).`)
@@ -167,7 +168,7 @@ function finishImport(log: ParsedLog, opts: ImportOptions, formatSource: 'detect
   }
   const headerKeep: Record<string, string> = {}
   for (const k of ['Computer', 'Installation', 'Acknowledge', 'Information', 'Conversion', 'Version', 'TimeZoneString', 'StartTime', 'EndTime', 'Note']) {
-    if (log.header[k] !== undefined) headerKeep[k] = log.header[k]
+    if (log.header[k] !== undefined) headerKeep[k] = showControlOneLine(log.header[k]) // shown as is: no control characters
   }
   const report: ImportReport = {
     schemaVersion: IMPORT_SCHEMA_VERSION, name, format: log.format, formatSource,

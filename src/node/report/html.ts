@@ -2,6 +2,7 @@
 // the result as inline JSON, chart.js inlined, a CSP that allows nothing but inline script and
 // style (no network at all). Every text from the result (file names, header lines, labels) is
 // HTML-escaped; JSON inside <script> is escaped against "</script>" and U+2028/2029.
+import { showControl } from '../../core/util/control'
 import { exportConfig } from '../../core/export/index'
 import { buildReportModel, validateResult, type Block, type ReportExport } from '../../core/export/report-model'
 import type { EvaluationResult } from '../../core/tune/result'
@@ -13,12 +14,13 @@ import { chartJsSource, REPORT_CSS } from './assets'
 export const REPORT_CSP = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; font-src 'none'; connect-src 'none'; base-uri 'none'; form-action 'none'"
 
 export function escapeHtml(s: unknown): string {
-  return String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string)
+  // Control characters (a log's header may hold an ANSI escape) are shown as escapes, never raw.
+  return showControl(String(s)).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string)
 }
 
 /** JSON safe inside a <script> element: no "<", ">", "&" or line separators left raw. */
 export function scriptJson(value: unknown): string {
-  return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+  return JSON.stringify(value).replace(/[<>&\u2028\u2029\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
 }
 
 export interface ReportOptions {
