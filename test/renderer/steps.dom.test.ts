@@ -196,11 +196,20 @@ describe('Run step', () => {
     await flushPromises()
     expect(w.text()).toContain('2 of 4 cells (1 from the cache), 6 of 12 week simulations (50%), about 90 s left')
     expect(w.text()).toContain('4242')
-    expect(w.get('[data-testid="worker-weeks"]').text()).toBe('–')
+    // No worker has reported its weeks yet (browser mode never does): no column of dashes (issue #20).
+    expect(w.find('[data-testid="worker-weeks"]').exists()).toBe(false)
+    expect(w.text()).not.toContain('Weeks simulated')
     // Desktop app: the worker's own stream (its port) refines its row.
     app.api.emit({ campaignId: 'c1', kind: 'worker-progress', worker: 1, pid: 4242, cell: 'EASY-SPF Θ=40 h (train)', samplesDone: 10, samples: 40 })
     await flushPromises()
     expect(w.get('[data-testid="worker-weeks"]').text()).toBe('10 of 40 (25%)')
+    expect(w.text()).toContain('Weeks simulated')
+    // The worker is handed its next cell: its row says so until the worker reports on it.
+    app.api.emit({ campaignId: 'c1', kind: 'progress', cellsDone: 3, cellsTotal: 4, cachedCells: 1, samplesDone: 9, samplesTotal: 12, etaSeconds: 30, perWorker: [{ worker: 1, pid: 4242, state: 'busy', cell: 'EASY-LQF Θ=40 h (train)' }] })
+    await flushPromises()
+    expect(w.get('[data-testid="worker-weeks"]').text()).toBe('starting the cell')
+    app.api.emit({ campaignId: 'c1', kind: 'worker-progress', worker: 1, pid: 4242, cell: 'EASY-SPF Θ=40 h (train)', samplesDone: 10, samples: 40 })
+    await flushPromises()
     expect(w.text()).toContain('EASY-SPF Θ=40 h5 min0.50×')
     await w.get('[data-testid="cancel-run"]').trigger('click')
     expect(app.api.cancel).toHaveBeenCalledWith('c1')
