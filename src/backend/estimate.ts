@@ -10,7 +10,7 @@
 // every candidate order; POLICY_FACTOR covers what FCFS does not: dynamic orders (LEXP, SEXP are
 // ~1.5× FCFS) and the per-week metrics, and what a week gains over the whole log: each starts
 // from an empty machine, so its queue stays short and a job costs less than in the whole-log run
-// (the more so the emptier the machine: LLNL-Atlas). It was calibrated on four real logs
+// (the more so the emptier the machine: LLNL-Atlas). It was calibrated on three real logs
 // (docs/PERFORMANCE.md, 2026-11-25): campaign cost per job ÷ whole-log FCFS cost per job was
 // 0.43–1.4, geometric mean ≈ 0.8; the earlier 1.25 made every estimate about 1.6× too long. Two
 // workers run 1.65–1.75× as fast as one on this machine kind, not 2× (PARALLEL_EFFICIENCY). For

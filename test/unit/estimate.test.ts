@@ -24,7 +24,7 @@ const request = (workers: number) => CampaignRequestSchema.parse({
 
 describe('the run-time estimate', () => {
   it('calibrated constants: a campaign job costs 0.8 of a whole-log FCFS job; each extra worker adds 0.7', () => {
-    // Measured on four real logs, docs/PERFORMANCE.md 2026-11-25: 1.25 made every estimate ~1.6× too long.
+    // Measured on three real logs, docs/PERFORMANCE.md 2026-11-25: 1.25 made every estimate ~1.6× too long.
     expect(POLICY_FACTOR).toBe(0.8)
     expect(PARALLEL_EFFICIENCY).toBe(0.7)
   })
