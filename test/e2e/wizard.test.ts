@@ -314,6 +314,10 @@ describe.skipIf(skip)('the wizard in Chromium against easytune serve', () => {
     expect(noLimitsMessage).toContain('"Jobs without a requested time: use their actual runtime"')
     expect(noLimitsMessage).not.toMatch(/--requested-fallback/)
     expect(noLimitsMessage).not.toMatch(/\.\./)
+    // …and the button next to it imports the same file again with that option.
+    await page.click('[data-testid="retry-runtime"]')
+    await page.waitForSelector('text=Import report: no-limits.swf', { timeout: 30_000 })
+    expect(await page.$('[data-testid="import-error"]')).toBeNull()
     // Still usable: the sample opens after the failure.
     await page.click('[data-testid="open-sample"]')
     await page.waitForSelector('text=Import report: KTH-SP2', { timeout: 30_000 })

@@ -21,7 +21,7 @@ describe('controlWords', () => {
     expect(controlWords('A real machine is usually larger; give the real size with --procs.'))
       .toBe('A real machine is usually larger; give the real size in the import report\'s Machine size field.')
     const noJob = 'Import again with --requested-fallback runtime (perfect estimates) or --requested-fallback <duration> (e.g. 24h, one limit for every job).'
-    expect(controlWords(noJob)).toBe('Import again with "Jobs without a requested time: use their actual runtime" (Cleaning options of the import report) (perfect estimates) or a fixed requested time for every job (command line only) (e.g. 24h, one limit for every job).')
+    expect(controlWords(noJob)).toBe('Import again with "Jobs without a requested time: use their actual runtime" (a cleaning option of the import) (perfect estimates) or a fixed requested time for every job (command line only) (e.g. 24h, one limit for every job).')
     noFlag(controlWords('the log format is not recognised; name one with --format swf|sacct|jobcomp|pbs.'))
     noFlag(controlWords('expected a JSON object from `easytune evaluate --json`'))
     // sacct's own option is the user's command, not EasyTune's: it stays.
@@ -54,7 +54,7 @@ describe('the import report', () => {
     noFlag(para)
     const items = r.findAll('[data-testid="import-warnings"] li').map((li) => li.text())
     expect(items).toHaveLength(1)
-    expect(items[0]).toContain('"Jobs without a requested time: use their actual runtime" (Cleaning options of the import report)')
+    expect(items[0]).toContain('"Jobs without a requested time: use their actual runtime" (a cleaning option of the import)')
     noFlag(r.text())
     expect(r.text()).not.toMatch(/\.\./)
     r.unmount()

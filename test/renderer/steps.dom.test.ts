@@ -85,6 +85,28 @@ describe('Import step', () => {
     fail(new Error('no job could be read: the file is not SWF, sacct, jobcomp or PBS'))
     await flushPromises()
     expect(w.get('[role="alert"]').text()).toContain('Could not import broken.swf: no job could be read')
+    expect(w.find('[data-testid="retry-runtime"]').exists()).toBe(false)
+    w.unmount()
+  })
+
+  it('a log without requested times: the message names the GUI\'s option, and a button imports it again with it (issue #20)', async () => {
+    // The core's words (src/core/workload/import.ts noJobKept), as the back end sends them.
+    app.api.importLog = vi.fn().mockRejectedValueOnce(new Error('no job was kept: all 50 jobs read were removed by cleaning: 50 requested-missing (requested time missing or ≤ 0). The log has no requested time (time limit) for these jobs, and EASY backfilling needs one. Import again with --requested-fallback runtime (each job\'s actual runtime as its estimate) or --requested-fallback <duration> (e.g. 24h, one limit for every job).'))
+      .mockResolvedValueOnce(makeWorkload())
+    const w = mountStep(ImportStep)
+    const input = w.get('.dropzone input[type="file"]')
+    Object.defineProperty(input.element, 'files', { value: [new File(['x'], 'no-limits.swf')], configurable: true })
+    await input.trigger('change')
+    await flushPromises()
+    const alert = w.get('[data-testid="import-error"]').text()
+    expect(alert).toContain('Import again with "Jobs without a requested time: use their actual runtime"')
+    expect(alert).not.toMatch(/--[a-z]/)
+    await w.get('[data-testid="retry-runtime"]').trigger('click')
+    await flushPromises()
+    expect(app.api.importLog).toHaveBeenLastCalledWith({ kind: 'handle', handle: 'h1' }, { requestedFallback: 'runtime' }, tracked)
+    expect(app.api.addLogFile).toHaveBeenCalledTimes(1) // the file is not sent again
+    expect(w.find('[data-testid="import-error"]').exists()).toBe(false)
+    expect(w.text()).toContain('Import report')
     w.unmount()
   })
 })
