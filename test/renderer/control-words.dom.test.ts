@@ -19,7 +19,7 @@ const noFlag = (s: string) => expect(s, s).not.toMatch(/(?<![\w-])--[a-z]/)
 describe('controlWords', () => {
   it('turns the real messages into the wizard\'s controls', () => {
     expect(controlWords('A real machine is usually larger; give the real size with --procs.'))
-      .toBe('A real machine is usually larger; give the real size in the import report\'s Machine size field.')
+      .toBe('A real machine is usually larger; give the real size in the Machine size field.')
     const noJob = 'Import again with --requested-fallback runtime (perfect estimates) or --requested-fallback <duration> (e.g. 24h, one limit for every job).'
     expect(controlWords(noJob)).toBe('Import again with "Jobs without a requested time: use their actual runtime" (a cleaning option of the import) (perfect estimates) or a fixed requested time for every job (command line only) (e.g. 24h, one limit for every job).')
     noFlag(controlWords('the log format is not recognised; name one with --format swf|sacct|jobcomp|pbs.'))
@@ -32,7 +32,7 @@ describe('controlWords', () => {
     noFlag(errorMessage(new Error('no job was kept: every job is larger than the machine: give the real machine size with --procs.')))
     let s = reduceRun({ ...initialRun(), campaignId: 'c1', status: 'running' }, { kind: 'warning', campaignId: 'c1', message: 'give the real size with --procs' } as never)
     s = reduceRun(s, { kind: 'warning', campaignId: 'c1', message: 'give the real size with --procs' } as never)
-    expect(s.warnings).toEqual(['give the real size in the import report\'s Machine size field']) // once, in words
+    expect(s.warnings).toEqual(['give the real size in the Machine size field']) // once, in words
     s = reduceRun(s, { kind: 'error', campaignId: 'c1', message: 'the test part spans less than one full week; lower --weeks' } as never)
     noFlag(s.error ?? '')
   })
@@ -67,7 +67,7 @@ describe('the import report', () => {
     w.report.warnings = [`Machine size: ${nodes.note.replace(/\.?$/, '.')}`]
     const r = mount(ImportReport, { props: { summary: w }, global: { plugins: [app.pinia] } })
     const items = r.findAll('[data-testid="import-warnings"] li').map((li) => li.text())
-    expect(items).toEqual(['Machine size: 32 processors, from the log header\'s MaxNodes (there is no MaxProcs line; if nodes have several processors each, give the real size in the import report\'s Machine size field).'])
+    expect(items).toEqual(['Machine size: 32 processors, from the log header\'s MaxNodes (there is no MaxProcs line; if nodes have several processors each, give the real size in the Machine size field).'])
     r.unmount()
   })
 })

@@ -109,6 +109,23 @@ describe('Import step', () => {
     expect(w.text()).toContain('Import report')
     w.unmount()
   })
+
+  it('every job larger than the machine: a Machine size field next to the message imports the file again with it', async () => {
+    app.api.importLog = vi.fn().mockRejectedValueOnce(new Error('no job was kept: all 20 jobs read were removed by cleaning: 20 C3-too-big (more processors than the machine). Every job is larger than the machine: give the real machine size with --procs.'))
+      .mockResolvedValueOnce(makeWorkload())
+    const w = mountStep(ImportStep)
+    await w.get('[data-testid="open-sample"]').trigger('click')
+    await flushPromises()
+    const alert = w.get('[data-testid="import-error"]').text()
+    expect(alert).toContain('give the real machine size in the Machine size field.')
+    expect(alert).not.toMatch(/--[a-z]/)
+    await w.get('#retry-procs').setValue('512')
+    await w.get('[data-testid="retry-procs"]').trigger('submit')
+    await flushPromises()
+    expect(app.api.importLog).toHaveBeenLastCalledWith({ kind: 'sample' }, { procs: 512 }, tracked)
+    expect(w.find('[data-testid="import-error"]').exists()).toBe(false)
+    w.unmount()
+  })
 })
 
 describe('Inspect step', () => {

@@ -86,7 +86,7 @@ const CONTROLS: [RegExp, string][] = [
   [/`?--split`?/g, 'the split (Split step)'],
   [/`?--resample`?|`?--seed`?/g, 'the week sampling (Split step)'],
   [/`?--current-conf`?/g, 'your current slurm.conf (Export step)'],
-  [/(?:with )?`?--procs`?/g, 'in the import report\'s Machine size field'],
+  [/(?:with )?`?--procs`?/g, 'in the Machine size field'],
   [/`?--requested-fallback runtime`?/g, '"Jobs without a requested time: use their actual runtime" (a cleaning option of the import)'],
   [/`?--requested-fallback <duration>`?/g, 'a fixed requested time for every job (command line only)'],
   [/`?--requested-fallback`?/g, '"Jobs without a requested time" (a cleaning option of the import)'],
