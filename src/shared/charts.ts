@@ -252,7 +252,13 @@ export function weeklyDistribution(r: EvaluationResult, opts: ChartOptions = {})
       { showLine: true, borderWidth: 2, pointRadius: v.length <= 60 ? 3 : 0, borderDash: i === 0 ? [6, 4] : undefined, order: i === 0 ? 2 : 1 })
   })
   const what = wait ? 'average wait' : 'average bounded slowdown'
-  return { type: 'scatter', data: { datasets }, options: options(opts.title === false ? null : CHART_TITLES.weekly, `Weeks on ${partWords(part)}, sorted from best to worst (% of weeks)`, [`Weekly ${what} (${unit})`, `on ${partWords(part)}`], p, { min: 0, max: 100 }) }
+  // x spans the weeks drawn (no empty margin past the first and last week); y starts at 0: a wait
+  // or a slowdown is never negative, so the axis never shows negative values.
+  const xs = datasets.flatMap((s) => s.data.map((q) => q.x)).filter((x): x is number => typeof x === 'number')
+  const xRange = xs.length ? { min: Math.min(...xs), max: Math.max(...xs) } : { min: 0, max: 100 }
+  const o = options(opts.title === false ? null : CHART_TITLES.weekly, `Weeks on ${partWords(part)}, sorted from best to worst (% of weeks)`, [`Weekly ${what} (${unit})`, `on ${partWords(part)}`], p, xRange)
+  if (o?.scales?.y) Object.assign(o.scales.y, { min: 0 })
+  return { type: 'scatter', data: { datasets }, options: o }
 }
 
 /** Any chart by id, e.g. for a loop over CHART_IDS. */

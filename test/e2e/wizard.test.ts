@@ -305,6 +305,19 @@ describe.skipIf(skip)('the wizard in Chromium against easytune serve', () => {
     await shot(page, '1280-1-import-broken-file')
     await page.setViewportSize(SIZES.large)
     await shot(page, '1920-1-import-broken-file')
+    // A log without requested times: the way out is named as the GUI's control, never a CLI flag (issue #20).
+    const noLimits = join(work, 'no-limits.swf')
+    writeFileSync(noLimits, Array.from({ length: 50 }, (_, i) => `${i + 1} ${i * 600} 0 100 1 -1 -1 1 -1 -1 1 1 1 -1 1 -1 -1 -1`).join('\n') + '\n')
+    await page.setInputFiles('.dropzone input[type="file"]', noLimits)
+    await expect.poll(async () => (await page.textContent('[data-testid="import-error"]')) ?? '', { timeout: 30_000 }).toMatch(/Could not import no-limits\.swf/)
+    const noLimitsMessage = (await page.textContent('[data-testid="import-error"]')) ?? ''
+    expect(noLimitsMessage).toContain('"Jobs without a requested time: use their actual runtime"')
+    expect(noLimitsMessage).not.toMatch(/--requested-fallback/)
+    expect(noLimitsMessage).not.toMatch(/\.\./)
+    // …and the button next to it imports the same file again with that option.
+    await page.click('[data-testid="retry-runtime"]')
+    await page.waitForSelector('text=Import report: no-limits.swf', { timeout: 30_000 })
+    expect(await page.$('[data-testid="import-error"]')).toBeNull()
     // Still usable: the sample opens after the failure.
     await page.click('[data-testid="open-sample"]')
     await page.waitForSelector('text=Import report: KTH-SP2', { timeout: 30_000 })

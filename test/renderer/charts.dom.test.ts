@@ -1,9 +1,10 @@
 // The Inspect charts' builders, the SVG serializer's markers and the number formats: pure helpers.
 import { describe, expect, it } from 'vitest'
-import { durationHistogram, overEstimationChart, procsBinLabel, weeklyLoadChart, dayAxis } from '../../src/renderer/src/charts/inspect'
+import { durationHistogram, overEstimationChart, partialLastWeekDays, procsBinLabel, weeklyLoadChart, dayAxis } from '../../src/renderer/src/charts/inspect'
+import { weeklyDistribution } from '../../src/shared/charts'
 import { marker } from '../../src/renderer/src/charts/svg'
 import { bytes, int, logDate, pct, shortDuration, signedPct, times } from '../../src/renderer/src/format'
-import { makeWorkload } from './fake-api'
+import { makeResult, makeWorkload } from './fake-api'
 
 type Cfg = { options: { scales: Record<string, { type: string; title: { text: string } }> }; data: { labels?: string[]; datasets: { label: string; data: unknown[] }[] } }
 
@@ -54,5 +55,39 @@ describe('formats', () => {
     expect(shortDuration(8200)).toBe('2.3h')
     expect(logDate(843480031, 0)).toBe('1996-09-23')
     expect(logDate(null, 86400 * 3)).toBe('day 3')
+  })
+})
+
+describe('chart axes fit the data (issue #20)', () => {
+  const d = makeWorkload().inspect // 40 weeks from t = 600,000 s
+  type Scale = { min?: number; max?: number }
+  type Full = { options: { scales: { x: Scale; y: Scale } }; data: { datasets: { label: string; data: { x: number; y: number }[] }[] } }
+
+  it('weekly load: a partial last week is drawn apart and named with its days, the x axis ends at the last week, y starts at 0', () => {
+    const lastStart = d.weeks.start[39]
+    const c = weeklyLoadChart(d, null, 'light', lastStart + 2.5 * 86400) as unknown as Full
+    const labels = c.data.datasets.map((s) => s.label)
+    expect(labels).toHaveLength(4)
+    expect(labels[2]).toBe('Submitted load, last week partial (2.5 of 7 days)')
+    expect(labels[3]).toBe('Utilization, last week partial (2.5 of 7 days)')
+    expect(c.data.datasets[0].data).toHaveLength(39) // the full weeks only
+    expect(c.data.datasets[2].data.map((q) => q.x)).toEqual([d.weeks.start[38] / 86400, lastStart / 86400])
+    expect(c.options.scales.x.max).toBe(lastStart / 86400)
+    expect(c.options.scales.x.min).toBe(d.weeks.start[0] / 86400)
+    expect(c.options.scales.y.min).toBe(0)
+    // A log ending on a week's last day: every week full, two datasets.
+    expect((weeklyLoadChart(d, null, 'light', lastStart + 7 * 86400 - 60) as unknown as Full).data.datasets).toHaveLength(2)
+    expect(partialLastWeekDays(d, undefined)).toBeNull()
+  })
+
+  it('weekly distribution: the wait axis starts at 0 and x spans the weeks drawn, not 0 to 100', () => {
+    // 4 weeks per configuration: x at 12.5, 37.5, 62.5, 87.5 % (each week at the middle of its quarter).
+    const r = makeResult({ weekly: [{ label: 'EASY-FCFS', train: [1, 2, 3, 4], test: [60, 120, 180, 240] }, { label: 'EASY-SPF Θ=40 h', train: [1, 1, 2, 2], test: [30, 60, 90, 600] }] })
+    const c = weeklyDistribution(r) as unknown as Full
+    expect(c.options.scales.y.min).toBe(0)
+    expect(c.options.scales.x.min).toBe(12.5)
+    expect(c.options.scales.x.max).toBe(87.5)
+    const xs = c.data.datasets.flatMap((s) => s.data.map((q) => q.x))
+    expect(Math.max(...xs)).toBe(c.options.scales.x.max)
   })
 })

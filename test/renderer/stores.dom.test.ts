@@ -14,8 +14,8 @@ import { thresholdProblem } from '../../src/core/util/duration'
 import { MIXED_DEFAULTS, ONLINE_DEFAULTS } from '../../src/renderer/src/stores/analysis'
 import { blankProject, fromProject, toProject } from '../../src/renderer/src/stores/project'
 import { boot, startAutosave } from '../../src/renderer/src/boot'
-import type { CampaignEvent } from '../../src/shared/api'
-import { fakeApi, tracked, makeResult, makeWorkload, settle, type FakeApi } from './fake-api'
+import type { CampaignEvent, WorkloadSummary } from '../../src/shared/api'
+import { fakeApi, freshApp, tracked, makeResult, makeWorkload, settle, type FakeApi } from './fake-api'
 
 let api: FakeApi
 beforeEach(() => {
@@ -393,5 +393,66 @@ describe('wizard and start-up', () => {
     expect(api.restoreLastProject).not.toHaveBeenCalled()
     expect(api.importLog).toHaveBeenCalledWith({ kind: 'sample' }, {}, tracked)
     expect(useWorkloadStore().ready).toBe(true)
+  })
+})
+
+describe('start-up against a late restore (issue #20)', () => {
+  const app = freshApp()
+  const late = () => {
+    type Restored = Awaited<ReturnType<typeof app.api.restoreLastProject>>
+    let resolve!: (v: Restored) => void
+    app.api.restoreLastProject = vi.fn(() => new Promise<Restored>((r) => { resolve = r }))
+    const r = makeResult()
+    const restored = makeWorkload({ id: 'w-old', name: 'old.swf', sha256: 'b'.repeat(64) })
+    const project = { state: { version: 1 as const, log: { name: 'old.swf', sha256: 'b'.repeat(64) }, importOptions: {}, split: { kind: 'midpoint' as const }, campaign: { resample: { method: 'user-weeks' as const, weeks: 3, seed: 1 }, candidates: { preset: 'ch6' as const }, thresholds: [144000], objective: 'avgWait' as const, tau: 10, maxWaitRatio: null, workers: null, minGain: 0.05, confidence: 0.95, minWeeks: 8, criterion: 'ratio-of-means' as const }, result: r, step: 5 }, workload: restored, logMissing: false }
+    return { finish: () => resolve(project) }
+  }
+
+  it('an upload chosen while the restore is on its way is kept: the late restore does not replace it', async () => {
+    const { finish } = late()
+    const booting = boot('', 30)
+    await settle()
+    const w = useWorkloadStore()
+    const importing = w.importFile(new File(['1 0 0 10 1 -1 -1 1 100 -1 1 1 1 -1 1 -1 -1 -1\n'], 'mine.swf'))
+    await importing
+    expect(w.summary?.id).toBe('w1')
+    finish() // ~0.7 s later in the real app
+    await booting
+    expect(w.summary?.id).toBe('w1') // still the user's log
+    expect(w.expectedLog).toBeNull()
+    expect(useWizardStore().step).toBe(0)
+    expect(useResultsStore().result).toBeNull()
+    startAutosave(30)()
+  })
+
+  it('an upload still running when the restore arrives is kept too', async () => {
+    const { finish } = late()
+    let release!: () => void
+    app.api.importLog = vi.fn(() => new Promise<WorkloadSummary>((r) => { release = () => r(makeWorkload()) }))
+    const booting = boot('', 30)
+    await settle()
+    const w = useWorkloadStore()
+    const importing = w.importFile(new File(['x'], 'mine.swf'))
+    await settle()
+    expect(w.busy).toBe(true)
+    finish()
+    await booting
+    expect(w.busy).toBe(true)
+    expect(useWizardStore().step).toBe(0)
+    release()
+    await importing
+    expect(w.summary?.id).toBe('w1')
+    startAutosave(30)()
+  })
+
+  it('with nothing chosen, the late restore still restores', async () => {
+    const { finish } = late()
+    const booting = boot('', 30)
+    await settle()
+    finish()
+    await booting
+    expect(useWorkloadStore().summary?.id).toBe('w-old')
+    expect(useWizardStore().step).toBe(5)
+    startAutosave(30)()
   })
 })

@@ -1,6 +1,7 @@
 // The one place the renderer gets the typed back end API from. main.ts installs the real one
 // (Electron preload or browser mode); tests install a fake. Stores and steps call useApi().
 import type { EasyTuneApi } from '../../shared/api'
+import { controlWords } from './format'
 
 let current: EasyTuneApi | null = null
 
@@ -13,8 +14,12 @@ export function useApi(): EasyTuneApi {
   return current
 }
 
-/** The message of anything thrown, for people (never "[object Object]"). */
+/** The message of anything thrown, for people (never "[object Object]"), in the GUI's words: a
+ * back-end message naming a CLI flag names the wizard's control instead (format.ts controlWords). */
 export function errorMessage(e: unknown): string {
+  return controlWords(rawMessage(e))
+}
+function rawMessage(e: unknown): string {
   if (e instanceof Error) return e.message
   if (typeof e === 'string') return e
   try { return JSON.stringify(e) } catch { return String(e) }

@@ -25,8 +25,15 @@ export async function boot(search: string, autosaveMs = 1500): Promise<void> {
   const sample = wantsSample(search)
   if (!sample) {
     try {
+      // The restore can arrive late (the back end reads the autosave and re-imports its log): a
+      // user who has meanwhile chosen a log, or changed anything, keeps what they chose.
+      const before = JSON.stringify(toProject())
       const last = await api.restoreLastProject()
-      if (last) {
+      const w = useWorkloadStore()
+      const userActed = w.status !== 'idle' || w.summary !== null || JSON.stringify(toProject()) !== before
+      if (last && userActed) {
+        bootMessage.value = { text: 'Your last session was not restored: you had already started (the log you chose stays).', step: useWizardStore().step }
+      } else if (last) {
         fromProject(last.state, last.workload)
         const step = useWizardStore().step
         if (last.logMissing && last.state.log) bootMessage.value = { text: `Restored your last session; its log ${last.state.log.name} was not found: import it again to continue.`, step }

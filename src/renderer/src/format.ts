@@ -66,7 +66,10 @@ export function shortDuration(s: number): string {
 }
 
 /** The CLI's option names, as the wizard's controls are called: messages shared with the CLI
- * (a verdict's reason, the estimate's problem) speak the GUI's words here, never flags. */
+ * (an import's warnings and errors, the estimate's problem, a run's error, a verdict's reason,
+ * the export's notes) speak the GUI's words here, never flags. Longer forms come first (a flag
+ * with its value before the flag alone). test/renderer/control-words.test.ts checks that every
+ * flag a back-end message names (src/core, src/engine, src/backend, src/shared) has its entry. */
 const CONTROLS: [RegExp, string][] = [
   [/`?--max-wait-ratio none`?/g, 'no limit on the longest wait (Candidates step)'],
   [/`?--max-wait-ratio`?/g, 'the longest-wait limit (Candidates step)'],
@@ -75,9 +78,27 @@ const CONTROLS: [RegExp, string][] = [
   [/`?--min-weeks`?/g, 'the minimum weeks (Candidates step)'],
   [/`?--criterion`?/g, 'how weeks are compared (Candidates step)'],
   [/`?--preset`?/g, 'the candidate orders (Candidates step)'],
+  [/`?--primaries`?|`?--backfills`?/g, 'the candidate orders (Candidates step)'],
   [/`?--thresholds`?/g, 'the thresholds (Candidates step)'],
+  [/`?--objective`?/g, 'the objective (Candidates step)'],
+  [/`?--workers`?/g, 'the worker count (Run step)'],
   [/`?--weeks`?/g, 'the weeks per part (Split step)'],
+  [/`?--split`?/g, 'the split (Split step)'],
+  [/`?--resample`?|`?--seed`?/g, 'the week sampling (Split step)'],
   [/`?--current-conf`?/g, 'your current slurm.conf (Export step)'],
+  [/(?:with )?`?--procs`?/g, 'in the Machine size field'],
+  [/`?--requested-fallback runtime`?/g, '"Jobs without a requested time: use their actual runtime" (a cleaning option of the import)'],
+  [/`?--requested-fallback <duration>`?/g, 'a fixed requested time for every job (command line only)'],
+  [/`?--requested-fallback`?/g, '"Jobs without a requested time" (a cleaning option of the import)'],
+  [/`?--overrun`?/g, '"Jobs that ran longer than requested" (a cleaning option of the import)'],
+  [/name one with `?--format [a-z|]+`?/g, 'check that the file is one of them (the wizard recognises the format from the content)'],
+  [/`?--format`?/g, 'the log format (recognised from the content)'],
+  [/with `?--compat ocst`?/g, 'under the seeds\' simulator\'s rules (compat ocst, command line only)'],
+  [/`?--compat`?/g, 'the compat mode (command line only)'],
+  [/`?easytune (evaluate|online|mixed) --json`?/g, 'EasyTune (a result saved from the Export step, or the command line\'s $1)'],
+  [/`?--json`?/g, 'a saved result'],
+  // Any flag not listed above still reads as words, never as "--name".
+  [/(?<!sacct )`?--([a-z][a-z0-9]*(?:-[a-z0-9]+)*)`?/g, 'the $1 setting'],
 ]
 export function controlWords(text: string): string {
   let out = text

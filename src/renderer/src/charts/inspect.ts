@@ -4,7 +4,7 @@ import type { ChartConfiguration } from 'chart.js'
 import type { InspectData } from '../../../shared/api'
 import { PALETTE, type Theme } from '../../../shared/charts'
 import { formatDuration } from '../../../core/util/duration'
-import { int, shortDuration } from '../format'
+import { int, num, shortDuration } from '../format'
 
 type Cfg = ChartConfiguration<'scatter' | 'bar'>
 
@@ -31,20 +31,43 @@ export function dayAxis(unixStartTime: number | null): { of: (t: number) => numb
     : { of: (t) => (unixStartTime + t) / DAY, label: (v) => isoDay(v), title: 'Date (week starts, UTC)' }
 }
 
-/** Weekly submitted load and EASY-FCFS utilization, in % of the machine. */
-export function weeklyLoadChart(d: InspectData, unixStartTime: number | null, theme: Theme): Cfg {
+const WEEK = 7 * DAY
+
+/** Days the last week of the log covers (its start to the last submit), when it is shorter than a
+ * week; null when every week is full (or the log has a single week: nothing to tell apart). */
+export function partialLastWeekDays(d: InspectData, lastSubmit: number | undefined): number | null {
+  const n = d.weeks.start.length
+  if (lastSubmit === undefined || n < 2) return null
+  const covered = lastSubmit - d.weeks.start[n - 1]
+  return covered < WEEK - DAY / 24 ? Math.max(0, covered) / DAY : null
+}
+
+/** Weekly submitted load and EASY-FCFS utilization, in % of the machine. The last week of a log
+ * usually ends early (the log stops mid-week): its share of a whole week's capacity is low for that
+ * reason alone, so it is drawn apart (a thin dotted segment, a hollow point) and named partial with
+ * the days it covers, never as one more full week. `lastSubmit` is the report's span.lastSubmit. */
+export function weeklyLoadChart(d: InspectData, unixStartTime: number | null, theme: Theme, lastSubmit?: number): Cfg {
   const p = PALETTE[theme], ax = dayAxis(unixStartTime)
+  const partial = partialLastWeekDays(d, lastSubmit)
+  const n = d.weeks.start.length, full = partial === null ? n : n - 1
+  const pts = (values: number[], from: number, to: number) => d.weeks.start.slice(from, to).map((t, k) => ({ x: ax.of(t), y: values[from + k] * 100 }))
   const line = (label: string, values: number[], color: string, dash?: number[]) => ({
-    label, data: d.weeks.start.map((t, i) => ({ x: ax.of(t), y: values[i] * 100 })), borderColor: color, backgroundColor: color,
+    label, data: pts(values, 0, full), borderColor: color, backgroundColor: color,
     showLine: true, pointRadius: 0, borderWidth: 2, borderDash: dash,
+  })
+  const tail = (label: string, values: number[], color: string) => ({
+    label: `${label}, last week partial (${num(partial ?? 0, 1)} of 7 days)`, data: pts(values, n - 2, n), borderColor: color, backgroundColor: 'transparent',
+    showLine: true, pointRadius: [0, 4], pointStyle: 'circle', borderWidth: 1, borderDash: [2, 3],
   })
   const o = base(theme, ax.title, 'Share of the machine (%)')
   ;(o.scales.x.ticks as Record<string, unknown>).callback = (v: number | string) => ax.label(Number(v))
-  return {
-    type: 'scatter',
-    data: { datasets: [line('Submitted load (work submitted that week ÷ machine capacity)', d.weeks.submittedLoad, p.series[0]), line('Utilization under simulated EASY-FCFS', d.weeks.utilization, p.series[1], [6, 3])] },
-    options: o,
-  } as Cfg
+  // The x axis ends where the weeks end (no empty margin past the data).
+  if (n > 0) Object.assign(o.scales.x, { min: ax.of(d.weeks.start[0]), max: ax.of(d.weeks.start[n - 1]) })
+  Object.assign(o.scales.y, { min: 0 })
+  const load = 'Submitted load (work submitted that week ÷ machine capacity)', util = 'Utilization under simulated EASY-FCFS'
+  const datasets: object[] = [line(load, d.weeks.submittedLoad, p.series[0]), line(util, d.weeks.utilization, p.series[1], [6, 3])]
+  if (partial !== null) datasets.push(tail('Submitted load', d.weeks.submittedLoad, p.series[0]), tail('Utilization', d.weeks.utilization, p.series[1]))
+  return { type: 'scatter', data: { datasets }, options: o } as Cfg
 }
 
 /** Power-of-two bins: [1,2) → "1", [2,4) → "2–3", [64,128) → "64–127". */

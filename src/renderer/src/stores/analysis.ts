@@ -46,9 +46,9 @@ export const useAnalysisStore = defineStore('analysis', () => {
         results.showExtras(e.result)
         run.value = { ...r, status: 'done', fraction: 1 }
       } catch (err) {
-        run.value = { ...r, status: 'error', error: (err as Error).message }
+        run.value = { ...r, status: 'error', error: errorMessage(err) }
       }
-    } else if (e.kind === 'error') run.value = { ...r, status: 'error', error: e.message }
+    } else if (e.kind === 'error') run.value = { ...r, status: 'error', error: errorMessage(e.message) }
     else if (e.kind === 'cancelled') run.value = { ...r, status: 'cancelled' }
   }
 

@@ -2,6 +2,7 @@
 // and the event handling is tested without a back end. Events of another campaign are ignored.
 import type { CampaignEvent } from '../../../shared/api'
 import type { EvaluationResult } from '../../../core/tune/result'
+import { controlWords } from '../format'
 
 export type ProgressEvent = Extract<CampaignEvent, { kind: 'progress' }>
 export type WorkerRow = ProgressEvent['perWorker'][number]
@@ -60,12 +61,15 @@ export function reduceRun(s: RunState, e: CampaignEvent): RunState {
       const w: WorkerSamples = { pid: e.pid, cell: e.cell, samplesDone: e.samplesDone, samples: e.samples }
       return { ...s, workers: { ...s.workers, [e.worker]: w } }
     }
-    case 'warning':
-      return { ...s, warnings: [...s.warnings, e.message] }
+    case 'warning': {
+      // In the GUI's words, and once: the same warning from several workers is one line.
+      const text = controlWords(e.message)
+      return s.warnings.includes(text) ? s : { ...s, warnings: [...s.warnings, text] }
+    }
     case 'done':
       return { ...s, status: 'done', result: e.result, error: null }
     case 'error':
-      return { ...s, status: 'error', error: e.message }
+      return { ...s, status: 'error', error: controlWords(e.message) }
     case 'cancelled':
       return { ...s, status: 'cancelled' }
   }

@@ -7,6 +7,7 @@ import { RESULT_SCHEMA_VERSION } from '../../../core/tune/result'
 import { formatThreshold } from '../../../core/util/duration'
 import { candidateSetNote } from '../../../core/tune/campaign'
 import { pct, times, duration, int } from '../format'
+import { errorMessage } from '../apiRef'
 import { staleReasons } from './staleness'
 import { useWorkloadStore } from './workload'
 import { useSplitStore } from './split'
@@ -94,7 +95,7 @@ export const useResultsStore = defineStore('results', () => {
       extras.value = { ...extras.value, ...x.extras }
       return x.kind
     } catch (e) {
-      loadError.value = e instanceof SyntaxError ? `This file is not JSON: ${e.message}` : (e as Error).message
+      loadError.value = e instanceof SyntaxError ? `This file is not JSON: ${e.message}` : errorMessage(e)
       throw e
     }
   }

@@ -48,6 +48,9 @@ export const useWorkloadStore = defineStore('workload', () => {
   /** A project opened without its log: the log it needs (name and hash). */
   const expectedLog = ref<{ name: string; sha256: string } | null>(null)
   const revision = ref(0)
+  /** The last import that failed once its file was with the back end: what "Import again with…"
+   * (a cleaning option named by the error) re-runs, since no import report is there to change it. */
+  const failed = shallowRef<{ source: LogSource; options: ImportOptionsDto; name: string } | null>(null)
   let generation = 0
   let upload: AbortController | null = null
   /** The running import's id (what Cancel passes to api.cancel). */
@@ -64,11 +67,13 @@ export const useWorkloadStore = defineStore('workload', () => {
     const api = useApi()
     error.value = null
     notice.value = null
+    failed.value = null
     fileName.value = name
     progress.value = null
     reading.value = null
     const id = newImportId()
     importId = id
+    let attempted: LogSource | null = null
     const off = api.onImportEvent((e) => {
       if (e.kind === 'progress' && e.importId === id && gen === generation) reading.value = { bytesRead: e.bytesRead, totalBytes: e.totalBytes, jobsRead: e.jobsRead }
     })
@@ -93,6 +98,7 @@ export const useWorkloadStore = defineStore('workload', () => {
         fileName.value = added.name
       }
       status.value = 'importing'
+      attempted = s
       const result = await api.importLog(s, opts, { importId: id })
       if (gen !== generation) return
       // A different log: a split date on the old one means nothing here (same log: keep it).
@@ -108,6 +114,7 @@ export const useWorkloadStore = defineStore('workload', () => {
       if (gen !== generation) return
       status.value = 'error'
       error.value = `Could not import ${name}: ${importMessage(errorMessage(e), name)}`
+      if (attempted) failed.value = { source: attempted, options: { ...opts }, name: fileName.value ?? name }
     } finally {
       off()
       if (importId === id) importId = null
@@ -134,6 +141,13 @@ export const useWorkloadStore = defineStore('workload', () => {
     const opts = { ...options.value, ...patch }
     for (const k of Object.keys(opts) as (keyof ImportOptionsDto)[]) if (opts[k] === undefined) delete opts[k]
     return run(source.value, opts, summary.value?.name ?? fileName.value ?? 'the log')
+  }
+
+  /** Imports the log that just failed again, with changed options (e.g. requested-time fallback). */
+  function retryFailed(patch: Partial<ImportOptionsDto>): Promise<void> {
+    const f = failed.value
+    if (!f) return Promise.resolve()
+    return run(f.source, { ...f.options, ...patch }, f.name)
   }
 
   /** Cancels the running upload (aborted here) or import (the back end stops reading: api.cancel
@@ -166,7 +180,7 @@ export const useWorkloadStore = defineStore('workload', () => {
   }
 
   return {
-    status, fileName, progress, reading, notice, source, options, summary, error, expectedLog, revision,
+    status, fileName, progress, reading, notice, source, options, summary, error, expectedLog, revision, failed, retryFailed,
     ready, busy, machineProcs, mismatch,
     importSample, importFile, importFromDialog, reimport, cancel, restore,
   }
