@@ -186,9 +186,10 @@ export class EasySimulator {
 
   /**
    * Processes every event strictly before `t` (Infinity: until every job has finished). Answers
-   * true when the onCheck hook stopped it early: it stops between two event times, so the state is
+   * true when the onCheck hook stopped it early: it stops after a whole event time, so the state is
    * the one runUntil(next event time) leaves, and calling runUntil again continues the same
-   * schedule (a caller can yield to its event loop and go on, or give up).
+   * schedule (a caller can yield to its event loop and go on, or give up). A run that has nothing
+   * left answers false even if the hook asked to stop.
    */
   runUntil(t: number): boolean {
     const { n, submit, realEnd } = this
@@ -198,10 +199,6 @@ export class EasySimulator {
       const tFin = this.heapLen > 0 ? realEnd[this.heap[0]] : Infinity
       const now = tSub < tFin ? tSub : tFin
       if (!(now < t)) return false
-      if (onCheck !== null && --this.countdown === 0) {
-        this.countdown = this.checkEvery
-        if (onCheck(this.next - this.fifo.len, this.now)) return true
-      }
       this.now = now
       while (this.heapLen > 0 && realEnd[this.heap[0]] === now) this.finish(this.popHeap())
       while (this.next < n && submit[this.next] === now) {
@@ -211,6 +208,10 @@ export class EasySimulator {
         if (this.backfill !== null && this.backfill !== this.fifo) this.backfill.add(j, now)
       }
       if (this.fifo.len > 0) this.schedule(now)
+      if (onCheck !== null && --this.countdown === 0) {
+        this.countdown = this.checkEvery
+        if (onCheck(this.next - this.fifo.len, now) && (this.next < n || this.heapLen > 0)) return true
+      }
     }
     return false
   }
