@@ -8,9 +8,8 @@
 // worker of its own (src/engine/lifecycle.ts, the lifecycle every kind of work shares), so
 // Electron main's event loop stays free during a large import. An abort kills that worker.
 import type { ImportOptions } from '../core/workload/import'
-import type { ImportedLog } from '../engine/import'
+import type { ImportedLog, ImportProgress } from '../engine/import'
 import { WorkerSession, type CrashInfo, type ForkWorker } from '../engine/lifecycle'
-import type { ReadProgress } from '../node/read-log'
 import type { ImportEvent } from '../shared/api'
 import { ApiInputError } from '../shared/errors'
 
@@ -29,7 +28,7 @@ export class ImportCancelledError extends ApiInputError {
 export interface TrackedImport {
   readonly signal: AbortSignal
   /** readLog's progress callback: throttled into ImportEvents. */
-  readonly onProgress: (p: ReadProgress) => void
+  readonly onProgress: (p: ImportProgress) => void
   /** Throws ImportCancelledError when the import was cancelled. */
   check(): void
   /** The import is over (whichever way): forget its id. */
@@ -58,7 +57,7 @@ export class ImportTracker {
         if (p.bytesRead < p.totalBytes && now - last < IMPORT_PROGRESS_EVERY_MS) return
         last = now
         try {
-          this.emit({ importId, kind: 'progress', bytesRead: p.bytesRead, totalBytes: p.totalBytes, jobsRead: p.jobsRead })
+          this.emit({ importId, kind: 'progress', bytesRead: p.bytesRead, totalBytes: p.totalBytes, jobsRead: p.jobsRead, ...(p.simulated ? { simulated: p.simulated } : {}) })
         } catch { /* a failing listener must not stop the import */ }
       },
       check: () => { if (abort.signal.aborted) throw new ImportCancelledError() },
@@ -81,7 +80,7 @@ export class ImportTracker {
 export interface WorkerImportOptions {
   fork?: ForkWorker
   workerPath?: string
-  onProgress?: (p: ReadProgress) => void
+  onProgress?: (p: ImportProgress) => void
   /** Aborting it kills the worker; the promise then rejects with ImportCancelledError. */
   signal?: AbortSignal
   /** The worker died and the import was restarted on a fresh one. */
@@ -98,7 +97,7 @@ export async function importInWorker(path: string, options: ImportOptions, o: Wo
     const [r] = await session.run([{ kind: 'import', path, options }], {
       onProgress: (_, m) => {
         if (m.type !== 'import-progress') return
-        try { o.onProgress?.({ bytesRead: m.bytesRead, totalBytes: m.totalBytes, jobsRead: m.jobsRead }) } catch { /* a failing listener must not stop the import */ }
+        try { o.onProgress?.({ bytesRead: m.bytesRead, totalBytes: m.totalBytes, jobsRead: m.jobsRead, ...(m.simulated ? { simulated: m.simulated } : {}) }) } catch { /* a failing listener must not stop the import */ }
       },
     })
     return r

@@ -3,7 +3,8 @@
 // whole-log EASY-FCFS simulation the Inspect step needs (timed, for the campaign estimate) and
 // compute the Inspect data. In the desktop app it runs in a worker so that Electron main's event
 // loop stays free while a large log is imported (src/backend/imports.ts importInWorker).
-import { simulate } from '../core/sim/easy'
+import { EasySimulator } from '../core/sim/easy'
+import type { SimJobs } from '../core/sim/types'
 import { inspectWorkload } from '../core/workload/inspect'
 import type { ImportOptions, Workload } from '../core/workload/import'
 import { FileInputError, readLog, type ReadProgress } from '../node/read-log'
@@ -21,11 +22,42 @@ export interface ImportedLog {
   readSeconds: number
 }
 
+/** The import's progress: the reading's, then (`simulated`) the whole-log EASY-FCFS run's jobs
+ * started of the jobs kept. */
+export type ImportProgress = ReadProgress & { simulated?: { jobs: number; of: number } }
+
+/** Wall-clock milliseconds of simulation between two progress reports and checks of the signal. */
+const SIM_SLICE_MS = 200
+
+/**
+ * The whole-log EASY-FCFS run in slices of SIM_SLICE_MS (the simulator's stop hook,
+ * docs/SIMULATOR.md §Progress): between two slices it reports its progress, yields to the event
+ * loop (so that the worker's messages go out) and honours the signal. Answers the start times and
+ * the seconds spent simulating (the yields left out: the campaign estimate is calibrated on it).
+ */
+async function timedSimulation(jobs: SimJobs, machineProcs: number, onProgress?: (p: ImportProgress) => void, read?: ReadProgress, signal?: AbortSignal): Promise<{ starts: Float64Array; seconds: number }> {
+  let sliceEnd = 0
+  const sim = new EasySimulator(jobs, machineProcs, { primary: 'FCFS', backfill: 'same', threshold: null }, { checkEvery: 256, onCheck: () => performance.now() >= sliceEnd })
+  let seconds = 0
+  for (;;) {
+    const t = performance.now()
+    sliceEnd = t + SIM_SLICE_MS
+    const stopped = sim.runUntil(Infinity)
+    seconds += (performance.now() - t) / 1000
+    if (!stopped) return { starts: sim.start, seconds }
+    if (read) onProgress?.({ ...read, simulated: { jobs: sim.jobsStarted, of: jobs.count } })
+    await new Promise((resolve) => setImmediate(resolve))
+    signal?.throwIfAborted()
+  }
+}
+
 /** Errors: readLog's (a FileInputError naming `path`, its AbortError…), or a FileInputError
  * naming `path` when the file cannot be hashed; callers rename `path` as the user knows it. */
-export async function importLogFile(path: string, options: ImportOptions, onProgress?: (p: ReadProgress) => void, signal?: AbortSignal, progressEveryMs?: number): Promise<ImportedLog> {
+export async function importLogFile(path: string, options: ImportOptions, onProgress?: (p: ImportProgress) => void, signal?: AbortSignal, progressEveryMs?: number): Promise<ImportedLog> {
   const t0 = performance.now()
-  const [read, hash] = await Promise.allSettled([readLog(path, options, onProgress, signal, progressEveryMs), hashFile(path, signal)])
+  let lastRead: ReadProgress | null = null
+  const onRead = (p: ReadProgress) => { lastRead = p; onProgress?.(p) }
+  const [read, hash] = await Promise.allSettled([readLog(path, options, onRead, signal, progressEveryMs), hashFile(path, signal)])
   if (read.status === 'rejected') throw read.reason
   if (hash.status === 'rejected') throw new FileInputError(path, null, `cannot read: ${(hash.reason as Error).message}`)
   const workload = read.value
@@ -33,10 +65,11 @@ export async function importLogFile(path: string, options: ImportOptions, onProg
   const { jobs, machineProcs } = workload
   let starts: Float64Array = new Float64Array(0)
   let best = Infinity
+  const last: ReadProgress = { ...(lastRead ?? { bytesRead: 0, totalBytes: 0 }), jobsRead: workload.report.jobsRead }
   for (let run = 0; run < 2 && jobs.count > 0; run++) {
-    const t = performance.now()
-    starts = simulate(jobs, machineProcs, { primary: 'FCFS', backfill: 'same', threshold: null })
-    best = Math.min(best, (performance.now() - t) / 1000)
+    const r = await timedSimulation(jobs, machineProcs, onProgress, last, signal)
+    starts = r.starts
+    best = Math.min(best, r.seconds)
     if (best > 0.5) break // large log: one timing is enough and the second run would cost
   }
   const inspect = inspectWorkload({ jobs, machineProcs, users: workload.users }, starts)

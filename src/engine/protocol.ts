@@ -97,7 +97,7 @@ export type FromWorker =
   /** Progress through unit `id`: week samples of a cell, simulations of an online trace. */
   | { type: 'progress'; id: number; samplesDone: number; samples: number }
   /** Progress of an import: one per 1 MiB read. */
-  | { type: 'import-progress'; id: number; bytesRead: number; totalBytes: number; jobsRead: number }
+  | { type: 'import-progress'; id: number; bytesRead: number; totalBytes: number; jobsRead: number; simulated?: { jobs: number; of: number } }
   | { type: 'done'; id: number; result: UnitResult }
   /** `input`: the user can fix it (bad file or option); `file`/`line` locate it when known.
    * `id` is the unit's id, or null for a setup or protocol error. */

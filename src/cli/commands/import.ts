@@ -4,6 +4,7 @@ import { int, table, writeJson, type Io } from '../output'
 import { formatDuration } from '../../core/util/duration'
 import { showControl } from '../../core/util/control'
 import type { ImportReport } from '../../core/workload/import'
+import { nameMachineSizeControl } from '../../core/workload/load'
 
 export const importHelp = `easytune import <log> [options]
 
@@ -56,7 +57,7 @@ export function formatReport(r: ImportReport, cite: string | null): string {
   if (r.warnings.length > 0) {
     lines.push('')
     lines.push('Warnings:')
-    for (const w of r.warnings) lines.push(`- ${w}`)
+    for (const w of r.warnings) lines.push(`- ${nameMachineSizeControl(w, 'with --procs')}`)
   }
   if (cite) {
     lines.push('')

@@ -1,8 +1,9 @@
 import { writeFileSync } from 'node:fs'
 import { bool, jsonTarget, parseArgs, positiveNumber, str, thresholdFlag, UsageError } from '../args'
 import { citation, IMPORT_FLAGS, IMPORT_HELP, importOptions, loadWorkload, logArg } from '../common'
-import { int, num, pct, table, writeJson, type Io } from '../output'
-import { simulate } from '../../core/sim/easy'
+import { INTERRUPTED, int, num, pct, Progress, table, untilInterrupted, writeJson, type Io } from '../output'
+import { EasySimulator } from '../../core/sim/easy'
+import { nameMachineSizeControl, offeredLoad, overloadWarning } from '../../core/workload/load'
 import { computeMetrics, DEFAULT_TAU, perUserWait } from '../../core/sim/metrics'
 import { findPolicy, POLICIES } from '../../core/sim/policies'
 import type { Compat, SimConfig } from '../../core/sim/types'
@@ -55,8 +56,12 @@ export async function simulateCommand(argv: string[], io: Io): Promise<number> {
     for (const warning of w.report.warnings) io.err(`  ${warning}\n`)
     return 1
   }
+  const overload = overloadWarning(offeredLoad(w.jobs, w.machineProcs))
+  if (overload !== null) io.err(`easytune: warning: ${nameMachineSizeControl(overload, 'with --procs')}\n`)
   const t0 = performance.now()
-  const start = simulate(w.jobs, w.machineProcs, config, { compat })
+  const progress = new Progress(io)
+  const start = await untilInterrupted(io, progress, (signal) => simulateWithProgress(io, progress, w, config, compat, signal))
+  if (start === INTERRUPTED) return 130
   const simSeconds = (performance.now() - t0) / 1000
   const metrics = computeMetrics(w.jobs, w.machineProcs, start, tau)
   const users = perUserWait(w.jobs, start)
@@ -74,6 +79,55 @@ export async function simulateCommand(argv: string[], io: Io): Promise<number> {
   if (json) writeJson(io, json, result)
   if (!json || json.file !== null) io.out(formatResult(w, config, metrics, users.length, compat))
   return 0
+}
+
+/** Wall-clock milliseconds the simulation runs before it yields to the event loop (so that Ctrl-C
+ * is heard) and the least time between two progress updates. */
+const SLICE_MS = 100
+const PROGRESS_EVERY_MS = 250
+/** On a pipe (not a terminal), one plain line at most this often, after the first PROGRESS_DELAY_MS. */
+const PLAIN_PROGRESS_EVERY_MS = 2000
+const PROGRESS_DELAY_MS = 1000
+/** Event times between two checks of the clock (a counter compare in the loop otherwise). */
+const CHECK_EVERY = 256
+
+/**
+ * The whole-log replay, in slices: the simulator's onCheck hook stops it after SLICE_MS of wall
+ * time, between two event times; the command then shows progress, yields to the event loop (where
+ * SIGINT aborts `signal`) and resumes the same schedule (EasySimulator.runUntil), so the result is
+ * the one simulate() gives.
+ */
+async function simulateWithProgress(io: Io, progress: Progress, w: Workload, config: SimConfig, compat: Compat, signal: AbortSignal): Promise<Float64Array> {
+  const total = w.jobs.count
+  let sliceEnd = 0
+  const sim = new EasySimulator(w.jobs, w.machineProcs, config, { compat, checkEvery: CHECK_EVERY, onCheck: () => performance.now() >= sliceEnd })
+  const t0 = performance.now()
+  let lastShown = -Infinity
+  let lastPlain = -Infinity
+  for (;;) {
+    sliceEnd = performance.now() + SLICE_MS
+    if (!sim.runUntil(Infinity)) return sim.start
+    await new Promise((resolve) => setImmediate(resolve))
+    signal.throwIfAborted()
+    const now = performance.now()
+    if (now - lastShown < PROGRESS_EVERY_MS) continue
+    lastShown = now
+    const started = sim.jobsStarted
+    const date = simulatedDate(w.unixStartTime, sim.now)
+    const detail = `${int(started)} of ${int(total)} jobs started${date ? `, simulated date ${date}` : ''}`
+    if (io.tty) progress.update('simulating', started / total, detail)
+    else if (now - t0 >= PROGRESS_DELAY_MS && now - lastPlain >= PLAIN_PROGRESS_EVERY_MS) {
+      lastPlain = now
+      io.err(`simulating: ${detail} (${pct(started / total)})\n`)
+    }
+  }
+}
+
+/** The simulated time as a UTC date and time, when the log has a Unix start time. */
+function simulatedDate(unixStartTime: number | null, t: number): string | null {
+  if (unixStartTime === null || !Number.isFinite(t)) return null
+  const ms = (unixStartTime + t) * 1000
+  return Math.abs(ms) <= 8.64e15 ? new Date(ms).toISOString().slice(0, 16).replace('T', ' ') + ' UTC' : null
 }
 
 function simConfig(a: ReturnType<typeof parseArgs>): SimConfig {

@@ -18,9 +18,17 @@ import type { SimConfig, SimJobs, SimOptions } from './types'
 
 export class SimulationError extends Error {}
 
+/** Thrown by simulate() when the options' onCheck hook asked it to stop. */
+export class SimulationStopped extends Error {
+  constructor() { super('the simulation was stopped') }
+}
+
+/** Event times processed between two calls of the onCheck hook (docs/SIMULATOR.md §Progress). */
+export const SIM_CHECK_EVERY = 4096
+
 export function simulate(jobs: SimJobs, machineProcs: number, config: SimConfig, options: SimOptions = {}): Float64Array {
   const sim = new EasySimulator(jobs, machineProcs, config, options)
-  sim.runUntil(Infinity)
+  if (sim.runUntil(Infinity)) throw new SimulationStopped()
   return sim.start
 }
 
@@ -120,6 +128,11 @@ export class EasySimulator {
    * the last ocstReservation. */
   private readonly ocstTies: Int32Array | null
   private ocstExtra = 0
+  /** The progress/stop hook (null: none, and the loop pays only a null test) and the event times
+   * left before its next call. */
+  private readonly onCheck: ((jobsStarted: number, now: number) => boolean) | null
+  private readonly checkEvery: number
+  private countdown: number
 
   constructor(jobs: SimJobs, private readonly m: number, config: SimConfig, options: SimOptions) {
     const n = (this.n = jobs.count)
@@ -140,7 +153,13 @@ export class EasySimulator {
     this.free = m
     if (options.compat !== undefined && options.compat !== 'none' && options.compat !== 'ocst') throw new SimulationError(`compat must be none or ocst, got ${String(options.compat)}`)
     this.ocstTies = options.compat === 'ocst' ? new Int32Array(n) : null
+    this.onCheck = options.onCheck ?? null
+    this.checkEvery = Math.max(1, Math.floor(options.checkEvery ?? SIM_CHECK_EVERY))
+    this.countdown = this.checkEvery
   }
+
+  /** Jobs started so far (submitted minus waiting). */
+  get jobsStarted(): number { return this.next - this.fifo.len }
 
   /**
    * Sets the policy and threshold used from the next scheduling pass on. The waiting jobs are
@@ -165,14 +184,21 @@ export class EasySimulator {
     }
   }
 
-  /** Processes every event strictly before `t` (Infinity: until every job has finished). */
-  runUntil(t: number): void {
+  /**
+   * Processes every event strictly before `t` (Infinity: until every job has finished). Answers
+   * true when the onCheck hook stopped it early: it stops after a whole event time, so the state is
+   * the one runUntil(next event time) leaves, and calling runUntil again continues the same
+   * schedule (a caller can yield to its event loop and go on, or give up). A run that has nothing
+   * left answers false even if the hook asked to stop.
+   */
+  runUntil(t: number): boolean {
     const { n, submit, realEnd } = this
+    const onCheck = this.onCheck
     while (this.next < n || this.heapLen > 0) {
       const tSub = this.next < n ? submit[this.next] : Infinity
       const tFin = this.heapLen > 0 ? realEnd[this.heap[0]] : Infinity
       const now = tSub < tFin ? tSub : tFin
-      if (!(now < t)) return
+      if (!(now < t)) return false
       this.now = now
       while (this.heapLen > 0 && realEnd[this.heap[0]] === now) this.finish(this.popHeap())
       while (this.next < n && submit[this.next] === now) {
@@ -182,7 +208,12 @@ export class EasySimulator {
         if (this.backfill !== null && this.backfill !== this.fifo) this.backfill.add(j, now)
       }
       if (this.fifo.len > 0) this.schedule(now)
+      if (onCheck !== null && --this.countdown === 0) {
+        this.countdown = this.checkEvery
+        if (onCheck(this.next - this.fifo.len, now) && (this.next < n || this.heapLen > 0)) return true
+      }
     }
+    return false
   }
 
   /** One scheduling pass at `now` (Algorithm 2 of [001] §5.2.1 / §6.2.2, with the test of docs/SIMULATOR.md §Shadow-time rules). */

@@ -56,4 +56,11 @@ export interface SimOptions {
    * running jobs released in order of estimated end, ties by fewest processors then index, stopping
    * at the first release that makes the reservation fit. Absent or 'none': ours. */
   readonly compat?: Compat
+  /** Progress and stop hook (docs/SIMULATOR.md §Progress): called after every `checkEvery`-th event
+   * time is processed, with the jobs started so far and that event time (seconds); answering
+   * true stops the run between two event times (simulate() then throws SimulationStopped). It
+   * never changes the schedule. Absent: the loop pays one null test per event time. */
+  readonly onCheck?: (jobsStarted: number, now: number) => boolean
+  /** Event times between two onCheck calls; default SIM_CHECK_EVERY (4,096). */
+  readonly checkEvery?: number
 }

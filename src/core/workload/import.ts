@@ -11,6 +11,7 @@ import { createJobcompParser } from './jobcomp'
 import { createPbsParser } from './pbs'
 import { createSacctParser } from './sacct'
 import { createSwfParser } from './swf'
+import { offeredLoad, overloadWarning } from './load'
 import type { JobTable, LineIssue, LogFormat, LogParser, MachineSource, ParsedLog, RuleCount } from './types'
 import { DEFAULTS } from '../defaults'
 
@@ -155,6 +156,8 @@ function finishImport(log: ParsedLog, opts: ImportOptions, formatSource: 'detect
           : `so they use ${fmt(fallback.seconds)} s as the estimate.`))
   }
   if (jobs.count === 0) throw new InputError(noJobKept(log, cleaned.rules, fallback))
+  const overload = overloadWarning(offeredLoad(jobs, machine.procs))
+  if (overload !== null) warnings.push(overload)
   let recordedWaits = 0
   for (let i = 0; i < jobs.count; i++) if (jobs.recordedWait[i] === jobs.recordedWait[i]) recordedWaits++
   const users = new Set<number>()

@@ -22,7 +22,7 @@ export function importMessage(message: string, name = ''): string {
 export type ImportStatus = 'idle' | 'uploading' | 'importing' | 'ready' | 'error'
 
 /** What the back end reported last about reading the log. */
-export interface ReadingProgress { bytesRead: number; totalBytes: number; jobsRead: number }
+export interface ReadingProgress { bytesRead: number; totalBytes: number; jobsRead: number; simulated?: { jobs: number; of: number } }
 
 /** A fresh import id (an id like the back end's: letters, digits, '-' and '_'). */
 export function newImportId(): string {
@@ -75,7 +75,7 @@ export const useWorkloadStore = defineStore('workload', () => {
     importId = id
     let attempted: LogSource | null = null
     const off = api.onImportEvent((e) => {
-      if (e.kind === 'progress' && e.importId === id && gen === generation) reading.value = { bytesRead: e.bytesRead, totalBytes: e.totalBytes, jobsRead: e.jobsRead }
+      if (e.kind === 'progress' && e.importId === id && gen === generation) reading.value = { bytesRead: e.bytesRead, totalBytes: e.totalBytes, jobsRead: e.jobsRead, ...(e.simulated ? { simulated: e.simulated } : {}) }
     })
     try {
       let s = src
