@@ -8,6 +8,7 @@
 // (it reads the log and builds the week samples once), so there is nothing to share between runs,
 // and a run can never leave a process behind. Cells are pure, so the results are the same whatever
 // N is and whichever worker ran which cell; they are keyed by cellKey.
+import { createHash } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { cellKey, type CellResult, type CellSpec } from '../core/tune/campaign'
 import { FileInputError } from '../node/read-log'
@@ -82,7 +83,7 @@ export class EnginePool {
     const results = new Map<string, CellResult>()
     let scope: CacheScope | null = null
     if (opts.cache) {
-      scope = { workloadHash: opts.workloadHash ?? (await hashLog(setup.logPath)), engine: await hashFile(this.workerPath), setup }
+      scope = { workloadHash: opts.workloadHash ?? (await hashLogFiles(setup.logPaths ?? [setup.logPath])), engine: await hashFile(this.workerPath), setup }
       for (const [key, cell] of unique) {
         const r = await opts.cache.get(opts.cache.key(scope, cell))
         if (r) results.set(key, r)
@@ -162,6 +163,15 @@ class CampaignProgress {
       perWorker: workers.map((w) => ({ worker: w.worker, pid: w.pid, state: w.state, cell: w.unit?.kind === 'cell' ? cellLabel(w.unit.cell) : null })),
     }
   }
+}
+
+/** The content hash of a log: its file's SHA-256, or for a log kept as several files the SHA-256 of
+ * the files' hashes in order, so the cache key covers every file. */
+export async function hashLogFiles(paths: readonly string[]): Promise<string> {
+  if (paths.length === 1) return hashLog(paths[0])
+  const hashes: string[] = []
+  for (const p of paths) hashes.push(await hashLog(p))
+  return createHash('sha256').update(`easytune-log-files\n${hashes.join('\n')}\n`).digest('hex')
 }
 
 async function hashLog(path: string): Promise<string> {

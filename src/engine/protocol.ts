@@ -24,8 +24,12 @@ import type { ImportedLog } from './import'
 
 /** What every worker needs to build the workload's week samples itself. */
 export interface WorkloadSetup {
-  /** Absolute path of the log file (the worker reads it; plain or gzip). */
+  /** Absolute path of the log file (the worker reads it; plain or gzip); the first file when the log is several. */
   logPath: string
+  /** A log kept as several files (daily jobcomp files, monthly sacct dumps): every file, in the
+   * order given, read as one log (src/node/read-log.ts readLogs); absent for one file. The cache
+   * key covers every file's content (src/engine/pool.ts hashLogFiles). */
+  logPaths?: string[]
   importOptions: ImportOptions
   split: SplitSpec
   resample: ResampleSpec
