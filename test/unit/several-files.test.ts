@@ -128,3 +128,14 @@ describe('easytune <command> with several files', () => {
     expect(r.stderr).toMatch(/simulated 4 jobs/)
   })
 })
+
+describe('what is not a duplicate', () => {
+  it('keeps jobs of one file that share an id and submit time (SLURM array tasks), and a different record across files', () => {
+    const twice = [line(7, 0, 'alice'), line(7, 0, 'alice')].join('\n') + '\n'
+    const other = line(7, 0, 'bob') + '\n' // same id and submit, another user: another job
+    const m = mergeParsedLogs([{ name: 'a', log: parse(twice) }, { name: 'b', log: parse(other) }])
+    expect([m.log.jobs.count, m.duplicates]).toEqual([3, 0])
+    const again = mergeParsedLogs([{ name: 'a', log: parse(twice) }, { name: 'b', log: parse(twice) }])
+    expect([again.log.jobs.count, again.duplicates]).toEqual([2, 2])
+  })
+})

@@ -9,8 +9,9 @@ export const importHelp = `easytune import <log>… [options]
 Reads a job log (SWF, SLURM sacct/CSV/jobcomp, PBS accounting; plain or .gz), cleans it with the
 research's rules and prints the import report: every rule with its count and example lines.
 Several files, or a folder (its files, by name), are read as one log: they must share a format;
-a job in several files (same job id and submit time) is kept once; a day or more without any
-submit between files is reported (a file may be missing). Every command that reads a log does so.
+a job in several files (same job id, submit time and record) is kept once; a gap of more than a
+day between the files' submissions is reported (a file may be missing). Every command that reads
+a log does so.
 
 Options:
 ${IMPORT_HELP}

@@ -54,8 +54,12 @@ const EXAMPLES = 5
  * Merges parsed files into one log. Every file must have the same format (else InputError naming
  * the odd file). Submit times are re-based on the earliest file's start when every file knows its
  * epoch (SLURM, PBS and SWF with a StartTime header); otherwise they are taken as they are, with a
- * warning. A job present in several files (same id and same submit time) is kept once, from the
- * first file that has it, and counted. Line numbers stay those of each job's own file.
+ * warning. A job present in several files (same id and same submit time, and the same record:
+ * runtime, processors, requested time and user) is kept once, from the first file that has it, and
+ * counted. Only a record seen in an EARLIER file is a duplicate: within one file, SLURM array tasks
+ * share their parent's id and submit time and are distinct jobs (the parser's own rules apply);
+ * across files they differ by their runtime, processors or request. Line numbers stay those of
+ * each job's own file.
  */
 export function mergeParsedLogs(parts: readonly { name: string; log: ParsedLog }[], gapSeconds = DEFAULTS.fileGap.value): MergedLog {
   if (parts.length === 0) throw new InputError('no log file was given')
@@ -85,7 +89,7 @@ export function mergeParsedLogs(parts: readonly { name: string; log: ParsedLog }
     if (i === undefined) { i = names.length; names.push(name); index.set(name, i) }
     return i
   }
-  const seen = new Set<string>()
+  const seen = new Set<string>() // records of the earlier files
   const files: FileSpan[] = []
   let n = 0
   let duplicates = 0
@@ -93,13 +97,14 @@ export function mergeParsedLogs(parts: readonly { name: string; log: ParsedLog }
     const j = p.log.jobs
     const dt = shift(p)
     let dup = 0
+    const mine: string[] = []
     const submits = new Float64Array(j.count)
     for (let i = 0; i < j.count; i++) {
       const submit = j.submit[i] + dt
       submits[i] = submit
-      const key = `${j.id[i]}@${submit}`
+      const key = `${j.id[i]}@${submit}:${j.runtime[i]}:${j.allocProcs[i]}:${j.reqProcs[i]}:${j.requested[i]}:${j.user[i] >= 0 ? p.log.users[j.user[i]] : ''}`
       if (seen.has(key)) { dup++; continue }
-      seen.add(key)
+      mine.push(key)
       out.id[n] = j.id[i]; out.submit[n] = submit; out.recordedWait[n] = j.recordedWait[i]; out.runtime[n] = j.runtime[i]
       out.allocProcs[n] = j.allocProcs[i]; out.reqProcs[n] = j.reqProcs[i]; out.requested[n] = j.requested[i]
       out.user[n] = j.user[i] >= 0 ? intern(users, userIndex, p.log.users[j.user[i]]) : -1
@@ -107,6 +112,7 @@ export function mergeParsedLogs(parts: readonly { name: string; log: ParsedLog }
       out.status[n] = j.status[i]; out.line[n] = j.line[i]
       n++
     }
+    for (const k of mine) seen.add(k)
     duplicates += dup
     submits.sort()
     const k = Math.floor(j.count * STRAGGLERS)
@@ -124,7 +130,7 @@ export function mergeParsedLogs(parts: readonly { name: string; log: ParsedLog }
   }
 
   const gaps = findGaps(files, gapSeconds)
-  if (duplicates > 0) warnings.push(`${fmt(duplicates)} job${duplicates === 1 ? ' was' : 's were'} in several files (same job id and submit time) and ${duplicates === 1 ? 'was' : 'were'} kept once.`)
+  if (duplicates > 0) warnings.push(`${fmt(duplicates)} job${duplicates === 1 ? ' was' : 's were'} in several files (same job id, submit time and record) and ${duplicates === 1 ? 'was' : 'were'} kept once.`)
   for (const g of gaps) warnings.push(`Gap of ${(g.seconds / 86400).toFixed(1)} days between ${g.before} and ${g.after}: the files' submissions do not cover it (at most a few stragglers), so a file may be missing, and the simulated queue empties there.`)
 
   const badLineExamples: LineIssue[] = []
