@@ -8,16 +8,16 @@
 // (it reads the log and builds the week samples once), so there is nothing to share between runs,
 // and a run can never leave a process behind. Cells are pure, so the results are the same whatever
 // N is and whichever worker ran which cell; they are keyed by cellKey.
-import { createHash } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { cellKey, type CellResult, type CellSpec } from '../core/tune/campaign'
-import { FileInputError } from '../node/read-log'
 import { CellCache, hashFile, type CacheScope } from './cache'
 import { cellLabel } from './label'
+import { hashLogFiles } from './log-hash'
 import { defaultWorkerCount, defaultWorkerPath, forkNode, WorkerSession, type CrashInfo, type ForkWorker, type SessionOptions, type WorkerState } from './lifecycle'
 import type { WorkloadSetup } from './protocol'
 
 export { cellLabel } from './label'
+export { hashLogFiles } from './log-hash'
 export { defaultWorkerCount, defaultWorkerPath, forkNode, MAX_CRASHES, WorkerSession } from './lifecycle'
 export type { CrashInfo, ForkWorker, WorkerHandle, WorkerState } from './lifecycle'
 
@@ -165,20 +165,3 @@ class CampaignProgress {
   }
 }
 
-/** The content hash of a log: its file's SHA-256, or for a log kept as several files the SHA-256 of
- * the files' hashes in order, so the cache key covers every file. */
-export async function hashLogFiles(paths: readonly string[]): Promise<string> {
-  if (paths.length === 1) return hashLog(paths[0])
-  const hashes: string[] = []
-  for (const p of paths) hashes.push(await hashLog(p))
-  return createHash('sha256').update(`easytune-log-files\n${hashes.join('\n')}\n`).digest('hex')
-}
-
-async function hashLog(path: string): Promise<string> {
-  try {
-    return await hashFile(path)
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code
-    throw new FileInputError(path, null, code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a folder, not a log file' : code === 'EACCES' ? 'permission denied' : `cannot read: ${(e as Error).message}`)
-  }
-}
