@@ -56,7 +56,9 @@ export type WorkUnit =
   | { kind: 'mixed-objective'; primary: MixedSpec; options: Pick<MixedOptions, 'objective' | 'threshold' | 'tau' | 'compat'> }
   /** A whole import (src/engine/import.ts): no setup needed. `options.name` is the name the
    * report shows. */
-  | { kind: 'import'; path: string; options: ImportOptions }
+  /** `paths`: a log kept as several files, read as one (path is then the first); `names`: those
+   * files as the user knows them, for the report. */
+  | { kind: 'import'; path: string; paths?: string[]; names?: string[]; options: ImportOptions }
 
 /** What each kind of unit answers. */
 export interface UnitResults {

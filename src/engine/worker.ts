@@ -131,7 +131,7 @@ function trainWeeks(): JobTable[] {
  * throttles its events to ~5 a second), so the Backend sees the import advance even when its own
  * thread was busy for a while. */
 function importLog(id: number, unit: Extract<WorkUnit, { kind: 'import' }>): Promise<UnitResult> {
-  return importLogFile(unit.path, unit.options, (p) => port.post({ type: 'import-progress', id, bytesRead: p.bytesRead, totalBytes: p.totalBytes, jobsRead: p.jobsRead }), undefined, 0)
+  return importLogFile(unit.paths ?? unit.path, unit.options, (p) => port.post({ type: 'import-progress', id, bytesRead: p.bytesRead, totalBytes: p.totalBytes, jobsRead: p.jobsRead }), undefined, 0, unit.names)
 }
 
 function postError(id: number | null, e: unknown): void {

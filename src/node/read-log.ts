@@ -39,9 +39,10 @@ export async function readLog(path: string, opts: ImportOptions = {}, onProgress
  * Several files as one log (daily jobcomp files, monthly sacct dumps): each file is parsed, the
  * jobs merged before cleaning (src/core/workload/merge.ts), then the whole log cleaned once. The
  * files must share a format: the first file that differs is refused by name with its detected
- * format. One path reads exactly as readLog. Progress counts the bytes of all files.
+ * format. One path reads exactly as readLog. Progress counts the bytes of all files. `names`: the
+ * files as the user knows them (an upload's temporary path means nothing), for the report.
  */
-export async function readLogs(paths: readonly string[], opts: ImportOptions = {}, onProgress?: (p: ReadProgress & { file: string }) => void, signal?: AbortSignal, progressEveryMs = 100): Promise<Workload> {
+export async function readLogs(paths: readonly string[], opts: ImportOptions = {}, onProgress?: (p: ReadProgress & { file: string }) => void, signal?: AbortSignal, progressEveryMs = 100, names?: readonly string[]): Promise<Workload> {
   if (paths.length === 0) throw new InputError('no log file was given')
   if (paths.length === 1) return readLog(paths[0], opts, onProgress && ((p) => onProgress({ ...p, file: paths[0] })), signal, progressEveryMs)
   const sizes: number[] = []
@@ -56,7 +57,7 @@ export async function readLogs(paths: readonly string[], opts: ImportOptions = {
     if (parts.length > 0 && log.format !== parts[0].log.format) {
       throw new FileInputError(paths[i], null, `is a ${log.format} log (detected) while ${paths[0]} is a ${parts[0].log.format} log: the files of one log must share a format`)
     }
-    parts.push({ name: basename(paths[i]), log })
+    parts.push({ name: names?.[i] ?? basename(paths[i]), log })
     formatSource = importer.format
     done += sizes[i]
     jobs += log.jobs.count
