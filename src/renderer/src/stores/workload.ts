@@ -88,8 +88,9 @@ export const useWorkloadStore = defineStore('workload', () => {
         try {
           let before = 0
           for (const f of files) {
-            added.push(await api.addLogFile(f, (sent) => {
-              if (gen === generation) progress.value = { sent: before + sent, total }
+            added.push(await api.addLogFile(f, (sent, fileTotal) => {
+              // One file: its upload's own count; several: the bytes of all files.
+              if (gen === generation) progress.value = files.length === 1 ? { sent, total: fileTotal } : { sent: before + sent, total }
             }, ctl.signal))
             before += f.size
             if (gen !== generation) return
