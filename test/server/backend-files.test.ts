@@ -45,7 +45,7 @@ describe('Backend: several files as one log', () => {
       const ps = join(tmp.dir, 'upload-3.tmp')
       writeFileSync(ps, '; MaxProcs: 8\n1 0 -1 600 1 -1 -1 1 3600 -1 1 1 1 -1 -1 -1 -1 -1\n')
       const hs = b.addFile(ps, 'odd.swf', { temporary: true })
-      const err = await b.importLog({ kind: 'handles', handles: [ha.handle, hs.handle] }, {}).catch((e: unknown) => e as Error)
+      const err = await b.importLog({ kind: 'handles', handles: [ha.handle, hs.handle] }, {}).then(() => new Error('imported'), (e: unknown) => e as Error)
       expect(err).toBeInstanceOf(Error)
       expect(err.message).toMatch(/is a swf log \(detected\) while day1\.log is a jobcomp log/)
       expect(String((err as { file?: string }).file)).toBe('odd.swf')
