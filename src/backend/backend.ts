@@ -15,7 +15,7 @@ import { hashLogFiles } from '../engine/log-hash'
 import { GENERATOR } from '../engine/evaluate'
 import type { ForkWorker } from '../engine/pool'
 import { importLogFile, type ImportedLog } from '../engine/import'
-import { FileInputError } from '../node/read-log'
+import { expandLogPaths, FileInputError } from '../node/read-log'
 import { renderReportHtml } from '../node/report'
 import type { AnalysisRequest, AppInfo, CampaignEstimate, CampaignRequest, ExportBundle, ExportTarget, ImportOptionsDto, ImportTracking, LogSource, ProjectState, Settings, SplitPreview, WorkloadSummary } from '../shared/api'
 import type { ReceivedFile, SaveFile, StreamEvents, StreamName } from '../shared/contract'
@@ -48,7 +48,8 @@ export interface BackendOptions {
   maxTemporaryFiles?: number
 }
 
-interface StoredFile { path: string; name: string; temporary: boolean }
+/** A handed-over file; `files`: a dropped folder (desktop), its log files by name, read as one log. */
+interface StoredFile { path: string; name: string; temporary: boolean; files?: string[] }
 interface StoredWorkload {
   summary: WorkloadSummary
   workload: Workload
@@ -130,8 +131,25 @@ export class Backend {
   /** addLogFile: a file the user dropped or picked (desktop: its path, checked here; browser mode:
    * the upload's temporary file, deleted when no longer needed) becomes an opaque handle. */
   async addLogFile(file: ReceivedFile): Promise<{ handle: string; name: string }> {
+    if (!file.temporary && this.mode === 'desktop' && (await isFolder(file.path))) return this.addFolder(file.path)
     if (!file.temporary) await checkDroppedFile(file.path)
     return this.addFile(file.path, file.name ?? basename(file.path), { temporary: file.temporary ?? false })
+  }
+
+  /** A folder dropped in the desktop app: its regular files (not hidden ones), by name, are one log
+   * (docs/SIMULATOR.md §Several files); the handle stands for all of them. */
+  private async addFolder(path: string): Promise<{ handle: string; name: string }> {
+    let files: string[]
+    try {
+      files = (await expandLogPaths([path])).paths
+    } catch (e) {
+      throw new ApiInputError(e instanceof FileInputError ? `${basename(path)} ${e.message}` : `${basename(path)} cannot be read`)
+    }
+    for (const f of files) await checkDroppedFile(f)
+    const handle = newId('h', 24)
+    const name = `${basename(path)} (${files.length} file${files.length === 1 ? '' : 's'})`
+    this.files.set(handle, { path, name, temporary: false, files })
+    return { handle, name }
   }
 
   /** Imports the sample or a handed-over file. 'dialog' is the caller's job (Electron main).
@@ -146,9 +164,13 @@ export class Backend {
       if (!f) throw new ApiInputError('this file handle is unknown or has expired: choose the file again')
       return f
     })
-    if (files.length === 1) return this.importFromPath(files[0].path, options, tracking, files[0].name)
-    // Several files as one log: messages name each file as the user knows it (docs/SIMULATOR.md §Several files).
-    return this.importFromPath(files.map((f) => f.path), options, tracking, `${files[0].name} … ${files[files.length - 1].name} (${files.length} files)`, files.map((f) => f.name))
+    if (files.length === 1 && !files[0].files) return this.importFromPath(files[0].path, options, tracking, files[0].name)
+    // Several files as one log (a dropped folder's files too): messages name each file as the user
+    // knows it (docs/SIMULATOR.md §Several files).
+    const each = files.flatMap((f) => (f.files ? f.files.map((p) => ({ path: p, name: basename(p) })) : [{ path: f.path, name: f.name }]))
+    const name = files.length === 1 ? files[0].name : `${each[0].name} … ${each[each.length - 1].name} (${each.length} files)`
+    if (each.length === 1) return this.importFromPath(each[0].path, options, tracking, each[0].name)
+    return this.importFromPath(each.map((f) => f.path), options, tracking, name, each.map((f) => f.name))
   }
 
   /** Reads, cleans and inspects a log; times its EASY-FCFS simulation for the campaign estimate.
@@ -359,6 +381,14 @@ function renameFiles(message: string, paths: readonly string[], names?: readonly
   let m = message
   paths.forEach((p, i) => { m = m.split(p).join(names?.[i] ?? basename(p)) })
   return m
+}
+
+async function isFolder(path: string): Promise<boolean> {
+  try {
+    return (await fsp.stat(path)).isDirectory()
+  } catch {
+    return false // checkDroppedFile names the problem
+  }
 }
 
 /** Checks that a dropped path is a readable regular file; errors name only the file. */

@@ -2,7 +2,7 @@
 // the user knows them (an upload's temporary path means nothing), and the autosave records every
 // path: restore re-imports all of them, and a missing one means logMissing.
 import { createHash } from 'node:crypto'
-import { readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Backend } from '../../src/backend/backend'
@@ -50,6 +50,25 @@ describe('Backend: several files as one log', () => {
       expect(err.message).toMatch(/is a swf log \(detected\) while day1\.log is a jobcomp log/)
       expect(String((err as { file?: string }).file)).toBe('odd.swf')
       expect(err.message).not.toMatch(/upload-/)
+    } finally {
+      await b.close()
+    }
+  }, 60_000)
+
+  it('desktop: a dropped folder is one log of its files, by name', async () => {
+    const b = new Backend({ mode: 'desktop', stateDir: join(tmp.dir, 's3'), cacheDir: null, workerPath })
+    try {
+      const folder = join(tmp.dir, 'daily')
+      mkdirSync(folder)
+      writeFileSync(join(folder, 'day2.log'), B)
+      writeFileSync(join(folder, 'day1.log'), A)
+      writeFileSync(join(folder, '.DS_Store'), 'not a log')
+      const h = await b.addLogFile({ path: folder })
+      expect(h.name).toBe('daily (2 files)')
+      const w = await b.importLog({ kind: 'handle', handle: h.handle }, {})
+      expect(w.name).toBe('daily (2 files)')
+      expect(w.report.files!.map((f) => f.name)).toEqual(['day1.log', 'day2.log'])
+      expect(w.report.jobsKept).toBe(4)
     } finally {
       await b.close()
     }
