@@ -43,6 +43,8 @@ export interface AnalysisWorkload {
    * described from it. The workers read `path` themselves. */
   workload: Workload
   path: string
+  /** A log kept as several files: all of them (path is the first); absent for one file. */
+  paths?: string[]
   importOptions: ImportOptions
 }
 
@@ -57,7 +59,7 @@ export function analysisPlan(req: AnalysisRequest, w: Omit<AnalysisWorkload, 'wo
       compat: o.compat ?? DEFAULTS.compat.value,
     }
     return {
-      setup: { logPath: w.path, importOptions: w.importOptions, split: { kind: 'midpoint' }, resample: { method: spec.method, weeks: 1, seed: spec.seed }, tau: DEFAULT_TAU, prepare: false },
+      setup: { logPath: w.path, ...(w.paths ? { logPaths: w.paths } : {}), importOptions: w.importOptions, split: { kind: 'midpoint' }, resample: { method: spec.method, weeks: 1, seed: spec.seed }, tau: DEFAULT_TAU, prepare: false },
       analysis: { kind: 'online', spec },
     }
   }
@@ -65,7 +67,7 @@ export function analysisPlan(req: AnalysisRequest, w: Omit<AnalysisWorkload, 'wo
   const compat = o.compat ?? DEFAULTS.compat.value
   const options: MixedOptions = { features: o.features, method: o.method, budget: o.budget, objective: o.objective, threshold: null, tau: DEFAULT_TAU, seed: o.seed, compat }
   return {
-    setup: { logPath: w.path, importOptions: w.importOptions, split: req.split, resample: { method: 'user-weeks', weeks: o.weeks, seed: o.seed }, tau: DEFAULT_TAU, ...(compat === 'none' ? {} : { compat }) },
+    setup: { logPath: w.path, ...(w.paths ? { logPaths: w.paths } : {}), importOptions: w.importOptions, split: req.split, resample: { method: 'user-weeks', weeks: o.weeks, seed: o.seed }, tau: DEFAULT_TAU, ...(compat === 'none' ? {} : { compat }) },
     analysis: { kind: 'mixed', options },
   }
 }

@@ -11,11 +11,11 @@ import { basename, join } from 'node:path'
 import { exportConfig as exportBundle, type ExportOptions } from '../core/export/index'
 import type { EvaluationResult } from '../core/tune/result'
 import type { ImportOptions, Workload } from '../core/workload/import'
-import { hashFile } from '../engine/cache'
+import { hashLogFiles } from '../engine/log-hash'
 import { GENERATOR } from '../engine/evaluate'
 import type { ForkWorker } from '../engine/pool'
 import { importLogFile, type ImportedLog } from '../engine/import'
-import { FileInputError } from '../node/read-log'
+import { expandLogPaths, FileInputError } from '../node/read-log'
 import { renderReportHtml } from '../node/report'
 import { nonRegularKind } from '../node/regular-file'
 import type { AnalysisRequest, AppInfo, CampaignEstimate, CampaignRequest, ExportBundle, ExportTarget, ImportOptionsDto, ImportTracking, LogSource, ProjectState, Settings, SplitPreview, WorkloadSummary } from '../shared/api'
@@ -49,11 +49,14 @@ export interface BackendOptions {
   maxTemporaryFiles?: number
 }
 
-interface StoredFile { path: string; name: string; temporary: boolean }
+/** A handed-over file; `files`: a dropped folder (desktop), its log files by name, read as one log. */
+interface StoredFile { path: string; name: string; temporary: boolean; files?: string[] }
 interface StoredWorkload {
   summary: WorkloadSummary
   workload: Workload
   path: string
+  /** A log kept as several files: every path, in order (path is the first); absent for one file. */
+  paths?: string[]
   importOptions: ImportOptions
   perJob: number
   readSeconds: number
@@ -129,8 +132,25 @@ export class Backend {
   /** addLogFile: a file the user dropped or picked (desktop: its path, checked here; browser mode:
    * the upload's temporary file, deleted when no longer needed) becomes an opaque handle. */
   async addLogFile(file: ReceivedFile): Promise<{ handle: string; name: string }> {
+    if (!file.temporary && this.mode === 'desktop' && (await isFolder(file.path))) return this.addFolder(file.path)
     if (!file.temporary) await checkDroppedFile(file.path)
     return this.addFile(file.path, file.name ?? basename(file.path), { temporary: file.temporary ?? false })
+  }
+
+  /** A folder dropped in the desktop app: its regular files (not hidden ones), by name, are one log
+   * (docs/SIMULATOR.md §Several files); the handle stands for all of them. */
+  private async addFolder(path: string): Promise<{ handle: string; name: string }> {
+    let files: string[]
+    try {
+      files = (await expandLogPaths([path])).paths
+    } catch (e) {
+      throw new ApiInputError(e instanceof FileInputError ? `${basename(path)} ${e.message}` : `${basename(path)} cannot be read`)
+    }
+    for (const f of files) await checkDroppedFile(f)
+    const handle = newId('h', 24)
+    const name = `${basename(path)} (${files.length} file${files.length === 1 ? '' : 's'})`
+    this.files.set(handle, { path, name, temporary: false, files })
+    return { handle, name }
   }
 
   /** Imports the sample or a handed-over file. 'dialog' is the caller's job (Electron main).
@@ -139,48 +159,61 @@ export class Backend {
   async importLog(source: LogSource, options: ImportOptionsDto = {}, tracking?: ImportTracking): Promise<WorkloadSummary> {
     if (source.kind === 'sample') return this.importFromPath(this.samplePath, options, tracking)
     if (source.kind === 'dialog') throw new ApiInputError(this.mode === 'browser' ? 'there is no file dialog in browser mode: upload the file instead' : 'the open dialog is shown by the app, not the back end')
-    const f = this.files.get(source.handle)
-    if (!f) throw new ApiInputError('this file handle is unknown or has expired: choose the file again')
-    return this.importFromPath(f.path, options, tracking, f.name)
+    const handles = source.kind === 'handles' ? source.handles : [source.handle]
+    const files = handles.map((h) => {
+      const f = this.files.get(h)
+      if (!f) throw new ApiInputError('this file handle is unknown or has expired: choose the file again')
+      return f
+    })
+    if (files.length === 1 && !files[0].files) return this.importFromPath(files[0].path, options, tracking, files[0].name)
+    // Several files as one log (a dropped folder's files too): messages name each file as the user
+    // knows it (docs/SIMULATOR.md §Several files).
+    const each = files.flatMap((f) => (f.files ? f.files.map((p) => ({ path: p, name: basename(p) })) : [{ path: f.path, name: f.name }]))
+    const name = files.length === 1 ? files[0].name : `${each[0].name} … ${each[each.length - 1].name} (${each.length} files)`
+    if (each.length === 1) return this.importFromPath(each[0].path, options, tracking, each[0].name)
+    return this.importFromPath(each.map((f) => f.path), options, tracking, name, each.map((f) => f.name))
   }
 
   /** Reads, cleans and inspects a log; times its EASY-FCFS simulation for the campaign estimate.
    * The work runs in a forked engine worker (importInWorker) unless `importInProcess`. */
-  async importFromPath(path: string, options: ImportOptionsDto, tracking?: ImportTracking, name = basename(path)): Promise<WorkloadSummary> {
+  async importFromPath(path: string | readonly string[], options: ImportOptionsDto, tracking?: ImportTracking, name = basename(typeof path === 'string' ? path : path[0]), fileNames?: readonly string[]): Promise<WorkloadSummary> {
     const tracked = tracking ? this.imports.start(tracking.importId) : null
     try {
-      return await this.readAndInspect(path, { ...options, name }, tracked)
+      return await this.readAndInspect(typeof path === 'string' ? [path] : [...path], { ...options, name }, tracked, fileNames)
     } finally {
       tracked?.finish()
     }
   }
 
-  private async readAndInspect(path: string, importOptions: ImportOptions & { name: string }, tracked: TrackedImport | null): Promise<WorkloadSummary> {
+  private async readAndInspect(paths: string[], importOptions: ImportOptions & { name: string }, tracked: TrackedImport | null, fileNames?: readonly string[]): Promise<WorkloadSummary> {
     const name = importOptions.name
     let imported: ImportedLog
     try {
-      imported = await this.importWork(path, importOptions, tracked)
+      imported = await this.importWork(paths.length === 1 ? paths[0] : paths, importOptions, tracked, fileNames)
     } catch (e) {
       tracked?.check() // cancelled: that, not the error the read or the worker ended with
       // Messages name the file as the user knows it (an upload's temp path means nothing to them).
-      throw e instanceof FileInputError && e.file === path ? new FileInputError(name, e.line, e.message) : e
+      if (!(e instanceof FileInputError)) throw e
+      const i = paths.indexOf(e.file)
+      const shown = paths.length === 1 ? name : i >= 0 ? fileNames?.[i] ?? basename(e.file) : null
+      throw shown !== null ? new FileInputError(shown, e.line, paths.length === 1 ? e.message : renameFiles(e.message, paths, fileNames)) : e
     }
     tracked?.check()
     const { workload, sha256, inspect, simSeconds, readSeconds } = imported
     const id = newId('w')
     const summary: WorkloadSummary = { id, name, sha256, report: workload.report, unixStartTime: workload.unixStartTime, inspect }
-    this.workloads.set(id, { summary, workload, path, importOptions, perJob: secondsPerJob(workload.jobs.count, simSeconds), readSeconds })
+    this.workloads.set(id, { summary, workload, path: paths[0], ...(paths.length > 1 ? { paths } : {}), importOptions, perJob: secondsPerJob(workload.jobs.count, simSeconds), readSeconds })
     for (const old of [...this.workloads.keys()].slice(0, Math.max(0, this.workloads.size - (this.opts.maxWorkloads ?? 4)))) this.workloads.delete(old)
     return summary
   }
 
   /** The import's heavy part: in an engine worker (default), or here with `importInProcess`.
    * close() stops the running import workers (tracked or not) and waits for them. */
-  private async importWork(path: string, importOptions: ImportOptions, tracked: TrackedImport | null): Promise<ImportedLog> {
-    if (this.opts.importInProcess) return importLogFile(path, importOptions, tracked?.onProgress, tracked?.signal)
+  private async importWork(path: string | string[], importOptions: ImportOptions, tracked: TrackedImport | null, names?: readonly string[]): Promise<ImportedLog> {
+    if (this.opts.importInProcess) return importLogFile(path, importOptions, tracked?.onProgress, tracked?.signal, undefined, names)
     if (this.closed) throw new ImportCancelledError()
     const signal = tracked ? AbortSignal.any([tracked.signal, this.closing.signal]) : this.closing.signal
-    const running = importInWorker(path, importOptions, { fork: this.opts.fork, workerPath: this.opts.workerPath, onProgress: tracked?.onProgress, signal })
+    const running = importInWorker(path, importOptions, { fork: this.opts.fork, workerPath: this.opts.workerPath, onProgress: tracked?.onProgress, signal, ...(names ? { names } : {}) })
     this.importWorkers.add(running)
     try {
       return await running
@@ -214,7 +247,7 @@ export class Backend {
     if (this.closed) throw new ApiInputError('EasyTune is shutting down')
     const w = this.workload(req.workloadId)
     this.estimateCampaign(req) // the same checks (split, full weeks) with a plain message, before any worker starts
-    const campaignId = this.campaigns.start(req, { workload: w.workload, path: w.path, sha256: w.summary.sha256, importOptions: w.importOptions })
+    const campaignId = this.campaigns.start(req, { workload: w.workload, path: w.path, ...(w.paths ? { paths: w.paths } : {}), sha256: w.summary.sha256, importOptions: w.importOptions })
     return { campaignId }
   }
 
@@ -224,7 +257,7 @@ export class Backend {
     if (this.closed) throw new ApiInputError('EasyTune is shutting down')
     const w = this.workload(req.workloadId)
     if (req.kind === 'mixed') this.previewSplit(req.workloadId, req.split) // a bad split in plain words, before any worker starts
-    return { analysisId: this.analyses.start(req, { workload: w.workload, path: w.path, importOptions: w.importOptions }) }
+    return { analysisId: this.analyses.start(req, { workload: w.workload, path: w.path, ...(w.paths ? { paths: w.paths } : {}), importOptions: w.importOptions }) }
   }
 
   /** Cancels a campaign, an analysis or a tracked import (importLog's importId); unknown ids are ignored. */
@@ -306,7 +339,7 @@ export class Backend {
   async autosave(state: ProjectState): Promise<void> {
     const sha = state.log?.sha256
     const w = sha ? [...this.workloads.values()].reverse().find((x) => x.summary.sha256 === sha) : undefined
-    await writeAutosave(this.stateDir, state, w?.path ?? null)
+    await writeAutosave(this.stateDir, state, w ? w.paths ?? w.path : null)
   }
 
   /** The last autosave; its log is re-imported when the recorded file still has the same sha256. */
@@ -315,10 +348,12 @@ export class Backend {
     if (!rec) return null
     const { state, logPath } = rec
     if (!state.log) return { state, workload: null, logMissing: false }
-    if (logPath && existsSync(logPath)) {
+    // Every file of the log must still be there, with the same content (a log of several files: all of them).
+    const paths = rec.logPaths ?? (logPath ? [logPath] : [])
+    if (paths.length > 0 && paths.every((p) => existsSync(p))) {
       try {
-        if ((await hashFile(logPath)) === state.log.sha256) {
-          return { state, workload: await this.importFromPath(logPath, state.importOptions, undefined, state.log.name), logMissing: false }
+        if ((await hashLogFiles(paths)) === state.log.sha256) {
+          return { state, workload: await this.importFromPath(paths.length === 1 ? paths[0] : paths, state.importOptions, undefined, state.log.name), logMissing: false }
         }
       } catch { /* unreadable now: ask for it again */ }
     }
@@ -339,6 +374,21 @@ export class Backend {
     this.files.clear()
     this.workloads.clear()
     await Promise.all(temps.map((f) => fsp.rm(f.path, { force: true })))
+  }
+}
+
+/** A message that names files by path, with each named as the user knows it. */
+function renameFiles(message: string, paths: readonly string[], names?: readonly string[]): string {
+  let m = message
+  paths.forEach((p, i) => { m = m.split(p).join(names?.[i] ?? basename(p)) })
+  return m
+}
+
+async function isFolder(path: string): Promise<boolean> {
+  try {
+    return (await fsp.stat(path)).isDirectory()
+  } catch {
+    return false // checkDroppedFile names the problem
   }
 }
 

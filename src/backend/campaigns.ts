@@ -23,6 +23,8 @@ export type CampaignListener = (e: CampaignEvent) => void
 export interface CampaignWorkload {
   workload: Workload
   path: string
+  /** A log kept as several files: all of them (path is the first); absent for one file. */
+  paths?: string[]
   sha256: string
   importOptions: ImportOptions
 }
@@ -101,7 +103,7 @@ export class CampaignRunner {
       const pool = new EnginePool({ workers: req.workers ?? undefined, workerPath: this.opts.workerPath, fork: this.opts.fork })
       const cache = this.opts.cacheDir ? new CellCache(this.opts.cacheDir) : undefined
       const { result } = await evaluate(
-        { logPath: w.path, importOptions: w.importOptions, spec, verdict: verdictOptions(req) },
+        { logPath: w.path, ...(w.paths ? { logPaths: w.paths } : {}), importOptions: w.importOptions, spec, verdict: verdictOptions(req) },
         async (setup, cells) => {
           const results = await pool.run(setup, cells, {
             signal, cache, workloadHash: w.sha256, onCell,

@@ -83,6 +83,8 @@ export interface WorkerImportOptions {
   onProgress?: (p: ImportProgress) => void
   /** Aborting it kills the worker; the promise then rejects with ImportCancelledError. */
   signal?: AbortSignal
+  /** The files as the user knows them (several files read as one log). */
+  names?: readonly string[]
   /** The worker died and the import was restarted on a fresh one. */
   onWorkerCrash?: (info: CrashInfo) => void
 }
@@ -90,11 +92,12 @@ export interface WorkerImportOptions {
 /** Imports `path` on a fresh engine worker and settles once that worker has exited (it is stopped
  * as soon as it has answered): errors as importLogFile's (a FileInputError naming `path`, an
  * InputError), ImportCancelledError after an abort, or an Error when workers kept dying. */
-export async function importInWorker(path: string, options: ImportOptions, o: WorkerImportOptions = {}): Promise<ImportedLog> {
+export async function importInWorker(path: string | readonly string[], options: ImportOptions, o: WorkerImportOptions = {}): Promise<ImportedLog> {
+  const paths = typeof path === 'string' ? [path] : [...path]
   if (o.signal?.aborted) throw new ImportCancelledError()
   const session = new WorkerSession({ setup: null, workers: 1, fork: o.fork, workerPath: o.workerPath, signal: o.signal, cancelledMessage: 'the import was cancelled', onWorkerCrash: o.onWorkerCrash })
   try {
-    const [r] = await session.run([{ kind: 'import', path, options }], {
+    const [r] = await session.run([{ kind: 'import', path: paths[0], ...(paths.length > 1 ? { paths, ...(o.names ? { names: [...o.names] } : {}) } : {}), options }], {
       onProgress: (_, m) => {
         if (m.type !== 'import-progress') return
         try { o.onProgress?.({ bytesRead: m.bytesRead, totalBytes: m.totalBytes, jobsRead: m.jobsRead, ...(m.simulated ? { simulated: m.simulated } : {}) }) } catch { /* a failing listener must not stop the import */ }

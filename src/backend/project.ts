@@ -83,14 +83,18 @@ export interface AutosaveRecord {
   version: 1
   savedAt: string
   state: ProjectState
-  /** Absolute path of the log the state refers to, when the back end knows it. */
+  /** Absolute path of the log the state refers to, when the back end knows it (the first file of a
+   * log kept as several). */
   logPath: string | null
+  /** A log kept as several files: every path, in order (restore re-imports all of them). */
+  logPaths?: string[]
 }
 
 export const AUTOSAVE_FILE = 'autosave.json'
 
-export async function writeAutosave(stateDir: string, state: ProjectState, logPath: string | null): Promise<void> {
-  const rec: AutosaveRecord = { kind: 'easytune-autosave', version: 1, savedAt: new Date().toISOString(), state: validateProjectState(state), logPath }
+export async function writeAutosave(stateDir: string, state: ProjectState, logPath: string | readonly string[] | null): Promise<void> {
+  const paths = logPath === null ? [] : typeof logPath === 'string' ? [logPath] : [...logPath]
+  const rec: AutosaveRecord = { kind: 'easytune-autosave', version: 1, savedAt: new Date().toISOString(), state: validateProjectState(state), logPath: paths[0] ?? null, ...(paths.length > 1 ? { logPaths: paths } : {}) }
   await writeFileAtomic(join(stateDir, AUTOSAVE_FILE), JSON.stringify(rec))
 }
 
@@ -106,7 +110,8 @@ export async function readAutosave(stateDir: string): Promise<AutosaveRecord | n
     const r = raw as Partial<AutosaveRecord>
     if (r.kind !== 'easytune-autosave' || r.version !== 1) return null
     const logPath = typeof r.logPath === 'string' ? validatePath(r.logPath) : null
-    return { kind: 'easytune-autosave', version: 1, savedAt: String(r.savedAt ?? ''), state: validateProjectState(r.state), logPath }
+    const logPaths = Array.isArray(r.logPaths) && r.logPaths.length > 1 && r.logPaths.length <= 10_000 ? r.logPaths.map(validatePath) : undefined
+    return { kind: 'easytune-autosave', version: 1, savedAt: String(r.savedAt ?? ''), state: validateProjectState(r.state), logPath, ...(logPaths ? { logPaths } : {}) }
   } catch {
     return null
   }

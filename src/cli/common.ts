@@ -5,7 +5,8 @@ import type { OverrunPolicy, RequestedFallback } from '../core/workload/clean'
 import type { Workload } from '../core/workload/import'
 import { parseDuration } from '../core/util/duration'
 import { workloadCitation } from '../core/tune/reports'
-import { readLog } from '../node/read-log'
+import { resolve } from 'node:path'
+import { expandLogPaths, readLogs } from '../node/read-log'
 import { oneOf, positiveInt, str, UsageError, type FlagKind, type ParsedArgs } from './args'
 import { Progress, type Io } from './output'
 import { shown } from './defaults-help'
@@ -43,17 +44,32 @@ export function importOptions(a: ParsedArgs): ImportOptions {
   return { format, procs, overrun, requestedFallback }
 }
 
-export function logArg(a: ParsedArgs, command: string): string {
-  if (a.positionals.length === 0) throw new UsageError(`${command} needs a log file: easytune ${command} <log>`)
-  if (a.positionals.length > 1) throw new UsageError(`${command} takes one log file; got ${a.positionals.length} (${a.positionals.join(' ')})`)
-  return a.positionals[0]
+/** The log named on the command line: one file, several files, or folders (their regular files,
+ * sorted by name), read as one log. `label` names it in messages. */
+export interface LogFiles {
+  paths: string[]
+  label: string
 }
 
-/** Reads a log with a progress bar on stderr (shown after a second, on a terminal). */
-export async function loadWorkload(io: Io, path: string, opts: ImportOptions): Promise<Workload> {
+/** The log arguments: every path, a folder expanded to its files (stderr says which were taken). */
+export async function logArg(a: ParsedArgs, command: string, io: Io): Promise<LogFiles> {
+  if (a.positionals.length === 0) throw new UsageError(`${command} needs a log file: easytune ${command} <log>… (several files or a folder are read as one log)`)
+  const { paths, folders } = await expandLogPaths(a.positionals)
+  for (const f of folders) io.err(`${f.folder}: ${f.files.length} file${f.files.length === 1 ? '' : 's'} taken, by name: ${f.files.map((p) => p.slice(f.folder.length).replace(/^[\\/]+/, '')).join(', ')}\n`)
+  const label = paths.length === 1 ? paths[0] : `${paths.length} files (${paths[0]} … ${paths[paths.length - 1]})`
+  return { paths, label }
+}
+
+/** The workers' view of the log files: absolute paths, `logPaths` only when there are several. */
+export function setupFiles(log: LogFiles): { logPath: string; logPaths?: string[] } {
+  return log.paths.length === 1 ? { logPath: resolve(log.paths[0]) } : { logPath: resolve(log.paths[0]), logPaths: log.paths.map((p) => resolve(p)) }
+}
+
+/** Reads a log (one or several files) with a progress bar on stderr (shown after a second, on a terminal). */
+export async function loadWorkload(io: Io, log: LogFiles, opts: ImportOptions): Promise<Workload> {
   const progress = new Progress(io)
   try {
-    return await readLog(path, opts, (p) => progress.update(`reading ${path}`, p.totalBytes ? p.bytesRead / p.totalBytes : null, `${(p.bytesRead / 1e6).toFixed(1)} MB`))
+    return await readLogs(log.paths, opts, (p) => progress.update(`reading ${p.file}`, p.totalBytes ? p.bytesRead / p.totalBytes : null, `${(p.bytesRead / 1e6).toFixed(1)} MB`))
   } finally {
     progress.done()
   }

@@ -38,6 +38,8 @@ export const DEFAULTS = {
   // Cleaning a log on import.
   overrun: d<OverrunPolicy>('drop', 'the research drops jobs that ran longer than requested: a real scheduler would have killed them'),
   requestedFallback: d<RequestedFallback>('drop', 'a job without a requested time cannot be backfilled as it was: the research drops it'),
+  // Several files read as one log (daily jobcomp files, monthly sacct dumps).
+  fileGap: d(24 * HOUR, 'a day with no submit between two files is not a quiet night: a file is probably missing, and the simulated queue would empty there'),
   // The protocol of `easytune evaluate` and of the wizard.
   split: d<SplitSpec>({ kind: 'midpoint' }, 'train on the first half of the log (by submit time) and judge on the second'),
   weeks: d(250, 'the thesis resampled 250 weeks per part: enough that one unusual month does not decide'),

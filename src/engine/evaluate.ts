@@ -11,13 +11,15 @@ import { buildResult, withImpact, type EvaluationResult } from '../core/tune/res
 import { recommendationImpact } from '../core/tune/impact'
 import { summarize, type VerdictOptions } from '../core/tune/select'
 import type { ImportOptions, Workload } from '../core/workload/import'
-import { readLog } from '../node/read-log'
+import { readLogs } from '../node/read-log'
 import type { WorkloadSetup } from './protocol'
 
 export const GENERATOR = 'easytune 0.1.0'
 
 export interface EvaluateRequest {
   logPath: string
+  /** Several files read as one log (see WorkloadSetup.logPaths). */
+  logPaths?: string[]
   importOptions: ImportOptions
   spec: CampaignSpec
   /** The verdict's settings (risk limit, criterion, confidence, minimum gain and weeks). */
@@ -33,7 +35,7 @@ export interface Evaluation {
 }
 
 export async function evaluate(req: EvaluateRequest, runCells: CellRunner, sha256: string, workload?: Workload): Promise<Evaluation> {
-  const w = workload ?? (await readLog(req.logPath, req.importOptions))
+  const w = workload ?? (await readLogs(req.logPaths ?? [req.logPath], req.importOptions))
   if (w.jobs.count === 0) throw new EvaluationError(`${w.name}: no job is left after cleaning, nothing to evaluate. ${w.report.warnings.join(' ')}`)
   const spec = req.spec
   const compat = spec.compat ?? DEFAULTS.compat.value
@@ -42,7 +44,7 @@ export async function evaluate(req: EvaluateRequest, runCells: CellRunner, sha25
   if (problem) throw new InsufficientDataError(problem)
   const prepared = prepare(w.jobs, w.machineProcs, spec.split, spec.resample, compat)
   const cells = campaignCells(spec)
-  const setup: WorkloadSetup = { logPath: req.logPath, importOptions: req.importOptions, split: spec.split, resample: spec.resample, tau: spec.tau, ...(compat === 'none' ? {} : { compat }) }
+  const setup: WorkloadSetup = { logPath: req.logPath, ...(req.logPaths ? { logPaths: req.logPaths } : {}), importOptions: req.importOptions, split: spec.split, resample: spec.resample, tau: spec.tau, ...(compat === 'none' ? {} : { compat }) }
   const running = runCells(setup, cells)
   // While the workers start and compute, this process does its own share: the calibration run.
   const calibration = calibrate(w.jobs, simulate(w.jobs, w.machineProcs, { primary: 'FCFS', backfill: 'same', threshold: null }, { compat }))

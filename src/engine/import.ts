@@ -7,13 +7,14 @@ import { EasySimulator } from '../core/sim/easy'
 import type { SimJobs } from '../core/sim/types'
 import { inspectWorkload } from '../core/workload/inspect'
 import type { ImportOptions, Workload } from '../core/workload/import'
-import { FileInputError, readLog, type ReadProgress } from '../node/read-log'
+import { FileInputError, readLogs, type ReadProgress } from '../node/read-log'
 import type { InspectData } from '../core/workload/inspect'
-import { hashFile } from './cache'
+import { hashLogFiles } from './log-hash'
 
 export interface ImportedLog {
   workload: Workload
-  /** sha256 of the file as it is on disk (compressed or not). */
+  /** sha256 of the file as it is on disk (compressed or not); of a log kept as several files, the
+   * hash of their hashes (src/engine/log-hash.ts). */
   sha256: string
   inspect: InspectData
   /** Seconds the fastest timed whole-log EASY-FCFS simulation took (Infinity: no jobs). */
@@ -51,15 +52,17 @@ async function timedSimulation(jobs: SimJobs, machineProcs: number, onProgress?:
   }
 }
 
-/** Errors: readLog's (a FileInputError naming `path`, its AbortError…), or a FileInputError
- * naming `path` when the file cannot be hashed; callers rename `path` as the user knows it. */
-export async function importLogFile(path: string, options: ImportOptions, onProgress?: (p: ImportProgress) => void, signal?: AbortSignal, progressEveryMs?: number): Promise<ImportedLog> {
+/** Errors: readLogs's (a FileInputError naming the file, its AbortError…), or a FileInputError
+ * naming the file that cannot be hashed; callers rename the file as the user knows it. Several
+ * paths are read as one log (docs/SIMULATOR.md §Several files). */
+export async function importLogFile(path: string | readonly string[], options: ImportOptions, onProgress?: (p: ImportProgress) => void, signal?: AbortSignal, progressEveryMs?: number, names?: readonly string[]): Promise<ImportedLog> {
+  const paths = typeof path === 'string' ? [path] : path
   const t0 = performance.now()
   let lastRead: ReadProgress | null = null
   const onRead = (p: ReadProgress) => { lastRead = p; onProgress?.(p) }
-  const [read, hash] = await Promise.allSettled([readLog(path, options, onRead, signal, progressEveryMs), hashFile(path, signal)])
+  const [read, hash] = await Promise.allSettled([readLogs(paths, options, onRead, signal, progressEveryMs, names), hashLogFiles(paths, signal)])
   if (read.status === 'rejected') throw read.reason
-  if (hash.status === 'rejected') throw new FileInputError(path, null, `cannot read: ${(hash.reason as Error).message}`)
+  if (hash.status === 'rejected') throw hash.reason instanceof FileInputError || (hash.reason as Error).name === 'AbortError' ? hash.reason : new FileInputError(paths[0], null, `cannot read: ${(hash.reason as Error).message}`)
   const workload = read.value
   const readSeconds = (performance.now() - t0) / 1000
   const { jobs, machineProcs } = workload

@@ -10,13 +10,14 @@
 // N is and whichever worker ran which cell; they are keyed by cellKey.
 import { existsSync } from 'node:fs'
 import { cellKey, type CellResult, type CellSpec } from '../core/tune/campaign'
-import { FileInputError } from '../node/read-log'
 import { CellCache, hashFile, type CacheScope } from './cache'
 import { cellLabel } from './label'
+import { hashLogFiles } from './log-hash'
 import { defaultWorkerCount, defaultWorkerPath, forkNode, WorkerSession, type CrashInfo, type ForkWorker, type SessionOptions, type WorkerState } from './lifecycle'
 import type { WorkloadSetup } from './protocol'
 
 export { cellLabel } from './label'
+export { hashLogFiles } from './log-hash'
 export { defaultWorkerCount, defaultWorkerPath, forkNode, MAX_CRASHES, WorkerSession } from './lifecycle'
 export type { CrashInfo, ForkWorker, WorkerHandle, WorkerState } from './lifecycle'
 
@@ -82,7 +83,7 @@ export class EnginePool {
     const results = new Map<string, CellResult>()
     let scope: CacheScope | null = null
     if (opts.cache) {
-      scope = { workloadHash: opts.workloadHash ?? (await hashLog(setup.logPath)), engine: await hashFile(this.workerPath), setup }
+      scope = { workloadHash: opts.workloadHash ?? (await hashLogFiles(setup.logPaths ?? [setup.logPath])), engine: await hashFile(this.workerPath), setup }
       const refusedBefore = opts.cache.rejected.length
       for (const [key, cell] of unique) {
         const r = await opts.cache.get(opts.cache.key(scope, cell))
@@ -171,11 +172,3 @@ class CampaignProgress {
   }
 }
 
-async function hashLog(path: string): Promise<string> {
-  try {
-    return await hashFile(path)
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code
-    throw new FileInputError(path, null, code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a folder, not a log file' : code === 'EACCES' ? 'permission denied' : `cannot read: ${(e as Error).message}`)
-  }
-}

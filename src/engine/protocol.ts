@@ -24,8 +24,12 @@ import type { ImportedLog } from './import'
 
 /** What every worker needs to build the workload's week samples itself. */
 export interface WorkloadSetup {
-  /** Absolute path of the log file (the worker reads it; plain or gzip). */
+  /** Absolute path of the log file (the worker reads it; plain or gzip); the first file when the log is several. */
   logPath: string
+  /** A log kept as several files (daily jobcomp files, monthly sacct dumps): every file, in the
+   * order given, read as one log (src/node/read-log.ts readLogs); absent for one file. The cache
+   * key covers every file's content (src/engine/pool.ts hashLogFiles). */
+  logPaths?: string[]
   importOptions: ImportOptions
   split: SplitSpec
   resample: ResampleSpec
@@ -52,7 +56,9 @@ export type WorkUnit =
   | { kind: 'mixed-objective'; primary: MixedSpec; options: Pick<MixedOptions, 'objective' | 'threshold' | 'tau' | 'compat'> }
   /** A whole import (src/engine/import.ts): no setup needed. `options.name` is the name the
    * report shows. */
-  | { kind: 'import'; path: string; options: ImportOptions }
+  /** `paths`: a log kept as several files, read as one (path is then the first); `names`: those
+   * files as the user knows them, for the report. */
+  | { kind: 'import'; path: string; paths?: string[]; names?: string[]; options: ImportOptions }
 
 /** What each kind of unit answers. */
 export interface UnitResults {

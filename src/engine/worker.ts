@@ -13,7 +13,7 @@
 //
 // TEST ONLY: EASYTUNE_TEST_CRASH_AFTER=N makes this process exit(1) abruptly when it is handed a
 // unit after having finished N units, to exercise the lifecycle's crash recovery. Never set it otherwise.
-import { FileInputError, readLog } from '../node/read-log'
+import { FileInputError, readLogs } from '../node/read-log'
 import { InputError } from '../core/workload/errors'
 import { prepare, type Prepared } from '../core/tune/prepare'
 import { runCell } from '../core/tune/campaign'
@@ -64,7 +64,7 @@ async function handle(msg: ToWorker): Promise<void> {
 async function setup(s: WorkloadSetup): Promise<void> {
   state = null
   try {
-    const w = await readLog(s.logPath, s.importOptions)
+    const w = await readLogs(s.logPaths ?? [s.logPath], s.importOptions)
     const prepared = s.prepare === false ? null : prepare(w.jobs, w.machineProcs, s.split, s.resample, s.compat ?? 'none')
     state = { workload: w, setup: s, prepared, trainWeeks: null }
     port.post({ type: 'setup-done', trainWeeks: prepared?.train.count ?? 0, testWeeks: prepared?.test.count ?? 0, trainRealWeeks: prepared?.trainReal.count ?? 0, testRealWeeks: prepared?.testReal.count ?? 0 })
@@ -131,7 +131,7 @@ function trainWeeks(): JobTable[] {
  * throttles its events to ~5 a second), so the Backend sees the import advance even when its own
  * thread was busy for a while. */
 function importLog(id: number, unit: Extract<WorkUnit, { kind: 'import' }>): Promise<UnitResult> {
-  return importLogFile(unit.path, unit.options, (p) => port.post({ type: 'import-progress', id, bytesRead: p.bytesRead, totalBytes: p.totalBytes, jobsRead: p.jobsRead, ...(p.simulated ? { simulated: p.simulated } : {}) }), undefined, 0)
+  return importLogFile(unit.paths ?? unit.path, unit.options, (p) => port.post({ type: 'import-progress', id, bytesRead: p.bytesRead, totalBytes: p.totalBytes, jobsRead: p.jobsRead, ...(p.simulated ? { simulated: p.simulated } : {}) }), undefined, 0, unit.names)
 }
 
 function postError(id: number | null, e: unknown): void {

@@ -30,7 +30,8 @@ export function withExtension(path: string, ext: string): string {
 }
 
 export interface Dialogs {
-  openLog(): Promise<string | null>
+  /** One or several files (several are read as one log: docs/SIMULATOR.md §Several files). */
+  openLog(): Promise<string | readonly string[] | null>
   openProject(): Promise<string | null>
   saveProject(defaultName: string): Promise<string | null>
   saveFile(suggestedName: string, mime: string): Promise<string | null>
@@ -49,7 +50,12 @@ export function electronDialogs(getWindow: () => BrowserWindow | null): Dialogs 
   }
   const documents = () => { try { return app.getPath('documents') } catch { return app.getPath('home') } }
   return {
-    openLog: () => open({ title: 'Import a job log', properties: ['openFile'], filters: [{ name: 'Job logs (SWF, sacct, jobcomp, PBS)', extensions: LOG_EXTENSIONS }, { name: 'All files', extensions: ['*'] }] }),
+    openLog: async () => {
+      const win = getWindow()
+      const options: Electron.OpenDialogOptions = { title: 'Import a job log (several files of one log may be chosen)', properties: ['openFile', 'multiSelections'], filters: [{ name: 'Job logs (SWF, sacct, jobcomp, PBS)', extensions: LOG_EXTENSIONS }, { name: 'All files', extensions: ['*'] }] }
+      const r = win ? await dialog.showOpenDialog(win, options) : await dialog.showOpenDialog(options)
+      return r.canceled || r.filePaths.length === 0 ? null : r.filePaths.length === 1 ? r.filePaths[0]! : [...r.filePaths].sort()
+    },
     openProject: () => open({ title: 'Open an EasyTune project', properties: ['openFile'], filters: [{ name: 'EasyTune project', extensions: [PROJECT_EXTENSION] }, { name: 'All files', extensions: ['*'] }] }),
     saveProject: async (defaultName) => {
       const p = await save({ title: 'Save the EasyTune project', defaultPath: join(documents(), defaultName), filters: [{ name: 'EasyTune project', extensions: [PROJECT_EXTENSION] }] })

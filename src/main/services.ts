@@ -30,9 +30,10 @@ export function desktopImplementation(backend: DesktopBackend, s: DesktopService
     // dialog case included (once a file is chosen).
     importLog: async (source, options, tracking) => {
       if (source.kind !== 'dialog') return backend.importLog(source, options, tracking)
-      const path = await s.dialogs.openLog()
-      if (!path) throw new ApiInputError('no file was chosen (the dialog was cancelled)')
-      return backend.importFromPath(path, options ?? {}, tracking)
+      const picked = await s.dialogs.openLog()
+      if (!picked || picked.length === 0) throw new ApiInputError('no file was chosen (the dialog was cancelled)')
+      // Several files chosen: one log (docs/SIMULATOR.md §Several files).
+      return backend.importFromPath(typeof picked === 'string' ? picked : [...picked], options ?? {}, tracking)
     },
     saveReportPdf: async (result) => ({ name: 'easytune-report.pdf', mime: 'application/pdf', content: await s.renderPdf(backend.generateReport(result)) }),
     saveProject: (state, options) => s.project.save(state, options ?? {}),

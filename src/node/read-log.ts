@@ -2,9 +2,10 @@
 // through the pure importer, so a large log is never one big string in memory.
 import { createReadStream, promises as fsp } from 'node:fs'
 import { createGunzip } from 'node:zlib'
-import { basename } from 'node:path'
+import { basename, join } from 'node:path'
 import { InputError } from '../core/workload/errors'
-import { Importer, type ImportOptions, type Workload } from '../core/workload/import'
+import { Importer, importParsedFiles, type ImportOptions, type Workload } from '../core/workload/import'
+import type { ParsedLog } from '../core/workload/types'
 import { nonRegularKind } from './regular-file'
 
 export interface ReadProgress {
@@ -27,6 +28,76 @@ export class FileInputError extends Error {
  * and once more when the log is read and cleaned (all bytes, the final job count). An abort of
  * `signal` stops reading: readLog then rejects with the stream's AbortError (name 'AbortError'). */
 export async function readLog(path: string, opts: ImportOptions = {}, onProgress?: (p: ReadProgress) => void, signal?: AbortSignal, progressEveryMs = 100): Promise<Workload> {
+  const { importer, log } = await parseFile(path, opts, onProgress, signal, progressEveryMs)
+  try {
+    return importParsedFiles([{ name: basename(path), log }], opts, importer.format)
+  } catch (e) {
+    throw toFileError(path, e, false)
+  }
+}
+
+/**
+ * Several files as one log (daily jobcomp files, monthly sacct dumps): each file is parsed, the
+ * jobs merged before cleaning (src/core/workload/merge.ts), then the whole log cleaned once. The
+ * files must share a format: the first file that differs is refused by name with its detected
+ * format. One path reads exactly as readLog. Progress counts the bytes of all files. `names`: the
+ * files as the user knows them (an upload's temporary path means nothing), for the report.
+ */
+export async function readLogs(paths: readonly string[], opts: ImportOptions = {}, onProgress?: (p: ReadProgress & { file: string }) => void, signal?: AbortSignal, progressEveryMs = 100, names?: readonly string[]): Promise<Workload> {
+  if (paths.length === 0) throw new InputError('no log file was given')
+  if (paths.length === 1) return readLog(paths[0], opts, onProgress && ((p) => onProgress({ ...p, file: paths[0] })), signal, progressEveryMs)
+  const sizes: number[] = []
+  for (const p of paths) sizes.push(await fileSize(p))
+  const totalBytes = sizes.reduce((a, b) => a + b, 0)
+  const parts: { name: string; log: ParsedLog }[] = []
+  let done = 0
+  let jobs = 0
+  let formatSource: 'detected' | 'given' = 'detected'
+  for (let i = 0; i < paths.length; i++) {
+    const { importer, log } = await parseFile(paths[i], opts, onProgress && ((p) => onProgress({ bytesRead: done + p.bytesRead, totalBytes, jobsRead: jobs + p.jobsRead, file: paths[i] })), signal, progressEveryMs)
+    if (parts.length > 0 && log.format !== parts[0].log.format) {
+      throw new FileInputError(paths[i], null, `is a ${log.format} log (detected) while ${paths[0]} is a ${parts[0].log.format} log: the files of one log must share a format`)
+    }
+    parts.push({ name: names?.[i] ?? basename(paths[i]), log })
+    formatSource = importer.format
+    done += sizes[i]
+    jobs += log.jobs.count
+  }
+  try {
+    return importParsedFiles(parts, opts, formatSource)
+  } catch (e) {
+    if (e instanceof InputError) throw new FileInputError(paths[0], e.line, `${e.message} (the ${paths.length} files read as one log)`)
+    throw e
+  }
+}
+
+/**
+ * The log files named on a command line: each path as given, and a folder's regular files (not
+ * hidden ones, not sub-folders), sorted by name. `taken` lists the files of each folder, to say
+ * which were read.
+ */
+export async function expandLogPaths(args: readonly string[]): Promise<{ paths: string[]; folders: { folder: string; files: string[] }[] }> {
+  const paths: string[] = []
+  const folders: { folder: string; files: string[] }[] = []
+  for (const a of args) {
+    let st
+    try {
+      st = await fsp.stat(a)
+    } catch {
+      paths.push(a) // readLog names the problem (no such file, permission denied)
+      continue
+    }
+    if (!st.isDirectory()) { paths.push(a); continue }
+    const entries = await fsp.readdir(a, { withFileTypes: true })
+    const files = entries.filter((e) => e.isFile() && !e.name.startsWith('.')).map((e) => e.name).sort((x, y) => (x < y ? -1 : x > y ? 1 : 0)).map((n) => join(a, n))
+    if (files.length === 0) throw new FileInputError(a, null, 'is a folder with no log file in it')
+    folders.push({ folder: a, files })
+    paths.push(...files)
+  }
+  return { paths, folders }
+}
+
+async function fileSize(path: string): Promise<number> {
   let size: number
   try {
     const st = await fsp.stat(path)
@@ -40,6 +111,12 @@ export async function readLog(path: string, opts: ImportOptions = {}, onProgress
     throw new FileInputError(path, null, code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : `cannot read: ${(e as Error).message}`)
   }
   if (size === 0) throw new FileInputError(path, null, 'the file is empty')
+  return size
+}
+
+/** Reads and parses one file (not cleaned yet). */
+async function parseFile(path: string, opts: ImportOptions, onProgress: ((p: ReadProgress) => void) | undefined, signal: AbortSignal | undefined, progressEveryMs: number): Promise<{ importer: Importer; log: ParsedLog }> {
+  const size = await fileSize(path)
   const gz = await isGzip(path)
   const importer = new Importer({ name: basename(path), ...opts })
   let bytesRead = 0
@@ -55,9 +132,9 @@ export async function readLog(path: string, opts: ImportOptions = {}, onProgress
     if (gz) raw.on('error', (e) => stream.destroy(e))
     for await (const chunk of stream) importer.feed(chunk as Uint8Array)
     signal?.throwIfAborted()
-    const workload = importer.end()
+    const log = importer.endParsed()
     onProgress?.({ bytesRead: size, totalBytes: size, jobsRead: importer.jobsRead })
-    return workload
+    return { importer, log }
   } catch (e) {
     throw toFileError(path, e, gz)
   }

@@ -75,7 +75,9 @@ export const LogSourceSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('dialog') }),
   /** A handle issued by the back end for a dropped (Electron) or uploaded (browser) file. */
   z.strictObject({ kind: z.literal('handle'), handle: IdSchema }),
-], { error: 'must be sample, dialog or handle' })
+  /** Several handed-over files read as one log (daily jobcomp files, monthly sacct dumps: docs/SIMULATOR.md §Several files), in this order. */
+  z.strictObject({ kind: z.literal('handles'), handles: z.array(IdSchema).min(1).max(10_000) }),
+], { error: 'must be sample, dialog, handle or handles' })
 
 /** Lets the caller follow and cancel one import: the renderer picks the id (e.g.
  * crypto.randomUUID()), listens on the import stream and may pass it to `cancel`. */

@@ -325,6 +325,30 @@ describe.skipIf(skip)('the wizard in Chromium against easytune serve', () => {
     await context.close()
   }, 120_000)
 
+  it('several files chosen at once are one log: each file listed; files of two formats refused naming the odd one', async () => {
+    const { context, page } = await open('small', 'light')
+    await step(page, 'import')
+    const T0 = 1622505600 // 2021-06-01T00:00:00Z
+    const job = (id: number, hours: number) => {
+      const s = T0 + hours * 3600
+      return `2021-06-01 00:00:00 jobstate=COMPLETED jobid=${id} username=u${id % 2} account=acc start=${s + 60} end=${s + 660} submit=${s} nodes=r1 procs=1 batch=yes jobname=j partition=core limit=01:00:00\n`
+    }
+    const day1 = join(work, 'day-1.log')
+    const day2 = join(work, 'day-2.log')
+    const odd = join(work, 'odd.swf')
+    writeFileSync(day1, job(1, 0) + job(2, 1) + job(3, 2))
+    writeFileSync(day2, job(3, 2) + job(4, 3))
+    writeFileSync(odd, '; MaxProcs: 8\n1 0 -1 600 1 -1 -1 1 3600 -1 1 1 1 -1 -1 -1 -1 -1\n')
+    await page.setInputFiles('.dropzone input[type="file"]', [day2, day1])
+    await page.waitForSelector('[data-testid="import-files"]', { timeout: 30_000 })
+    const rows = await page.$$eval('[data-testid="import-files"] tbody tr', (trs) => trs.map((tr) => [...tr.querySelectorAll('td')].slice(0, 3).map((td) => td.textContent?.trim())))
+    expect(rows).toEqual([['day-1.log', '3', '0'], ['day-2.log', '2', '1']])
+    await page.setInputFiles('.dropzone input[type="file"]', [day1, odd])
+    await page.waitForSelector('[data-testid="import-error"]', { timeout: 30_000 })
+    expect((await page.textContent('[data-testid="import-error"]')) ?? '').toMatch(/odd\.swf.*is a swf log \(detected\) while day-1\.log is a jobcomp log/)
+    await context.close()
+  }, 120_000)
+
   it('opens the bundled sample by itself when the URL has sample=1', async () => {
     const { context, page, errors } = await open('small', 'light', '&sample=1')
     await page.waitForSelector('text=Import report: KTH-SP2', { timeout: 30_000 })

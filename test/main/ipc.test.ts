@@ -46,7 +46,7 @@ function setup() {
     saveText: vi.fn((name: string, content: string, mime: string) => ({ name, content, mime })),
     restoreLastProject: vi.fn(async () => null),
   })
-  const dialogs = { openLog: vi.fn(async (): Promise<string | null> => logFile), saveFile: vi.fn(async (): Promise<string | null> => join(dir, 'out.txt')) }
+  const dialogs = { openLog: vi.fn(async (): Promise<string | readonly string[] | null> => logFile), saveFile: vi.fn(async (): Promise<string | null> => join(dir, 'out.txt')) }
   const project = { save: vi.fn(async () => true), open: vi.fn(async () => null), autosave: vi.fn(async () => {}) }
   const settings = { get: vi.fn(() => ({ theme: 'system' as const, workers: null, recentProjects: [] })), set: vi.fn((p: object) => ({ theme: 'dark' as const, workers: null, recentProjects: [], ...p })) }
   const ports = new EventPorts(() => ({ port1: { postMessage: vi.fn(), close: vi.fn(), start: vi.fn() }, port2: { postMessage: vi.fn(), close: vi.fn(), start: vi.fn() } }))
@@ -108,7 +108,7 @@ describe('hostile senders', () => {
 
 describe('malformed arguments', () => {
   it.each([
-    ['importLog', [{ kind: 'path', path: '/etc/passwd' }, {}], /source's kind must be sample, dialog or handle/],
+    ['importLog', [{ kind: 'path', path: '/etc/passwd' }, {}], /source's kind must be sample, dialog, handle or handles/],
     ['importLog', [{ kind: 'sample', path: '/etc/passwd' }, {}], /unknown field "path"/],
     ['importLog', [{ kind: 'handle', handle: '../../etc' }, {}], /not a valid id/],
     ['importLog', [{ kind: 'sample' }, { procs: -1 }], /options' procs must be at least 1/],
@@ -159,6 +159,10 @@ describe('good calls reach the implementation', () => {
     expect(t.backend.importFromPath).toHaveBeenCalledWith(logFile, { overrun: 'clamp' }, undefined)
     t.dialogs.openLog.mockResolvedValueOnce(null)
     await expect(t.ok('importLog', { kind: 'dialog' }, {})).rejects.toThrow(/no file was chosen/)
+    // Several files chosen in the dialog: one log, every path handed to the Backend in order.
+    t.dialogs.openLog.mockResolvedValueOnce(['/logs/2021-05-30.gz', '/logs/2021-06-15.gz'])
+    await t.ok('importLog', { kind: 'dialog' }, {})
+    expect(t.backend.importFromPath).toHaveBeenLastCalledWith(['/logs/2021-05-30.gz', '/logs/2021-06-15.gz'], {}, undefined)
   })
   it('passes importLog\'s tracking on (handle, sample and dialog imports), and cancel(importId)', async () => {
     const tracking = { importId: '0b8f9c4e-1d2a-4c3b-9e8f-7a6b5c4d3e2f' }

@@ -213,7 +213,10 @@ describe('Backend', () => {
       copyFileSync(KTH, log)
       const h = await b.addLogFile({ path: log })
       expect(h).toEqual({ handle: expect.stringMatching(/^[A-Za-z0-9_-]{1,64}$/), name: 'dropped.swf.gz' })
-      await expect(b.addLogFile({ path: tmp.dir })).rejects.toThrow(/is a folder: drop a log file/)
+      // A folder is one log of its files (test/server/backend-files.test.ts); an empty one is refused.
+      const { mkdirSync } = await import('node:fs')
+      mkdirSync(join(tmp.dir, 'empty-folder'))
+      await expect(b.addLogFile({ path: join(tmp.dir, 'empty-folder') })).rejects.toThrow(/^empty-folder is a folder with no log file in it$/)
       await expect(b.addLogFile({ path: join(tmp.dir, 'gone.swf') })).rejects.toThrow(/^gone\.swf no longer exists$/)
       // An upload's temporary file is the back end's to delete; a dropped file never is.
       await b.close()

@@ -84,6 +84,22 @@ describe('validateResult', () => {
 })
 
 describe('report model', () => {
+  it('lists the files of a log read from several files; a malformed file list is refused in words', () => {
+    const r = fakeResult()
+    const files = [
+      { name: 'day-1.log', jobsRead: 700, duplicates: 0, firstSubmit: 0, lastSubmit: 3600, startIso: null, endIso: null },
+      { name: 'day-2.log', jobsRead: 500, duplicates: 3, firstSubmit: 3600, lastSubmit: null, startIso: null, endIso: null },
+    ]
+    const withFiles = { ...r, log: { ...r.log, importReport: { ...r.log.importReport, files, duplicates: 3 } } }
+    const log = buildReportModel(validateResult(JSON.parse(JSON.stringify(withFiles)))).sections.find((x) => x.id === 'log')!
+    const table = log.blocks.find((b) => b.kind === 'table' && b.caption.startsWith('Files read as one log')) as Extract<Block, { kind: 'table' }>
+    expect(table.caption).toBe('Files read as one log (3 jobs found in several files, kept once)')
+    expect(table.rows.map((row) => row.slice(0, 3))).toEqual([['day-1.log', '700', '0'], ['day-2.log', '500', '3']])
+    expect(table.rows[1][4]).toBe('–')
+    const bad = { ...r, log: { ...r.log, importReport: { ...r.log.importReport, files: 'day-1.log' } } }
+    expect(() => validateResult(JSON.parse(JSON.stringify(bad)))).toThrow(/log\.importReport\.files should be a list, but it is/)
+  })
+
   it('has every section, with numbers in units and NaN shown as a dash', () => {
     const r = fakeResult()
     r.candidates[2].test.meanRatio = null as unknown as number // NaN in JSON

@@ -1,5 +1,5 @@
 import { bool, jsonTarget, oneOf, parseArgs, positiveInt, positiveNumber, str, UsageError, wholeNumber, type ParsedArgs } from '../args'
-import { citation, IMPORT_FLAGS, IMPORT_HELP, importOptions, loadWorkload, logArg } from '../common'
+import { citation, IMPORT_FLAGS, IMPORT_HELP, importOptions, loadWorkload, logArg, setupFiles } from '../common'
 import { int, pct, Progress, table, writeJson, type Io } from '../output'
 import { parseSplit } from '../split-arg'
 import { CH5_POLICIES, findPolicy, POLICIES } from '../../core/sim/policies'
@@ -9,16 +9,16 @@ import { presetCandidates, presetInfo } from '../../core/tune/presets'
 import { RESAMPLE_METHODS, type ResampleMethod } from '../../core/tune/resample'
 import type { Criterion, EvaluationResult } from '../../core/tune/result'
 import { formatDuration, formatThreshold, parseThreshold } from '../../core/util/duration'
-import { CellCache, DEFAULT_CACHE_DIR, hashFile } from '../../engine/cache'
+import { CellCache, DEFAULT_CACHE_DIR } from '../../engine/cache'
 import { evaluate, InsufficientDataError } from '../../engine/evaluate'
 import { defaultVerdictOptions, type VerdictOptions } from '../../core/tune/select'
-import { EnginePool, defaultWorkerCount } from '../../engine/pool'
+import { EnginePool, defaultWorkerCount, hashLogFiles } from '../../engine/pool'
 import { DEFAULTS } from '../../core/defaults'
 import { shown, whyDefaults } from '../defaults-help'
 import { whoPaysLines } from '../impact-text'
 import { COMPAT_FLAGS, compatFlag, compatHelp } from '../compat-arg'
 
-export const evaluateHelp = `easytune evaluate <log> [options]
+export const evaluateHelp = `easytune evaluate <log>… [options]
 
 The research's protocol (thesis ch. 5): split the log in time, resample weeks in each part,
 simulate EASY under every candidate order and threshold on every week, pick the best on the
@@ -81,7 +81,8 @@ const FLAGS = {
 export async function evaluateCommand(argv: string[], io: Io): Promise<number> {
   const a = parseArgs(argv, FLAGS)
   if (bool(a, 'help')) { io.out(evaluateHelp); return 0 }
-  const path = logArg(a, 'evaluate')
+  const log = await logArg(a, 'evaluate', io)
+  const path = log.label
   const opts = importOptions(a)
   const json = jsonTarget(a)
   const workers = positiveInt(a, 'workers')
@@ -106,7 +107,7 @@ export async function evaluateCommand(argv: string[], io: Io): Promise<number> {
     compat: compatFlag(a),
   }
 
-  const w = await loadWorkload(io, path, opts)
+  const w = await loadWorkload(io, log, opts)
   const spec: CampaignSpec = { ...partial, split: parseSplit(str(a, 'split') ?? shown('split'), w.unixStartTime, w.jobs.count ? { first: w.jobs.submit[0], last: w.jobs.submit[w.jobs.count - 1] } : undefined) }
   const pool = new EnginePool({ workers })
   const cache = bool(a, 'no-cache') ? undefined : new CellCache(str(a, 'cache-dir') ?? DEFAULT_CACHE_DIR)
@@ -117,8 +118,8 @@ export async function evaluateCommand(argv: string[], io: Io): Promise<number> {
   const t0 = performance.now()
   let cachedCells = 0
   try {
-    const sha = await hashFile(path)
-    const { result } = await evaluate({ logPath: path, importOptions: opts, spec, verdict }, (setup, cells) =>
+    const sha = await hashLogFiles(setupFiles(log).logPaths ?? [setupFiles(log).logPath])
+    const { result } = await evaluate({ ...setupFiles(log), importOptions: opts, spec, verdict }, (setup, cells) =>
       pool.run(setup, cells, {
         signal: abort.signal, cache, workloadHash: sha,
         onProgress: (p) => {

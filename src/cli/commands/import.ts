@@ -6,10 +6,14 @@ import { showControl } from '../../core/util/control'
 import type { ImportReport } from '../../core/workload/import'
 import { nameMachineSizeControl } from '../../core/workload/load'
 
-export const importHelp = `easytune import <log> [options]
+export const importHelp = `easytune import <log>… [options]
 
 Reads a job log (SWF, SLURM sacct/CSV/jobcomp, PBS accounting; plain or .gz), cleans it with the
 research's rules and prints the import report: every rule with its count and example lines.
+Several files, or a folder (its files, by name), are read as one log: they must share a format;
+a job in several files (same job id, submit time and record) is kept once; a gap of more than a
+day between the files' submissions is reported (a file may be missing). Every command that reads
+a log does so.
 
 Options:
 ${IMPORT_HELP}
@@ -19,10 +23,10 @@ ${IMPORT_HELP}
 export async function importCommand(argv: string[], io: Io): Promise<number> {
   const a = parseArgs(argv, { ...IMPORT_FLAGS, json: 'optional', help: 'boolean' })
   if (bool(a, 'help')) { io.out(importHelp); return 0 }
-  const path = logArg(a, 'import')
+  const log = await logArg(a, 'import', io)
   const opts = importOptions(a)
   const json = jsonTarget(a)
-  const w = await loadWorkload(io, path, opts)
+  const w = await loadWorkload(io, log, opts)
   if (json) writeJson(io, json, { ...w.report, citation: citation(w) })
   if (!json || json.file !== null) io.out(formatReport(w.report, citation(w)))
   return 0
@@ -42,6 +46,15 @@ export function formatReport(r: ImportReport, cite: string | null): string {
     ['Users', r.users > 0 ? int(r.users) : 'not in the log'],
     ['Recorded waits', r.recordedWaits > 0 ? `${int(r.recordedWaits)} jobs (used to calibrate the simulator)` : 'not in the log'],
   ]).trimEnd())
+  if (r.files && r.files.length > 1) {
+    lines.push('')
+    lines.push(`Files (${r.files.length}, read as one log${r.duplicates ? `; ${int(r.duplicates)} jobs found in several files kept once` : ''}):`)
+    const day = (iso: string | null, t: number | null) => (iso ? iso.slice(0, 16).replace('T', ' ') : t === null ? '–' : `${formatDuration(t)}`)
+    const rows = [['file', 'jobs', 'in an earlier file', 'first submit', 'last submit']]
+    for (const f of r.files) rows.push([f.name, int(f.jobsRead), int(f.duplicates), day(f.startIso, f.firstSubmit), day(f.endIso, f.lastSubmit)])
+    lines.push(table(rows, ['l', 'r', 'r']).trimEnd())
+    for (const g of r.gaps ?? []) lines.push(`Gap: the files' submissions leave ${formatDuration(g.seconds)} uncovered between ${g.before} and ${g.after}${g.fromIso && g.toIso ? ` (${g.fromIso.slice(0, 16).replace('T', ' ')} to ${g.toIso.slice(0, 16).replace('T', ' ')})` : ''}.`)
+  }
   lines.push('')
   lines.push('Cleaning (in this order; a job is counted under the first rule that removes it):')
   const rows = [['rule', 'jobs', 'effect', 'example lines', 'what it means']]

@@ -1,8 +1,7 @@
 // `easytune mixed <log>`: search a mixed linear policy (RR-9212) on the train part of the log and
 // evaluate it on the test part against EASY-FCFS, beside the pure policies at the vertices.
-import { resolve } from 'node:path'
 import { bool, jsonTarget, oneOf, parseArgs, positiveInt, positiveNumber, str, thresholdFlag, UsageError, wholeNumber } from '../args'
-import { citation, IMPORT_FLAGS, IMPORT_HELP, importOptions, loadWorkload, logArg } from '../common'
+import { citation, IMPORT_FLAGS, IMPORT_HELP, importOptions, loadWorkload, logArg, setupFiles } from '../common'
 import { int, num, pct, INTERRUPTED, Progress, table, untilInterrupted, writeJson, type Io } from '../output'
 import { parseSplit } from '../split-arg'
 import { DEFAULT_TAU } from '../../core/sim/metrics'
@@ -27,7 +26,7 @@ export { MIXED_SCHEMA_VERSION } from '../../core/tune/reports'
  * candidates'), and the core's budget: about 20 s of one core on the bundled KTH log. */
 export const MIXED_CLI_DEFAULTS = { ...DEFAULTS.mixed.value, budget: MIXED_DEFAULT_BUDGET, weeks: DEFAULTS.weeks.value, resample: DEFAULTS.resample.value, seed: DEFAULTS.seed.value, objective: DEFAULTS.objective.value } as const
 
-export const mixedHelp = `easytune mixed <log> [options]
+export const mixedHelp = `easytune mixed <log>… [options]
 
 Searches a mixed queue order: the jobs' score is w·x over the features
   ${MIXED_FEATURES.map((f) => `${f.name} (${f.meaning})`).join(', ')},
@@ -61,7 +60,8 @@ export async function mixedCommand(argv: string[], io: Io): Promise<number> {
     split: 'string', weeks: 'string', resample: 'string', seed: 'string', tau: 'string', workers: 'string', json: 'optional', help: 'boolean',
   })
   if (bool(a, 'help')) { io.out(mixedHelp); return 0 }
-  const path = logArg(a, 'mixed')
+  const log = await logArg(a, 'mixed', io)
+  const path = log.label
   const features = oneOf(a, 'features', ['3', '6']) ?? String(MIXED_CLI_DEFAULTS.features)
   const seed = wholeNumber(a, 'seed')
   const threshold = thresholdFlag(a, 'threshold', DEFAULTS.threshold.value)
@@ -80,7 +80,7 @@ export async function mixedCommand(argv: string[], io: Io): Promise<number> {
   const pool = new EnginePool({ workers: positiveInt(a, 'workers') })
   const imports = importOptions(a)
 
-  const w = await loadWorkload(io, path, imports)
+  const w = await loadWorkload(io, log, imports)
   if (w.jobs.count === 0) { io.err(`easytune: ${path}: no job is left after cleaning, nothing to tune.\n`); return 1 }
   const split = parseSplit(splitText, w.unixStartTime, { first: w.jobs.submit[0], last: w.jobs.submit[w.jobs.count - 1] })
   let p: Prepared
@@ -90,7 +90,7 @@ export async function mixedCommand(argv: string[], io: Io): Promise<number> {
   const progress = new Progress(io)
   const t0 = performance.now()
   // The workers read the log and build the same train/test samples themselves.
-  const report = await untilInterrupted(io, progress, (signal) => mixedOnPool(pool, { logPath: resolve(path), importOptions: imports, split, resample, tau: o.tau, compat: o.compat }, o, {
+  const report = await untilInterrupted(io, progress, (signal) => mixedOnPool(pool, { ...setupFiles(log), importOptions: imports, split, resample, tau: o.tau, compat: o.compat }, o, {
     signal,
     onProgress: (phase, done, total) => {
       const el = (performance.now() - t0) / 1000

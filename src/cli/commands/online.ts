@@ -1,8 +1,7 @@
 // `easytune online`: emulates online policy selection (thesis ch. 6, docs/PROTOCOL.md §Online selection)
 // on long resampled traces of the log and reports each strategy's waiting-time gain over EASY-FCFS.
-import { resolve } from 'node:path'
 import { bool, jsonTarget, oneOf, parseArgs, positiveInt, str, thresholdFlag, UsageError, wholeNumber, type ParsedArgs } from '../args'
-import { citation, IMPORT_FLAGS, IMPORT_HELP, importOptions, loadWorkload, logArg } from '../common'
+import { citation, IMPORT_FLAGS, IMPORT_HELP, importOptions, loadWorkload, logArg, setupFiles } from '../common'
 import { int, pct, INTERRUPTED, Progress, table, untilInterrupted, writeJson, type Io } from '../output'
 import { findPolicy } from '../../core/sim/policies'
 import { RESAMPLE_METHODS, WEEK, type ResampleMethod } from '../../core/tune/resample'
@@ -21,7 +20,7 @@ import { defaultWorkerCount, EnginePool } from '../../engine/pool'
 /** Default number of traces (core/defaults.ts says why). */
 export const DEFAULT_TRACES = DEFAULTS.onlineTraces.value
 
-export const onlineHelp = `easytune online <log> [options]
+export const onlineHelp = `easytune online <log>… [options]
 
 Emulates choosing the queue order online, period after period (thesis ch. 6): the log is resampled
 per user and week into long traces (R1); on each trace one continuous EASY(P, Θ) run changes its
@@ -59,13 +58,14 @@ export async function onlineCommand(argv: string[], io: Io): Promise<number> {
     weeks: 'string', traces: 'string', resample: 'string', seed: 'string', policies: 'string', workers: 'string', json: 'optional', help: 'boolean',
   })
   if (bool(a, 'help')) { io.out(onlineHelp); return 0 }
-  const path = logArg(a, 'online')
+  const log = await logArg(a, 'online', io)
+  const path = log.label
   const spec = onlineSpec(a)
   const opts = importOptions(a)
   const json = jsonTarget(a)
   const pool = new EnginePool({ workers: positiveInt(a, 'workers') })
 
-  const w = await loadWorkload(io, path, opts)
+  const w = await loadWorkload(io, log, opts)
   const n = w.jobs.count
   if (n === 0 || w.jobs.submit[n - 1] - w.jobs.submit[0] < WEEK) {
     io.err(`easytune online: ${path}: ${n === 0 ? 'no job is left after cleaning' : 'the log spans less than one week'}; week resampling needs at least one full week of jobs.\n`)
@@ -78,7 +78,7 @@ export async function onlineCommand(argv: string[], io: Io): Promise<number> {
   const progress = new Progress(io)
   const t0 = performance.now()
   // The workers read the log themselves (the whole cleaned log: no split, no resampling here).
-  const setup = { logPath: resolve(path), importOptions: opts, split: { kind: 'midpoint' as const }, resample: { method: spec.method, weeks: 1, seed: spec.seed }, tau: DEFAULT_TAU }
+  const setup = { ...setupFiles(log), importOptions: opts, split: { kind: 'midpoint' as const }, resample: { method: spec.method, weeks: 1, seed: spec.seed }, tau: DEFAULT_TAU }
   const result = await untilInterrupted(io, progress, (signal) => onlineOnPool(pool, setup, spec, {
     signal,
     onProgress: (f) => progress.update(`online: ${spec.traces} trace(s) on ${Math.min(pool.workers, spec.traces)} worker(s)`, f),

@@ -15,7 +15,7 @@ import { COMPAT_FLAGS, compatFlag, compatHelp } from '../compat-arg'
 
 export const SIMULATE_SCHEMA_VERSION = 1
 
-export const simulateHelp = `easytune simulate <log> [options]
+export const simulateHelp = `easytune simulate <log>… [options]
 
 Replays the log under EASY backfilling with the chosen queue order and prints the metrics.
 
@@ -42,7 +42,8 @@ export async function simulateCommand(argv: string[], io: Io): Promise<number> {
     schedule: 'string', json: 'optional', help: 'boolean',
   })
   if (bool(a, 'help')) { io.out(simulateHelp); return 0 }
-  const path = logArg(a, 'simulate')
+  const log = await logArg(a, 'simulate', io)
+  const path = log.label
   const config = simConfig(a)
   const compat = compatFlag(a)
   const tau = positiveNumber(a, 'tau') ?? DEFAULT_TAU
@@ -50,7 +51,7 @@ export async function simulateCommand(argv: string[], io: Io): Promise<number> {
   const json = jsonTarget(a)
   const schedulePath = str(a, 'schedule')
 
-  const w = await loadWorkload(io, path, opts)
+  const w = await loadWorkload(io, log, opts)
   if (w.jobs.count === 0) {
     io.err(`easytune: ${path}: no job is left after cleaning, nothing to simulate.\n`)
     for (const warning of w.report.warnings) io.err(`  ${warning}\n`)

@@ -76,6 +76,15 @@ export function validateResult(x: unknown): EvaluationResult {
   report.importReport.badLines.examples.forEach((_, i) => { field(o, `log.importReport.badLines.examples.${i}.line`, 'number'); field(o, `log.importReport.badLines.examples.${i}.message`, 'string') })
   ;(field(o, 'log.importReport.warnings', 'array') as unknown[]).forEach((_, i) => field(o, `log.importReport.warnings.${i}`, 'string'))
   for (const k of Object.keys(report.importReport.header)) field(report.importReport.header, k, 'string')
+  // A log of several files (optional): the fields the report's file table reads.
+  const files = (report.importReport as { files?: unknown }).files
+  if (files !== undefined) {
+    (field(o, 'log.importReport.files', 'array') as unknown[]).forEach((_, i) => {
+      field(o, `log.importReport.files.${i}.name`, 'string'); field(o, `log.importReport.files.${i}.jobsRead`, 'number'); field(o, `log.importReport.files.${i}.duplicates`, 'number')
+      field(o, `log.importReport.files.${i}.firstSubmit`, 'number?'); field(o, `log.importReport.files.${i}.lastSubmit`, 'number?')
+    })
+    field(o, 'log.importReport.duplicates', 'number?')
+  }
   const cands = field(o, 'candidates', 'array') as unknown[]
   if (cands.length === 0) throw new Error('this is not a valid EasyTune result: candidates is empty (the baseline EASY-FCFS should come first)')
   cands.forEach((_, i) => {
@@ -192,6 +201,11 @@ export function buildReportModel(input: unknown, exports: ReportExport[] = [], o
     ...headerRows,
   ] }, { kind: 'table', caption: 'Cleaning rules (line numbers of up to five examples)', head: ['Rule', 'What it does', 'Jobs', 'Example lines'], align: ['l', 'l', 'r', 'l'],
     rows: rep.rules.map((u) => [u.rule, u.description, fmtInt(u.count), u.exampleLines.join(', ')]), nowrap: [0], marked: rep.rules.flatMap((u, i) => (u.count > 0 && u.effect === 'removed' ? [i] : [])) }]
+  // A log read from several files (docs/SIMULATOR.md §Several files): each file with its jobs and span.
+  if (rep.files && rep.files.length > 1) {
+    logBlocks.push({ kind: 'table', caption: `Files read as one log (${fmtInt(rep.duplicates ?? 0)} jobs found in several files, kept once)`, head: ['File', 'Jobs', 'Already in an earlier file', 'First submit', 'Last submit'], align: ['l', 'r', 'r', 'l', 'l'],
+      rows: rep.files.map((f) => [f.name, fmtInt(f.jobsRead), fmtInt(f.duplicates), typeof f.firstSubmit === 'number' ? when(r, f.firstSubmit) : '–', typeof f.lastSubmit === 'number' ? when(r, f.lastSubmit) : '–']), nowrap: [0] })
+  }
   if (rep.badLines?.count) logBlocks.push({ kind: 'text', tone: 'note', text: `${fmtInt(rep.badLines.count)} unreadable lines, e.g. ${rep.badLines.examples.map((e) => `line ${e.line}: ${e.message}`).join('; ')}` })
   if (rep.warnings.length) logBlocks.push({ kind: 'list', items: rep.warnings.map((w) => `Warning: ${w}`) })
 

@@ -12,6 +12,7 @@ import { createPbsParser } from './pbs'
 import { createSacctParser } from './sacct'
 import { createSwfParser } from './swf'
 import { offeredLoad, overloadWarning } from './load'
+import { mergeParsedLogs, type FileGap } from './merge'
 import type { JobTable, LineIssue, LogFormat, LogParser, MachineSource, ParsedLog, RuleCount } from './types'
 import { DEFAULTS } from '../defaults'
 
@@ -45,6 +46,11 @@ export interface ImportReport {
   options: { overrun: OverrunPolicy; requestedFallback: RequestedFallback; procs: number | null }
   /** Interesting header lines (SWF): computer, installation, acknowledgement, etc. */
   header: Record<string, string>
+  /** Several files read as one log: each file with its jobs and submit span (ISO when the log has
+   * dates), the jobs found in several files (kept once) and the gaps between files. Absent for one file. */
+  files?: { name: string; jobsRead: number; duplicates: number; startIso: string | null; endIso: string | null; firstSubmit: number | null; lastSubmit: number | null }[]
+  duplicates?: number
+  gaps?: (FileGap & { fromIso: string | null; toIso: string | null })[]
 }
 
 export interface Workload {
@@ -106,10 +112,43 @@ export class Importer {
   }
 
   end(): Workload {
+    return finishImport(this.endParsed(), this.opts, this.formatSource)
+  }
+
+  /** The parsed jobs, not yet cleaned: one file of a log read from several (see importParsedFiles). */
+  endParsed(): ParsedLog {
     if (this.bytesFed === 0) throw new InputError('the file is empty')
     if (!this.parser) this.startParser()
-    const log = this.parser!.end()
-    return finishImport(log, this.opts, this.formatSource)
+    return this.parser!.end()
+  }
+
+  get format(): 'detected' | 'given' {
+    return this.formatSource
+  }
+}
+
+/**
+ * Several files as one log: merges the parsed files (src/core/workload/merge.ts: one format, jobs
+ * in several files kept once, gaps found), then cleans the whole log once, so every rule and its
+ * count covers all files. The report lists each file with its jobs and span.
+ */
+export function importParsedFiles(parts: readonly { name: string; log: ParsedLog }[], opts: ImportOptions = {}, formatSource: 'detected' | 'given' = 'detected'): Workload {
+  if (parts.length === 1) return finishImport(parts[0].log, { ...opts, name: opts.name ?? parts[0].name }, formatSource)
+  const merged = mergeParsedLogs(parts)
+  const name = opts.name ?? `${parts[0].name} … ${parts[parts.length - 1].name} (${parts.length} files)`
+  const w = finishImport(merged.log, { ...opts, name }, formatSource)
+  const iso = isoOf(merged.log.unixStartTime)
+  w.report.files = merged.files.map((f) => ({ ...f, startIso: f.firstSubmit === null ? null : iso(f.firstSubmit), endIso: f.lastSubmit === null ? null : iso(f.lastSubmit) }))
+  w.report.duplicates = merged.duplicates
+  w.report.gaps = merged.gaps.map((g) => ({ ...g, fromIso: iso(g.from), toIso: iso(g.to) }))
+  return w
+}
+
+/** ISO date of a log time (seconds after the log's epoch start), null when the log has no dates. */
+function isoOf(unixStartTime: number | null): (t: number) => string | null {
+  return (t) => {
+    const ms = unixStartTime === null ? NaN : (unixStartTime + t) * 1000
+    return Math.abs(ms) <= MAX_DATE_MS ? new Date(ms).toISOString() : null
   }
 }
 
@@ -165,10 +204,7 @@ function finishImport(log: ParsedLog, opts: ImportOptions, formatSource: 'detect
   const first = jobs.count ? jobs.submit[0] : 0
   const last = jobs.count ? jobs.submit[jobs.count - 1] : 0
   // Parsers bound every time (limits.ts), so this Date is valid; the guard keeps a future parser honest.
-  const iso = (t: number) => {
-    const ms = log.unixStartTime === null ? NaN : (log.unixStartTime + t) * 1000
-    return Math.abs(ms) <= MAX_DATE_MS ? new Date(ms).toISOString() : null
-  }
+  const iso = isoOf(log.unixStartTime)
   const headerKeep: Record<string, string> = {}
   for (const k of ['Computer', 'Installation', 'Acknowledge', 'Information', 'Conversion', 'Version', 'TimeZoneString', 'StartTime', 'EndTime', 'Note']) {
     if (log.header[k] !== undefined) headerKeep[k] = showControlOneLine(log.header[k]) // shown as is: no control characters

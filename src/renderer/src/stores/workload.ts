@@ -62,7 +62,7 @@ export const useWorkloadStore = defineStore('workload', () => {
   /** The loaded log is not the one the opened project was made with. */
   const mismatch = computed(() => expectedLog.value !== null && summary.value !== null && summary.value.sha256 !== expectedLog.value.sha256)
 
-  async function run(src: LogSource, opts: ImportOptionsDto, name: string, file?: File): Promise<void> {
+  async function run(src: LogSource, opts: ImportOptionsDto, name: string, file?: File | File[]): Promise<void> {
     const gen = ++generation
     const api = useApi()
     error.value = null
@@ -80,22 +80,32 @@ export const useWorkloadStore = defineStore('workload', () => {
     try {
       let s = src
       if (file) {
+        // Several files are one log (docs/SIMULATOR.md §Several files): each is handed over in turn,
+        // then imported together ('handles'); progress counts the bytes of all of them.
+        const files = Array.isArray(file) ? file : [file]
+        const total = files.reduce((n, f) => n + f.size, 0)
         status.value = 'uploading'
-        progress.value = { sent: 0, total: file.size }
+        progress.value = { sent: 0, total }
         // Cancel aborts the upload (browser mode); the desktop app only passes a path, nothing to abort.
         const ctl = new AbortController()
         upload = ctl
-        let added: { handle: string; name: string }
+        const added: { handle: string; name: string }[] = []
         try {
-          added = await api.addLogFile(file, (sent, total) => {
-            if (gen === generation) progress.value = { sent, total }
-          }, ctl.signal)
+          let before = 0
+          for (const f of files) {
+            added.push(await api.addLogFile(f, (sent, fileTotal) => {
+              // One file: its upload's own count; several: the bytes of all files.
+              if (gen === generation) progress.value = files.length === 1 ? { sent, total: fileTotal } : { sent: before + sent, total }
+            }, ctl.signal))
+            before += f.size
+            if (gen !== generation) return
+          }
         } finally {
           if (upload === ctl) upload = null
         }
         if (gen !== generation) return
-        s = { kind: 'handle', handle: added.handle }
-        fileName.value = added.name
+        s = added.length === 1 ? { kind: 'handle', handle: added[0].handle } : { kind: 'handles', handles: added.map((a) => a.handle) }
+        fileName.value = added.length === 1 ? added[0].name : name
       }
       status.value = 'importing'
       attempted = s
@@ -128,6 +138,13 @@ export const useWorkloadStore = defineStore('workload', () => {
 
   function importFile(file: File): Promise<void> {
     return run({ kind: 'handle', handle: '' }, {}, file.name, file)
+  }
+
+  /** Several files (daily jobcomp files, monthly sacct dumps) read as one log, in name order. */
+  function importFiles(files: File[]): Promise<void> {
+    if (files.length === 1) return importFile(files[0])
+    const sorted = [...files].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    return run({ kind: 'handles', handles: [] }, {}, `${sorted.length} files (${sorted[0].name} … ${sorted[sorted.length - 1].name})`, sorted)
   }
 
   /** Desktop only: the back end shows its own open dialog. */
@@ -182,6 +199,6 @@ export const useWorkloadStore = defineStore('workload', () => {
   return {
     status, fileName, progress, reading, notice, source, options, summary, error, expectedLog, revision, failed, retryFailed,
     ready, busy, machineProcs, mismatch,
-    importSample, importFile, importFromDialog, reimport, cancel, restore,
+    importSample, importFile, importFiles, importFromDialog, reimport, cancel, restore,
   }
 })
