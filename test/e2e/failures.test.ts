@@ -95,7 +95,9 @@ describe.skipIf(skip)('failure paths in Chromium against easytune serve', () => 
     await importLog(page, 'one-day.swf', lines.join('\n') + '\n')
     await step(page, 'candidates')
     await page.waitForSelector('[data-testid="estimate-problem"]', { timeout: 30_000 })
-    expect(await page.textContent('[data-testid="estimate-problem"]')).toContain('the protocol needs at least 2 full weeks in each part')
+    const problem = (await page.textContent('[data-testid="estimate-problem"]')) ?? ''
+    // The sentence: how long the log is, what the protocol needs, and what to give instead.
+    expect(problem).toMatch(/this log spans 1\.0 day \(train: 0 full weeks, test: 0 full weeks\); the protocol needs at least 2 full weeks in each part: give several files/)
     expect(await page.isDisabled('[data-testid="start-run"]')).toBe(true)
     // No CLI flag in the GUI's words.
     expect(await page.textContent('[data-testid="estimate-problem"]')).not.toMatch(/--\w/)
@@ -104,10 +106,12 @@ describe.skipIf(skip)('failure paths in Chromium against easytune serve', () => 
 
   it('a header comment with an ANSI escape and a BEL: the import report shows \\x1b and \\x07, the page holds no raw control character', async () => {
     const { context, page } = await open()
-    const lines = ['; MaxProcs: 8', '; Note: \u001b[31mred\u001b[0m and a bell\u0007', ...Array.from({ length: 10 }, (_, i) => swfJob(i + 1, i * 600, 60, 1))]
+    const lines = ['; MaxProcs: 8', '; Note: \u001b[31mred\u001b[0m and a bell\u0007', ...Array.from({ length: 10 }, (_, i) => swfJob(i + 1, i * 600, 60, 1)),
+      '11 6000 0 6\u001b[2J0 1 -1 -1 1 120 -1 1 1 1 -1 1 -1 -1 -1'] // a bad line whose preview holds an escape
     await importLog(page, 'escape.swf', lines.join('\n') + '\n')
     const body = await page.evaluate('document.body.innerText') as string
     expect(body).toContain('\\x1b[31mred\\x1b[0m and a bell\\x07')
+    expect(body).toContain('6\\x1b[2J0')
     expect(body).not.toMatch(RAW_CONTROL)
     // Attributes too (titles, values): nothing raw anywhere in the document.
     const html = await page.content()
@@ -125,6 +129,9 @@ describe.skipIf(skip)('failure paths in Chromium against easytune serve', () => 
     const warnings = (await page.textContent('[data-testid="import-warnings"]')) ?? ''
     expect(warnings).toMatch(/The jobs ask for 211 % of the machine/)
     expect(warnings).toMatch(/give the real machine size in the Machine size field/)
+    // Said once, with one full stop.
+    expect(warnings.match(/The jobs ask for/g)).toHaveLength(1)
+    expect(warnings).not.toMatch(/\.\./)
     expect(await page.evaluate('document.body.innerText')).not.toMatch(/--procs/)
     await context.close()
   }, 120_000)
