@@ -135,4 +135,18 @@ describe.skipIf(skip)('failure paths in Chromium against easytune serve', () => 
     expect(await page.evaluate('document.body.innerText')).not.toMatch(/--procs/)
     await context.close()
   }, 120_000)
+  it('a log that does not give its machine size (no MaxProcs; MaxNodes only): the warning names the Machine size field, once, with one full stop', async () => {
+    const { context, page } = await open()
+    // 10 jobs of 4 processors × 60 s, one every 600 s: the largest job (4) is the guessed size, load 10 %.
+    const jobs = Array.from({ length: 10 }, (_, i) => swfJob(i + 1, i * 600, 60, 4))
+    for (const [name, header] of [['no-size.swf', []], ['max-nodes.swf', ['; MaxNodes: 4']]] as const) {
+      await importLog(page, name, [...header, ...jobs].join('\n') + '\n')
+      const body = await page.evaluate('document.body.innerText') as string
+      expect(body, name).not.toMatch(/--procs/)
+      expect(body, name).not.toMatch(/\.\./)
+      expect(body, name).toMatch(/give the real size in the Machine size field/)
+      expect(body.match(/give the real size/g), name).toHaveLength(1)
+    }
+    await context.close()
+  }, 120_000)
 })
