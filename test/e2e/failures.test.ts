@@ -2,7 +2,10 @@
 // playwright-core against `easytune serve`), one small hand-made log each, written in a temp folder:
 // a log of one day leaves the Candidates step's Start disabled with the protocol's words; a header
 // comment with terminal escapes is shown escaped and no raw control character reaches the page; a
-// load over 100 % of the machine is warned naming the Machine size field, never `--procs`.
+// load over 100 % of the machine is warned naming the Machine size field, never `--procs`, and so
+// is a machine size the log does not give (once, one full stop); numbers beyond their range are bad
+// lines named by number, CR-only endings are lines, extra SWF columns one warning, and a line over
+// 1 MiB is refused naming it.
 // (No time-limit column → the runtime fallback button, and two formats chosen together → refused
 // naming the odd file, are in wizard.test.ts; the CLI's exit codes and messages for these three are
 // in test/unit/evaluate.test.ts, control-chars.test.ts and sim-progress.test.ts.)
@@ -147,6 +150,32 @@ describe.skipIf(skip)('failure paths in Chromium against easytune serve', () => 
       expect(body, name).toMatch(/give the real size in the Machine size field/)
       expect(body.match(/give the real size/g), name).toHaveLength(1)
     }
+    await context.close()
+  }, 120_000)
+  it('hostile numbers are bad lines named by number, CR-only endings are lines, extra SWF columns one warning, a line over 1 MiB refused with its number', async () => {
+    const { context, page } = await open()
+    const ten = ['; MaxProcs: 8', ...Array.from({ length: 10 }, (_, i) => swfJob(i + 1, i * 600, 60, 1))]
+    const kept = async () => (await page.textContent('.facts')) ?? ''
+    // Times beyond a Date and 1e999: lines 12 and 13 are unreadable (out-of-range), the 10 others kept; no crash.
+    await importLog(page, 'huge-numbers.swf', [...ten, swfJob(11, 1e17, 60, 1).replace('100000000000000000', '1e17'), '12 6600 0 1e999 1 -1 -1 1 120 -1 1 1 1 -1 1 -1 -1 -1'].join('\n') + '\n')
+    expect(await kept()).toMatch(/Jobs kept\s*10 of 10 read/)
+    const body = await page.evaluate('document.body.innerText') as string
+    expect(body).toMatch(/line 12: field 2 \(submit time\) is 1e17, beyond its range/)
+    expect(body).toMatch(/line 13: field 4 \(run time\) is 1e999, beyond its range/)
+    // CR-only line endings: 11 lines, 10 jobs, not one line.
+    await importLog(page, 'cr-only.swf', ten.join('\r') + '\r')
+    expect(await kept()).toMatch(/Jobs kept\s*10 of 10 read/)
+    // Two columns after the 18 standard fields on every line: kept, with one warning.
+    await importLog(page, 'extra-columns.swf', ten.map((l, i) => (i === 0 ? l : `${l} 7 q`)).join('\n') + '\n')
+    expect(await kept()).toMatch(/Jobs kept\s*10 of 10 read/)
+    const warnings = (await page.textContent('[data-testid="import-warnings"]')) ?? ''
+    expect(warnings.match(/more than 18 fields/g)).toHaveLength(1)
+    // A line of 1.2 MB: refused, naming the line.
+    const long = join(work, 'long-line.swf')
+    writeFileSync(long, [...ten, '1 '.repeat(600_000)].join('\n') + '\n')
+    await page.setInputFiles('.dropzone input[type="file"]', long)
+    await page.waitForSelector('[data-testid="import-error"]', { timeout: 30_000 })
+    expect((await page.textContent('[data-testid="import-error"]')) ?? '').toMatch(/long-line\.swf.*line 12 is longer than 1 MiB/)
     await context.close()
   }, 120_000)
 })
