@@ -178,4 +178,23 @@ describe.skipIf(skip)('failure paths in Chromium against easytune serve', () => 
     expect((await page.textContent('[data-testid="import-error"]')) ?? '').toMatch(/long-line\.swf.*line 12 is longer than 1 MiB/)
     await context.close()
   }, 120_000)
+  it('an overloaded log: the import\'s EASY-FCFS run shows its progress, and Cancel stops it with a calm note', async () => {
+    const { context, page } = await open()
+    // 100,000 jobs of 1–2 processors × 1000 s every 10 s on 2 processors (load ≈ 7,500 %): the run takes seconds.
+    const lines = ['; MaxProcs: 2', ...Array.from({ length: 100_000 }, (_, i) => swfJob(i + 1, i * 10, 1000, 1 + (i % 2)))]
+    const file = join(work, 'overloaded.swf')
+    writeFileSync(file, lines.join('\n') + '\n')
+    await step(page, 'import')
+    await page.setInputFiles('.dropzone input[type="file"]', file)
+    await page.waitForSelector('text=/Simulating overloaded\\.swf under EASY-FCFS: [\\d,]+ of 100,000 jobs started/', { timeout: 60_000 })
+    await page.click('[data-testid="cancel-import"]')
+    await page.waitForSelector('[data-testid="import-notice"]', { timeout: 10_000 })
+    expect(await page.textContent('[data-testid="import-notice"]')).toBe('Import cancelled.')
+    expect(await page.$('[data-testid="cancel-import"]')).toBeNull()
+    expect(await page.$('text=Import report: overloaded.swf')).toBeNull()
+    // Still usable: the next import goes through.
+    await importLog(page, 'after-cancel.swf', ['; MaxProcs: 8', ...Array.from({ length: 10 }, (_, i) => swfJob(i + 1, i * 600, 60, 1))].join('\n') + '\n')
+    expect(await page.$('text=Import report: overloaded.swf')).toBeNull()
+    await context.close()
+  }, 120_000)
 })
