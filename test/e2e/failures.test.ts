@@ -160,8 +160,8 @@ describe.skipIf(skip)('failure paths in Chromium against easytune serve', () => 
     await importLog(page, 'huge-numbers.swf', [...ten, swfJob(11, 1e17, 60, 1).replace('100000000000000000', '1e17'), '12 6600 0 1e999 1 -1 -1 1 120 -1 1 1 1 -1 1 -1 -1 -1'].join('\n') + '\n')
     expect(await kept()).toMatch(/Jobs kept\s*10 of 10 read/)
     const body = await page.evaluate('document.body.innerText') as string
-    expect(body).toMatch(/line 12: field 2 \(submit time\) is 1e17, beyond its range/)
-    expect(body).toMatch(/line 13: field 4 \(run time\) is 1e999, beyond its range/)
+    expect(body).toMatch(/line 12 \(out-of-range\): field 2 \(submit time\) is 1e17, beyond its range/)
+    expect(body).toMatch(/line 13 \(out-of-range\): field 4 \(run time\) is 1e999, beyond its range/)
     // CR-only line endings: 11 lines, 10 jobs, not one line.
     await importLog(page, 'cr-only.swf', ten.join('\r') + '\r')
     expect(await kept()).toMatch(/Jobs kept\s*10 of 10 read/)
