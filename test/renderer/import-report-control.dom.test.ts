@@ -24,7 +24,7 @@ describe('ImportReport', () => {
     expect(text).toContain('\\x1b[31mEvil Corp\\x1b[0m\\x07')
     expect(text).toContain('Site\\x0d\\x00')
     expect(text).toContain('"\\x1b[5m9x"')
-    expect(text).toContain('line 36: field 4 ("1\\x1b[2J00") is not a number')
+    expect(text).toContain('line 36 (not-a-number): field 4 ("1\\x1b[2J00") is not a number')
     expect(c.html()).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f]/)
     c.unmount()
   })
