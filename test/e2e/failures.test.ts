@@ -10,13 +10,12 @@
 // naming the odd file, are in wizard.test.ts; the CLI's exit codes and messages for these three are
 // in test/unit/evaluate.test.ts, control-chars.test.ts and sim-progress.test.ts.)
 // Without /usr/bin/chromium the suite is skipped, unless EASYTUNE_CI=1 (CI), where it fails.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CHROMIUM, CHROMIUM_ARGS, requireChromium, skipWithoutChromium } from '../support/chromium'
+import { serveApp, type ServedApp } from '../support/serve-app'
 
 const skip = skipWithoutChromium('failure paths e2e')
 
@@ -29,44 +28,21 @@ const swfJob = (id: number, submit: number, run: number, procs: number): string 
 
 describe.skipIf(skip)('failure paths in Chromium against easytune serve', () => {
   let browser: Browser
-  let server: ChildProcess | null = null
+  let app: ServedApp | null = null
   let url = ''
   let work = ''
-  const serverLog: string[] = []
 
   beforeAll(async () => {
     requireChromium()
-    work = mkdtempSync(join(tmpdir(), 'easytune-failures-e2e-'))
-    execFileSync(process.execPath, ['node_modules/electron-vite/bin/electron-vite.js', 'build', '--outDir', join(work, 'out'), '--logLevel', 'warn'], { stdio: 'pipe' })
-    const rendererDir = join(work, 'out', 'renderer')
-    expect(existsSync(join(rendererDir, 'index.html'))).toBe(true)
-    const proc = spawn(process.execPath, ['bin/easytune.js', 'serve', '--port', '0', '--renderer-dir', rendererDir, '--state-dir', join(work, 'state'), '--no-cache'], { stdio: ['ignore', 'pipe', 'pipe'] })
-    server = proc
-    proc.stderr!.on('data', (b: Buffer) => serverLog.push(b.toString()))
-    url = await new Promise<string>((ok, fail) => {
-      let buf = ''
-      const timer = setTimeout(() => fail(new Error(`easytune serve printed no URL in 20 s: ${serverLog.join('')}`)), 20_000)
-      proc.stdout!.on('data', (b: Buffer) => {
-        buf += b.toString()
-        if (!buf.includes('\n')) return
-        clearTimeout(timer)
-        const m = /https?:\/\/\S+/.exec(buf.split('\n')[0])
-        if (m) ok(m[0])
-        else fail(new Error(`easytune serve printed no URL on its first line: ${buf}`))
-      })
-      proc.once('exit', (code) => { clearTimeout(timer); fail(new Error(`easytune serve exited with ${code}: ${serverLog.join('')}`)) })
-    })
+    app = await serveApp('easytune-failures-e2e-')
+    work = app.work
+    url = app.url
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS })
   }, 240_000)
 
   afterAll(async () => {
     await browser?.close()
-    if (server && server.exitCode === null) {
-      const exited = new Promise((r) => server!.once('exit', r))
-      server.kill('SIGTERM')
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))])
-    }
-    if (work) rmSync(work, { recursive: true, force: true })
+    await app?.stop()
   })
 
   async function open(): Promise<{ context: BrowserContext; page: Page }> {

@@ -7,13 +7,12 @@
 // a private folder (electron-vite --outDir) and served with --renderer-dir, so a concurrent build
 // of out/ cannot pull files from under the page. Without /usr/bin/chromium the suite is skipped,
 // unless EASYTUNE_CI=1 (CI), where it fails.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CHROMIUM, CHROMIUM_ARGS, requireChromium, skipWithoutChromium } from '../support/chromium'
+import { serveApp, type ServedApp } from '../support/serve-app'
 import { SAMPLE } from '../support/sample'
 
 const skip = skipWithoutChromium('wizard e2e')
@@ -50,47 +49,24 @@ const HSCROLL = 'document.documentElement.scrollWidth > window.innerWidth + 1'
 
 describe.skipIf(skip)('the wizard in Chromium against easytune serve', () => {
   let browser: Browser
-  let server: ChildProcess | null = null
+  let app: ServedApp | null = null
   let url = ''
   let work = ''
-  const serverLog: string[] = []
 
   beforeAll(async () => {
     requireChromium()
     rmSync(OUT, { recursive: true, force: true })
     mkdirSync(OUT, { recursive: true })
-    work = mkdtempSync(join(tmpdir(), 'easytune-wizard-e2e-'))
-    execFileSync(process.execPath, ['node_modules/electron-vite/bin/electron-vite.js', 'build', '--outDir', join(work, 'out'), '--logLevel', 'warn'], { stdio: 'pipe' })
-    const rendererDir = join(work, 'out', 'renderer')
-    expect(existsSync(join(rendererDir, 'index.html'))).toBe(true)
-    const proc = spawn(process.execPath, ['bin/easytune.js', 'serve', '--port', '0', '--renderer-dir', rendererDir, '--state-dir', join(work, 'state'), '--no-cache'], { stdio: ['ignore', 'pipe', 'pipe'] })
-    server = proc
-    proc.stderr!.on('data', (b: Buffer) => serverLog.push(b.toString()))
-    url = await new Promise<string>((ok, fail) => {
-      let buf = ''
-      const timer = setTimeout(() => fail(new Error(`easytune serve printed no URL in 20 s: ${serverLog.join('')}`)), 20_000)
-      proc.stdout!.on('data', (b: Buffer) => {
-        buf += b.toString()
-        if (!buf.includes('\n')) return
-        clearTimeout(timer)
-        const m = /https?:\/\/\S+/.exec(buf.split('\n')[0])
-        if (m) ok(m[0])
-        else fail(new Error(`easytune serve printed no URL on its first line: ${buf}`))
-      })
-      proc.once('exit', (code) => { clearTimeout(timer); fail(new Error(`easytune serve exited with ${code}: ${serverLog.join('')}`)) })
-    })
+    app = await serveApp('easytune-wizard-e2e-')
+    work = app.work
+    url = app.url
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/.*token=/)
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS })
   }, 240_000)
 
   afterAll(async () => {
     await browser?.close()
-    if (server && server.exitCode === null) {
-      const exited = new Promise((r) => server!.once('exit', r))
-      server.kill('SIGTERM')
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))])
-    }
-    if (work) rmSync(work, { recursive: true, force: true })
+    await app?.stop()
   })
 
   async function open(size: keyof typeof SIZES, colorScheme: 'light' | 'dark', query = ''): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
