@@ -72,7 +72,7 @@ export const INTERRUPTED = Symbol('interrupted')
 
 /** Runs `work` with Ctrl-C (SIGINT) aborting its signal; the progress line is closed however it
  * ends, and an interruption is said once ("interrupted.") instead of thrown. */
-export async function untilInterrupted<T>(io: Io, progress: Progress, work: (signal: AbortSignal) => Promise<T>): Promise<T | typeof INTERRUPTED> {
+export async function untilInterrupted<T>(io: Io, progress: Progress, work: (signal: AbortSignal) => Promise<T>, said = 'interrupted.'): Promise<T | typeof INTERRUPTED> {
   const abort = new AbortController()
   const onSigint = () => abort.abort()
   process.once('SIGINT', onSigint)
@@ -80,7 +80,7 @@ export async function untilInterrupted<T>(io: Io, progress: Progress, work: (sig
     return await work(abort.signal)
   } catch (e) {
     progress.done()
-    if (abort.signal.aborted) { io.err('interrupted.\n'); return INTERRUPTED }
+    if (abort.signal.aborted) { io.err(`${said}\n`); return INTERRUPTED }
     throw e
   } finally {
     progress.done()

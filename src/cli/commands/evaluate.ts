@@ -1,6 +1,6 @@
 import { bool, jsonTarget, oneOf, parseArgs, positiveInt, positiveNumber, str, UsageError, wholeNumber, type ParsedArgs } from '../args'
 import { citation, IMPORT_FLAGS, IMPORT_HELP, importOptions, loadWorkload, logArg, setupFiles } from '../common'
-import { int, pct, Progress, table, writeJson, type Io } from '../output'
+import { int, INTERRUPTED, pct, Progress, table, untilInterrupted, writeJson, type Io } from '../output'
 import { parseSplit } from '../split-arg'
 import { CH5_POLICIES, findPolicy, POLICIES } from '../../core/sim/policies'
 import type { PolicySpec } from '../../core/sim/types'
@@ -111,45 +111,40 @@ export async function evaluateCommand(argv: string[], io: Io): Promise<number> {
   const spec: CampaignSpec = { ...partial, split: parseSplit(str(a, 'split') ?? shown('split'), w.unixStartTime, w.jobs.count ? { first: w.jobs.submit[0], last: w.jobs.submit[w.jobs.count - 1] } : undefined) }
   const pool = new EnginePool({ workers })
   const cache = bool(a, 'no-cache') ? undefined : new CellCache(str(a, 'cache-dir') ?? DEFAULT_CACHE_DIR)
-  const abort = new AbortController()
-  const onSigint = () => abort.abort()
-  process.once('SIGINT', onSigint)
   const progress = new Progress(io, 0)
   const t0 = performance.now()
   let cachedCells = 0
+  const files = setupFiles(log)
+  let evaluated
   try {
-    const sha = await hashLogFiles(setupFiles(log).logPaths ?? [setupFiles(log).logPath])
-    const { result } = await evaluate({ ...setupFiles(log), importOptions: opts, spec, verdict }, (setup, cells) =>
-      pool.run(setup, cells, {
-        signal: abort.signal, cache, workloadHash: sha,
-        onProgress: (p) => {
-          cachedCells = p.cachedCells
-          const eta = p.etaSeconds === null ? '' : `, ${formatDuration(p.etaSeconds)} left`
-          progress.update('simulating', p.cellsTotal ? p.cellsDone / p.cellsTotal : null, `${int(p.cellsDone)}/${int(p.cellsTotal)} cells${p.cachedCells ? ` (${int(p.cachedCells)} cached)` : ''}${eta}`)
-        },
-        onWorkerCrash: (c) => { progress.done(); io.err(`warning: ${c.message}\n`) },
-        onWarning: (m) => { progress.done(); io.err(`warning: ${m}\n`) },
-      }), sha, w)
-    progress.done()
-    const seconds = (performance.now() - t0) / 1000
-    io.err(`evaluated ${int(result.protocol.cells)} cells (${int(cachedCells)} from the cache) on ${pool.workers} worker${pool.workers === 1 ? '' : 's'} in ${seconds.toFixed(1)} s\n`)
-    if (json) writeJson(io, json, { ...result, citation: citation(w) })
-    if (!json || json.file !== null) io.out(formatEvaluation(result, citation(w)))
-    return 0
+    evaluated = await untilInterrupted(io, progress, async (signal) => {
+      const sha = await hashLogFiles(files.logPaths ?? [files.logPath])
+      return evaluate({ ...files, importOptions: opts, spec, verdict }, (setup, cells) =>
+        pool.run(setup, cells, {
+          signal, cache, workloadHash: sha,
+          onProgress: (p) => {
+            cachedCells = p.cachedCells
+            const eta = p.etaSeconds === null ? '' : `, ${formatDuration(p.etaSeconds)} left`
+            progress.update('simulating', p.cellsTotal ? p.cellsDone / p.cellsTotal : null, `${int(p.cellsDone)}/${int(p.cellsTotal)} cells${p.cachedCells ? ` (${int(p.cachedCells)} cached)` : ''}${eta}`)
+          },
+          onWorkerCrash: (c) => { progress.done(); io.err(`warning: ${c.message}\n`) },
+          onWarning: (m) => { progress.done(); io.err(`warning: ${m}\n`) },
+        }), sha, w)
+    }, 'interrupted: finished cells are kept in the cache; run the same command again to resume.')
   } catch (e) {
-    progress.done()
     if (e instanceof InsufficientDataError) {
       io.err(`${path}: ${e.message}\n`)
       return 2
     }
-    if (abort.signal.aborted) {
-      io.err('interrupted: finished cells are kept in the cache; run the same command again to resume.\n')
-      return 130
-    }
     throw e
-  } finally {
-    process.off('SIGINT', onSigint)
   }
+  if (evaluated === INTERRUPTED) return 130
+  const { result } = evaluated
+  const seconds = (performance.now() - t0) / 1000
+  io.err(`evaluated ${int(result.protocol.cells)} cells (${int(cachedCells)} from the cache) on ${pool.workers} worker${pool.workers === 1 ? '' : 's'} in ${seconds.toFixed(1)} s\n`)
+  if (json) writeJson(io, json, { ...result, citation: citation(w) })
+  if (!json || json.file !== null) io.out(formatEvaluation(result, citation(w)))
+  return 0
 }
 
 /** A fraction given as 5% or 0.05, within [lo, hi]. */
