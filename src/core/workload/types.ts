@@ -38,6 +38,24 @@ export interface RawJobs {
   readonly status: Int32Array
   /** 1-based line number in the source file, for messages and the import report. */
   readonly line: Int32Array
+  /** Resource columns (issue #21, docs/CLUSTER.md §Job columns), each present only when the log
+   * records it. Partition / QOS: index into the log's `partitions` / `qosNames`, -1 unknown. */
+  readonly partition?: Int32Array
+  readonly qos?: Int32Array
+  /** Nodes the job ran on (NNodes/AllocNodes, jobcomp nodes list, SWF none), else requested (ReqNodes); -1 unknown. */
+  readonly nodes?: Int32Array
+  /** Memory of the whole job in MB (ReqTRES mem=, ReqMem with its unit), -1 unknown. */
+  readonly memMB?: Float64Array
+  /** GPUs of the whole job (AllocTRES/ReqTRES gres/gpu, AllocGRES/ReqGRES), 0 none, -1 unknown. */
+  readonly gpus?: Int32Array
+  /** 1 when the job asked for whole nodes (--exclusive in SubmitLine, sacct Exclusive), 0 not / unknown. */
+  readonly exclusive?: Uint8Array
+  /** Eligible time on the submit clock (seconds), NaN unknown. */
+  readonly eligible?: Float64Array
+  /** How the site's scheduler started it (sacct Flags): 0 unknown, 1 main scheduler (SchedMain/SchedSubmit), 2 backfill (SchedBackfill). */
+  readonly schedFlag?: Uint8Array
+  /** The priority recorded at start (sacct Priority), NaN unknown. */
+  readonly priority?: Float64Array
 }
 
 /** Cleaned jobs, sorted by (submit, id): the simulator's input. */
@@ -53,6 +71,23 @@ export interface JobTable {
   readonly account?: Int32Array
   readonly recordedWait: Float64Array
   readonly line: Int32Array
+  /** The resource columns of RawJobs, carried through cleaning (same meaning, same absence). */
+  readonly partition?: Int32Array
+  readonly qos?: Int32Array
+  /** Nodes the job ran on (NNodes/AllocNodes, jobcomp nodes list, SWF none), else requested (ReqNodes); -1 unknown. */
+  readonly nodes?: Int32Array
+  /** Memory of the whole job in MB (ReqTRES mem=, ReqMem with its unit), -1 unknown. */
+  readonly memMB?: Float64Array
+  /** GPUs of the whole job (AllocTRES/ReqTRES gres/gpu, AllocGRES/ReqGRES), 0 none, -1 unknown. */
+  readonly gpus?: Int32Array
+  /** 1 when the job asked for whole nodes (--exclusive in SubmitLine, sacct Exclusive), 0 not / unknown. */
+  readonly exclusive?: Uint8Array
+  /** Eligible time on the submit clock (seconds), NaN unknown. */
+  readonly eligible?: Float64Array
+  /** How the site's scheduler started it (sacct Flags): 0 unknown, 1 main scheduler (SchedMain/SchedSubmit), 2 backfill (SchedBackfill). */
+  readonly schedFlag?: Uint8Array
+  /** The priority recorded at start (sacct Priority), NaN unknown. */
+  readonly priority?: Float64Array
 }
 
 /** Where the machine size came from, in the order of precedence used. */
@@ -73,6 +108,11 @@ export interface ParsedLog {
   readonly users: string[]
   /** Account names (index = RawJobs.account), when the log records accounts. */
   readonly accounts?: string[]
+  /** Partition and QOS names (index = RawJobs.partition / qos), when the log records them. */
+  readonly partitions?: string[]
+  readonly qosNames?: string[]
+  /** Nodes seen in the log's node lists (for inferring the machine, docs/CLUSTER.md §Inferred machine). */
+  readonly nodesSeen?: readonly NodeSeen[]
   /** Header values (SWF `; Key: value` lines; other formats may add their own). */
   readonly header: Readonly<Record<string, string>>
   readonly maxProcs: number | null
@@ -107,4 +147,14 @@ export interface LogParser {
   readonly jobsRead: number
   feed(chunk: Uint8Array): void
   end(): ParsedLog
+}
+
+/** One node named in the log: the most CPUs and GPUs any job was seen to use on it, and the
+ * partitions of the jobs that ran on it (indices into ParsedLog.partitions). */
+export interface NodeSeen {
+  readonly name: string
+  /** Most CPUs seen on this node at once by one job (one-node jobs: their CPUs; spread jobs: CPUs / nodes), -1 unknown. */
+  readonly maxCpus: number
+  readonly maxGpus: number
+  readonly partitions: readonly number[]
 }
