@@ -70,7 +70,7 @@ describe('validateResult', () => {
     expect(validateResult(fakeResult()).log.jobsKept).toBe(1100)
     expect(() => validateResult([])).toThrow(/not an EasyTune result/)
     expect(broken((r) => { r.kind = 'other' })).toThrow(/kind is the text "other"/)
-    expect(broken((r) => { r.schemaVersion = 3 })).toThrow(/schema version number 3 is not supported: this EasyTune reads versions 1 and 2/)
+    expect(broken((r) => { r.schemaVersion = 4 })).toThrow(/schema version number 4 is not supported: this EasyTune reads versions 1 to 3/)
     // Version 1 (this fixture) is read through the upgrade: the verdict its recommendation implied.
     expect(validateResult(fakeResult()).recommendation).toMatchObject({ verdict: 'switch', equivalent: [], impact: null, export: { target: 'slurm' } })
     expect(broken((r) => { r.schemaVersion = 2 })).toThrow(/recommendation\.verdict should be text, but it is missing/)
