@@ -14,6 +14,7 @@ import { defaultScheduling, detectConfigKind, inferCluster, parseScontrol, parse
 import type { ClusterJobs, ClusterRun, ClusterScheduler, ClusterSpec, SchedulerKind, SlurmScheduling } from './types'
 import { deployOrder, deployedSiteFactorOf, type DeployContext, type DeployedOrder } from './deploy-order'
 import type { SimConfig } from '../sim/types'
+import { poolMachine, type MachineSummary } from '../tune/result'
 
 export const SCHEDULER_KINDS: readonly SchedulerKind[] = ['easy', 'slurm']
 
@@ -37,6 +38,9 @@ export interface MachineInputs {
   readonly scheduler?: SchedulerKind
   /** --qos-priority name=value,…: QOS priorities (Slurm keeps them in its database, not slurm.conf). */
   readonly qosPriority?: Readonly<Record<string, number>>
+  /** A log without nodes or partitions runs on its processors as one-CPU nodes instead of the
+   * single pool (the as-deployed run under Slurm's scheduling needs nodes). */
+  readonly poolAsNodes?: boolean
 }
 
 /** What the log gives the model: its columns and names. */
@@ -91,10 +95,12 @@ export function machineModel(inputs: MachineInputs, log: MachineLog): MachineMod
     if (inputs.gres) throw new MachineInputError('--gres-conf needs the slurm.conf it belongs to (--cluster, --slurm-conf or --current-conf)')
     const nodeData = log.nodesSeen !== undefined && log.nodesSeen.length > 0
     if (!nodeData && log.jobs.partition === undefined && log.jobs.nodes === undefined) {
-      if (inputs.scheduler === 'slurm') throw new MachineInputError('--scheduler slurm needs a machine: this log names no nodes or partitions; give --cluster or --slurm-conf')
-      return null
-    }
-    cluster = inferCluster({ jobs: log.jobs, nodesSeen: log.nodesSeen ?? [], partitions: log.partitions ?? [], machineProcs: log.machineProcs })
+      if (!inputs.poolAsNodes) {
+        if (inputs.scheduler === 'slurm') throw new MachineInputError('--scheduler slurm needs a machine: this log names no nodes or partitions; give --cluster or --slurm-conf')
+        return null
+      }
+      cluster = poolCluster(log.machineProcs)
+    } else cluster = inferCluster({ jobs: log.jobs, nodesSeen: log.nodesSeen ?? [], partitions: log.partitions ?? [], machineProcs: log.machineProcs })
     scheduling = defaultScheduling()
   }
   const scheduler = inputs.scheduler ?? (fromConf ? 'slurm' : 'easy')
@@ -155,4 +161,35 @@ export function campaignMachine(inputs: MachineInputs | undefined, w: MachineLog
   let maxRequested = 0
   for (let i = 0; i < w.jobs.count; i++) if (w.jobs.requested[i] > maxRequested) maxRequested = w.jobs.requested[i]
   return { model, deploy: { machineProcs: w.machineProcs, maxRequested: maxRequested > 0 ? maxRequested : null, longestWait: null }, deployed: new Map() }
+}
+
+/** The single pool as `procs` one-CPU nodes in one partition: the same granularity as the pool,
+ * so Slurm's whole-node reservations are per processor (as the real-Slurm tests run it). */
+export function poolCluster(procs: number): ClusterSpec {
+  const nodes = Array.from({ length: procs }, (_, i) => ({ name: `p${i + 1}`, cpus: 1, threadsPerCore: 1, memMB: 1, gpus: 0, weight: 1 }))
+  return {
+    nodes,
+    partitions: [{ name: 'pool', nodes: nodes.map((_, i) => i), maxTime: null, defaultTime: null, priorityTier: 1, priorityJobFactor: 1, overSubscribe: 'NO', isDefault: true, defMemPerCpu: null, defMemPerNode: null, state: 'UP' }],
+    select: { type: 'cons_tres', unit: 'cpu', memory: false }, defMemPerCpu: null, defMemPerNode: null,
+    source: { kind: 'inferred', note: `the log's ${procs.toLocaleString('en-US')} processors as one-CPU nodes in one partition` },
+    notes: [],
+  }
+}
+
+/** The result's account of the machine (schema v3 `machine`): a model, or the single pool. */
+export function machineSummary(m: MachineModel | null, procs: number, poolSource: string): MachineSummary {
+  if (m === null) return poolMachine(procs, poolSource)
+  const c = m.cluster
+  const per = (idx: readonly number[]) => {
+    let cpus = 0, gpus = 0
+    for (const i of idx) { cpus += c.nodes[i].cpus; gpus += c.nodes[i].gpus }
+    return { cpus, gpus }
+  }
+  const all = per(c.nodes.map((_, i) => i))
+  return {
+    kind: 'cluster', scheduler: m.scheduler, description: describeMachine(m), source: c.source.kind,
+    nodes: c.nodes.length, cpus: all.cpus, gpus: all.gpus,
+    partitions: c.partitions.map((p) => ({ name: p.name, nodes: p.nodes.length, ...per(p.nodes) })),
+    notes: [...m.notes], conf: m.conf ? { file: m.conf.file, text: m.conf.text, current: m.current } : null,
+  }
 }

@@ -7,3 +7,4 @@ export function parseScontrol(_text: string, _file: string): ClusterSpec { retur
 export function detectConfigKind(_text: string): 'slurm.conf' | 'scontrol' { return todo() }
 export function inferCluster(_x: { jobs: JobTable; nodesSeen: readonly NodeSeen[]; partitions: readonly string[]; machineProcs: number }): ClusterSpec { return todo() }
 export function defaultScheduling(): SlurmScheduling { return todo() }
+export class ClusterConfigError extends Error {}
