@@ -100,12 +100,15 @@ async function deployedFigures(req: EvaluateRequest, setup: WorkloadSetup, selec
   if (selection.recommended === null) return null
   const rec = selection.candidates[selection.recommended]
   if (machine?.model.scheduler === 'slurm') return { label: rec.label, train: rec.train, test: rec.test, same: true, differs: false }
+  // The real weeks only (resampling 'none'): the verdict's evidence is there, and Slurm's
+  // scheduling costs more than EASY's (docs/PERFORMANCE.md).
+  const resample = { method: 'none' as const, weeks: 1, seed: req.spec.resample.seed }
   const spec: CampaignSpec = {
-    ...req.spec, preset: undefined,
+    ...req.spec, preset: undefined, resample,
     candidates: rec.baseline ? [] : [{ primary: rec.candidate.primary, backfill: 'same' }],
     thresholds: rec.baseline ? [null] : [rec.threshold],
   }
-  const slurmSetup: WorkloadSetup = { ...setup, machine: { ...(req.machine ?? {}), scheduler: 'slurm', poolAsNodes: true } }
+  const slurmSetup: WorkloadSetup = { ...setup, resample, machine: { ...(req.machine ?? {}), scheduler: 'slurm', poolAsNodes: true } }
   const results = await runCells(slurmSetup, campaignCells(spec))
   const s = summarize(spec, results, req.verdict, req.spec.resample.seed, data)
   const d = s.candidates[rec.baseline ? 0 : 1]
