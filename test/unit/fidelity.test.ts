@@ -2,7 +2,7 @@
 // Every expected value below is worked by hand from the tiny tables in the comments.
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { averageRanks, fidelity, spearman, type FullCalibration } from '../../src/core/tune/fidelity'
+import { FIDELITY_LIMITS, averageRanks, fidelity, spearman, type FullCalibration } from '../../src/core/tune/fidelity'
 import { calibrate } from '../../src/core/tune/calibrate'
 import type { JobTable } from '../../src/core/workload/types'
 
@@ -290,6 +290,13 @@ describe('calibrate(): the single-pool form keeps its old fields and states what
     expect(c.jobs).toBe(5)
     expect(c.within1h).toBe(4 / 5)
     expect(c.verdict).toMatch(/What limits this comparison: the simulator sees one pool of interchangeable processors/)
+  })
+
+  it('passes the options through and appends the caller\'s limits to the single-pool one', () => {
+    const t = table(SUBMIT, REC, { schedFlag: [2, 1, 0, 2, 1, 2] })
+    const c = calibrate(t, starts(t, SIM), { backfilled: Uint8Array.from([1, 1, 0, 1, 1, 0]), limits: ['no time limits'] })!
+    expect(c.backfilledShare).toEqual({ recorded: 0.5, simulated: 1 })
+    expect(c.limits).toEqual([FIDELITY_LIMITS.singlePool, 'no time limits'])
   })
 })
 

@@ -3,16 +3,12 @@
 // so the administrator sees how far to trust the simulator on this log. The comparison itself is
 // fidelity() (docs/CLUSTER.md §Fidelity); this is its single-pool EASY form, kept for the callers
 // that have no backfill record, partitions or epoch to give.
-import { fidelity, type Calibration } from './fidelity'
+import { FIDELITY_LIMITS, fidelity, type Calibration, type FidelityOptions } from './fidelity'
 import type { JobTable } from '../workload/types'
 
 export type { Calibration } from './fidelity'
 
-/** What the single-pool simulator leaves out, stated in every verdict it produces. */
-export const SINGLE_POOL_LIMITS: readonly string[] = [
-  'the simulator sees one pool of interchangeable processors and a pure order, while the site\'s scheduler adds priorities, partitions, reservations and node topology',
-]
-
-export function calibrate(jobs: JobTable, simulatedStart: Float64Array): Calibration | null {
-  return fidelity(jobs, simulatedStart, { limits: SINGLE_POOL_LIMITS })
+/** The comparison of simulated EASY-FCFS on the single pool; its verdict states what the pool leaves out. */
+export function calibrate(jobs: JobTable, simulatedStart: Float64Array, opts: FidelityOptions = {}): Calibration | null {
+  return fidelity(jobs, simulatedStart, { ...opts, limits: [FIDELITY_LIMITS.singlePool, ...(opts.limits ?? [])] })
 }

@@ -36,6 +36,16 @@ const MAX_MOVING_DAYS = 40000
 /** Name of the jobs whose partition the log does not record, in `partitions`. */
 export const UNKNOWN_PARTITION = '(unknown)'
 
+/** What commonly limits the comparison, one phrase each, for callers to pass as `limits`
+ * (docs/CLUSTER.md §Fidelity, what each log lacks). Declared once so every caller says it alike. */
+export const FIDELITY_LIMITS = {
+  singlePool: 'the simulator sees one pool of interchangeable processors and a pure order, while the site\'s scheduler adds priorities, partitions, reservations and node topology',
+  waitsFromReservedTime: 'the log has no start time per job: its waits are derived from ResvCPURAW (reserved CPU time / CPUs), which counts from eligibility rather than submission, so per-job starts are estimates',
+  noTimeLimits: 'the log records no time limits, so the simulated reservations and backfill use a substitute for every job\'s requested time',
+  inferredMachine: 'the machine is inferred from the log (the nodes and CPUs its jobs were seen to use), not read from the site\'s configuration',
+  noSchedFlags: 'the log has no sacct Flags, so the share of jobs started by backfill cannot be compared',
+} as const
+
 /** One partition's comparison (the jobs of the log recorded in that partition). */
 export interface PartitionFidelity {
   /** Jobs with both a recorded and a simulated start. */
