@@ -112,6 +112,9 @@ describe('fidelity: ranks with ties', () => {
   it('gives tied values the mean of their ranks', () => {
     expect([...averageRanks(Float64Array.from([10, 10, 20, 30]))]).toEqual([1.5, 1.5, 3, 4])
     expect([...averageRanks(Float64Array.from([5, 1, 5, 5, 0]))]).toEqual([4, 2, 4, 4, 1])
+    // fractions and negatives take the comparator sort, not the packed one
+    expect([...averageRanks(Float64Array.from([0.5, 0.5, -1, 2]))]).toEqual([2.5, 2.5, 1, 4])
+    expect([...averageRanks(Float64Array.from([2 ** 40, 3, 2 ** 40]))]).toEqual([2.5, 1, 2.5])
   })
 
   it('computes Spearman as Pearson of the average ranks', () => {
@@ -323,6 +326,15 @@ describe('fidelity: properties', () => {
       expect(fidelity(t, starts(t, w))!.spearman).toBeCloseTo(1, 12)
       const max = Math.max(...w)
       expect(fidelity(t, starts(t, w.map((x) => max - x)))!.spearman).toBeCloseTo(-1, 12)
+    }), params)
+  })
+
+  it('ranks agree between the packed sort (whole seconds) and the comparator sort (fractions)', () => {
+    fc.assert(fc.property(fc.array(fc.integer({ min: 0, max: 50 }), { minLength: 1, maxLength: 80 }), (w) => {
+      const whole = averageRanks(Float64Array.from(w)), shifted = averageRanks(Float64Array.from(w, (x) => x + 0.5))
+      expect([...whole]).toEqual([...shifted])
+      // ranks sum to n(n+1)/2 whatever the ties
+      expect(whole.reduce((x, y) => x + y, 0)).toBe((w.length * (w.length + 1)) / 2)
     }), params)
   })
 
