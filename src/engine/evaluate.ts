@@ -4,13 +4,12 @@
 // desktop app and the browser mode.
 import { DEFAULTS } from '../core/defaults'
 import { simulate } from '../core/sim/easy'
-import { calibrate } from '../core/tune/calibrate'
 import { campaignCells, cellKey, BASELINE, type CampaignSpec, type CellResult, type CellSpec } from '../core/tune/campaign'
 import { dataProblem, prepare } from '../core/tune/prepare'
 import { buildResult, withAsDeployed, withImpact, type AsDeployed, type EvaluationResult } from '../core/tune/result'
 import { recommendationImpact } from '../core/tune/impact'
 import { summarize, type PartData, type Selection, type VerdictOptions } from '../core/tune/select'
-import { campaignMachine, clusterJobs, describeMachine, machineSummary, MachineInputError, runOnMachine, type MachineInputs } from '../core/cluster/model'
+import { campaignMachine, clusterJobs, describeMachine, machineFidelity, machineSummary, MachineInputError, runOnMachine, type MachineInputs } from '../core/cluster/model'
 import type { CellMachine } from '../core/tune/campaign'
 import type { Calibration } from '../core/tune/calibrate'
 import type { Compat, SimConfig } from '../core/sim/types'
@@ -85,9 +84,8 @@ export async function evaluate(req: EvaluateRequest, runCells: CellRunner, sha25
 /** The baseline on the whole log against the recorded history, or null when nothing is recorded. */
 function baselineFidelity(w: Workload, machine: CellMachine | undefined, compat: Compat): Calibration | null {
   const fcfs: SimConfig = { primary: 'FCFS', backfill: 'same', threshold: null }
-  if (machine === undefined) return calibrate(w.jobs, simulate(w.jobs, w.machineProcs, fcfs, { compat }))
-  const run = runOnMachine(machine.model, clusterJobs(machine.model, w.jobs), fcfs, machine.deploy, {}, machine.deployed)
-  return calibrate(w.jobs, run.start)
+  if (machine === undefined) return machineFidelity(w, null, { start: simulate(w.jobs, w.machineProcs, fcfs, { compat }) })
+  return machineFidelity(w, machine.model, runOnMachine(machine.model, clusterJobs(machine.model, w.jobs), fcfs, machine.deploy, {}, machine.deployed))
 }
 
 /**

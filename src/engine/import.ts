@@ -10,8 +10,7 @@ import type { ImportOptions, Workload } from '../core/workload/import'
 import { FileInputError, readLogs, type ReadProgress } from '../node/read-log'
 import type { InspectData } from '../core/workload/inspect'
 import { hashLogFiles } from './log-hash'
-import { campaignMachine, clusterJobs, describeMachine, runOnMachine } from '../core/cluster/model'
-import { calibrate } from '../core/tune/calibrate'
+import { campaignMachine, clusterJobs, describeMachine, machineFidelity, runOnMachine } from '../core/cluster/model'
 
 export interface ImportedLog {
   workload: Workload
@@ -84,10 +83,10 @@ export async function importLogFile(path: string | readonly string[], options: I
   if (machine) {
     const run = runOnMachine(machine.model, clusterJobs(machine.model, jobs), { primary: 'FCFS', backfill: 'same', threshold: null }, machine.deploy, {}, machine.deployed)
     inspect.machine = describeMachine(machine.model)
-    inspect.fidelity = calibrate(jobs, run.start)
+    inspect.fidelity = machineFidelity(workload, machine.model, run)
   } else {
     inspect.machine = null
-    inspect.fidelity = jobs.count > 0 ? calibrate(jobs, starts) : null
+    inspect.fidelity = jobs.count > 0 ? machineFidelity(workload, null, { start: starts }) : null
   }
   return { workload, sha256: hash.value, inspect, simSeconds: best, readSeconds }
 }

@@ -16,6 +16,7 @@ import { EnginePool, defaultWorkerCount, hashLogFiles } from '../../engine/pool'
 import { DEFAULTS } from '../../core/defaults'
 import { shown, whyDefaults } from '../defaults-help'
 import { whoPaysLines } from '../impact-text'
+import { fidelityLines } from '../fidelity-text'
 import { MACHINE_FLAGS, MACHINE_HELP, machineInputs } from '../machine-args'
 import { MachineInputError } from '../../core/cluster/model'
 import { ClusterConfigError } from '../../core/cluster/config'
@@ -254,12 +255,7 @@ export function formatEvaluation(r: EvaluationResult, cite: string | null): stri
   if (dep && !dep.same) lines.push(`As deployed on Slurm (the exported configuration simulated under Slurm's scheduling): ${dep.label} ${pct(dep.train.real.gain)} on train (${conf} interval ${pct(dep.train.real.ci[0])} to ${pct(dep.train.real.ci[1])}), ${pct(dep.test.real.gain)} on test${dep.differs ? ' — outside the idealised interval; the verdict uses this figure' : ''}.`)
   lines.push(`${baselineName(r.machine)} baseline: ${p.objective === 'avgWait' ? `${formatDuration(r.candidates[0].train.mean)} average wait on train, ${formatDuration(r.candidates[0].test.mean)} on test` : `${r.candidates[0].train.mean.toFixed(2)} average bounded slowdown on train, ${r.candidates[0].test.mean.toFixed(2)} on test`}.`)
   lines.push(...whoPaysLines(r.recommendation.impact, p.risk.maxWaitRatio))
-  if (r.calibration) {
-    const c = r.calibration
-    lines.push('')
-    lines.push(`Calibration (${int(c.jobs)} jobs with recorded waits): recorded mean ${formatDuration(c.recordedMean)}, simulated EASY-FCFS ${formatDuration(c.simulatedMean)}; medians ${formatDuration(c.recordedMedian)} vs ${formatDuration(c.simulatedMedian)}; correlation ${c.pearson.toFixed(2)} (rank ${c.spearman.toFixed(2)}).`)
-    lines.push(c.verdict)
-  }
+  if (r.calibration) lines.push('', ...fidelityLines(r.calibration))
   lines.push('', `Thresholds tried: ${p.thresholds.map(formatThreshold).join(', ')}.`)
   if (cite) lines.push('', `Data: ${cite}`)
   return lines.join('\n') + '\n'

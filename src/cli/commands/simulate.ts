@@ -13,10 +13,10 @@ import { DEFAULTS } from '../../core/defaults'
 import { shown, whyDefaults } from '../defaults-help'
 import { COMPAT_FLAGS, compatFlag, compatHelp } from '../compat-arg'
 import { MACHINE_FLAGS, MACHINE_HELP, machineInputs } from '../machine-args'
-import { clusterJobs, describeMachine, machineModel, machineSummary, MachineInputError, runOnMachine, type MachineModel } from '../../core/cluster/model'
+import { fidelityLines } from '../fidelity-text'
+import { clusterJobs, describeMachine, machineFidelity, machineModel, machineSummary, MachineInputError, runOnMachine, type MachineModel } from '../../core/cluster/model'
 import { ClusterConfigError } from '../../core/cluster/config'
 import type { ClusterJobs } from '../../core/cluster/types'
-import { calibrate } from '../../core/tune/calibrate'
 
 export const SIMULATE_SCHEMA_VERSION = 1
 
@@ -104,14 +104,14 @@ export async function simulateCommand(argv: string[], io: Io): Promise<number> {
     schemaVersion: SIMULATE_SCHEMA_VERSION,
     log: { name: w.name, format: w.format, machineProcs: w.machineProcs, machineSource: w.report.machine.source, jobsRead: w.report.jobsRead },
     machine: machineSummary(model, w.machineProcs, w.report.machine.source),
-    calibration: calibrate(w.jobs, start),
+    calibration: machineFidelity(w, model, run),
     config: { primary: config.primary, backfill: config.backfill, threshold: config.threshold, tau, compat },
     ...metrics,
     perUser: users.map((u) => ({ user: w.users[u.user] ?? String(u.user), jobs: u.jobs, avgWait: u.avgWait })),
     citation: citation(w),
   }
   if (json) writeJson(io, json, result)
-  if (!json || json.file !== null) io.out(formatResult(w, config, metrics, users.length, compat, model))
+  if (!json || json.file !== null) io.out(formatResult(w, config, metrics, users.length, compat, model) + fidelityLines(result.calibration).map((l) => `${l}\n`).join(''))
   return 0
 }
 

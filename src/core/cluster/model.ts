@@ -15,6 +15,7 @@ import type { ClusterJobs, ClusterRun, ClusterScheduler, ClusterSpec, SchedulerK
 import { deployOrder, deployedSiteFactorOf, type DeployContext, type DeployedOrder } from './deploy-order'
 import type { SimConfig } from '../sim/types'
 import { poolMachine, type MachineSummary } from '../tune/result'
+import { fidelity, FIDELITY_LIMITS, type Calibration } from '../tune/fidelity'
 
 export const SCHEDULER_KINDS: readonly SchedulerKind[] = ['easy', 'slurm']
 
@@ -192,4 +193,26 @@ export function machineSummary(m: MachineModel | null, procs: number, poolSource
     partitions: c.partitions.map((p) => ({ name: p.name, nodes: p.nodes.length, ...per(p.nodes) })),
     notes: [...m.notes], conf: m.conf ? { file: m.conf.file, text: m.conf.text, current: m.current } : null,
   }
+}
+
+/** What a log and its machine leave out of the comparison with the recorded history, in words. */
+export function fidelityLimits(log: { jobs: JobTable; format: string; report?: { requestedMissing: number; jobsKept: number; warnings: readonly string[] } }, m: MachineModel | null): string[] {
+  const limits: string[] = []
+  if (m === null) limits.push(FIDELITY_LIMITS.singlePool)
+  else if (m.cluster.source.kind === 'inferred') limits.push(FIDELITY_LIMITS.inferredMachine)
+  if (log.report?.warnings.some((w) => w.includes('ResvCPURAW'))) limits.push(FIDELITY_LIMITS.waitsFromReservedTime)
+  if (log.report && log.report.jobsKept > 0 && log.report.requestedMissing >= log.report.jobsKept / 2) limits.push(FIDELITY_LIMITS.noTimeLimits)
+  if ((log.format === 'sacct' || log.format === 'jobcomp') && log.jobs.schedFlag === undefined) limits.push(FIDELITY_LIMITS.noSchedFlags)
+  return limits
+}
+
+/** The baseline's simulated schedule against the recorded one (docs/CLUSTER.md §Fidelity). */
+export function machineFidelity(log: MachineLog & { report?: { requestedMissing: number; jobsKept: number; warnings: readonly string[] } }, m: MachineModel | null, run: { start: Float64Array; backfilled?: Uint8Array }): Calibration | null {
+  return fidelity(log.jobs, run.start, {
+    ...(run.backfilled ? { backfilled: run.backfilled } : {}),
+    ...(log.partitions ? { partitions: log.partitions } : {}),
+    unixStartTime: log.unixStartTime,
+    limits: fidelityLimits(log, m),
+    simulated: m === null ? 'Simulated EASY-FCFS' : m.scheduler === 'slurm' ? (m.conf ? `Slurm as configured in ${m.conf.file}, simulated,` : 'Slurm\'s scheduling, simulated,') : 'Simulated EASY-FCFS on the nodes',
+  })
 }
