@@ -25,8 +25,8 @@ export const SACCT_FIELDS: readonly SacctField[] = [
     'array tasks are told apart by their JobID text only; a job read from two files is recognised by its record'),
   f('JobID', [], 'the job as users know it: array tasks (123_4) and het components (123+1) grouped under their parent; steps (123.batch) recognised and set aside',
     'steps cannot be told from jobs unless -X was given; arrays are not grouped'),
-  f('JobName', [], 'shown with the job in reports', 'nothing for the simulation'),
-  f('User', [], 'per-user statistics, the user-weeks resampling and fair-share', 'no per-user statistics, no fair-share, weeks resampled as a whole'),
+  f('JobName', [], 'not read (useful to the site when checking a job by hand)', 'nothing'),
+  f('User', [], 'per-user statistics, the user-weeks resampling and fair-share', 'no per-user statistics or fair-share; weeks are resampled whole'),
   f('Account', [], 'fair-share over accounts and the impact of a recommendation per account', 'fair-share and impact group by user only'),
   f('Partition', [], 'the partition each job ran in: its nodes, limits and priority tier', 'every job may run on every node; no per-partition fidelity'),
   f('QOS', [], 'the QOS priority factor and per-QOS limits', 'every job gets the same QOS factor'),
@@ -46,12 +46,12 @@ export const SACCT_FIELDS: readonly SacctField[] = [
   f('ReqTRES', [], 'requested CPUs, memory, nodes and GPUs (gres/gpu) in one field', 'GPUs come from AllocTRES only, or are unknown'),
   f('AllocTRES', [], 'allocated CPUs, memory, nodes and GPUs: what each job really held', 'GPUs and memory are the requested ones, or unknown: GPU jobs are simulated as CPU jobs'),
   f('State', [], 'finished, cancelled, still running or pending: which records are jobs that ran', 'cancelled and unfinished jobs cannot be set aside'),
-  f('ExitCode', [], 'shown with the job in reports', 'nothing for the simulation'),
+  f('ExitCode', [], 'not read (useful to the site when checking a job by hand)', 'nothing'),
   f('Flags', [], 'how each job was started (SchedMain, SchedBackfill): the recorded share of backfilled jobs', 'the backfilled share cannot be compared with the recorded one'),
-  f('Reason', [], 'why a job last waited (Dependency, limits): jobs held back by limits are recognised', 'waits caused by limits look like waits for resources'),
-  f('Constraints', [], 'node features the job required', 'jobs may be placed on nodes they could not use'),
-  f('Reservation', [], 'jobs that ran in an advance reservation', 'jobs in reservations look like ordinary jobs'),
-  f('SubmitLine', [], 'the submit command: --exclusive (whole nodes) and --dependency', 'whether a job asked for whole nodes is unknown: only the partition\'s setting decides'),
+  f('Reason', [], 'not read yet: why a job last waited (Dependency, QOS limits), to tell waits caused by limits from waits for resources', 'nothing today'),
+  f('Constraints', [], 'not read yet: the node features a job required (features are not simulated)', 'nothing today'),
+  f('Reservation', [], 'not read yet: the advance reservation a job ran in (reservations are not simulated)', 'nothing today'),
+  f('SubmitLine', [], 'the submit command: `--exclusive` (whole nodes); a `|` inside it is read back when it is the last column', 'whether a job asked for whole nodes is unknown: only the partition\'s setting decides'),
 ]
 
 /** The flags of the recommended command and why each one. */
@@ -77,6 +77,20 @@ export const SACCT_FIELD_LIST = SACCT_FIELDS.map((x) => x.name).join(',')
  */
 export function sacctCommand(start = '<start>', end = '<end>'): string {
   return `${SACCT_ENV.setting} sacct -a -X -D -P --noconvert -S ${start} -E ${end} -o ${SACCT_FIELD_LIST}`
+}
+
+/** The command and its tables in Markdown, as docs/SIMULATOR.md §The sacct command to run shows
+ * them (a test checks the doc holds this text exactly). */
+export function sacctCommandMarkdown(): string {
+  const cell = (t: string) => t.replaceAll('|', '\\|')
+  return [
+    '```', sacctCommand(), '```', '',
+    '| setting | why |', '| --- | --- |',
+    `| \`${SACCT_ENV.setting}\` | ${cell(SACCT_ENV.why)} |`,
+    ...SACCT_FLAGS.map((x) => `| \`${x.flag}\` | ${cell(x.why)} |`), '',
+    '| field | what it gives the simulator | what its absence costs |', '| --- | --- | --- |',
+    ...SACCT_FIELDS.map((x) => `| \`${x.name}\` | ${cell(x.gives)}${x.alternatives.length > 0 ? ` (else ${x.alternatives.map((a) => `\`${a}\``).join(', ')})` : ''} | ${cell(x.missing)} |`),
+  ].join('\n') + '\n'
 }
 
 /** Which resource information a log gives, which it lacks and what each lack costs (the import report's `resources`). */
