@@ -1,5 +1,5 @@
-// The resource columns of the log parsers (issue #21 items 1, 7; docs/SIMULATOR.md §Resource
-// columns): every field form read by hand-written lines, the precedence of allocated over requested
+// The resource columns of the log parsers (issue #21 items 1 and 7, see
+// docs/SIMULATOR.md §Resource columns): every field form read by hand-written lines, the precedence of allocated over requested
 // values, arrays / het jobs / steps, node lists and the nodes seen, merging several files, cleaning
 // and sorting, hostile values as bad lines with their code, the real logs, and the one declaration of
 // the recommended sacct command. Every expected value is worked by hand from the line above it.
@@ -354,7 +354,7 @@ describe('node tracker bound', () => {
 })
 
 describe('the recommended sacct command (one declaration)', () => {
-  it('is the command of SLURM-SCHEDULER.md §6.2 with every flag', () => {
+  it('is the recommended extraction of the Slurm spec, with every flag', () => {
     expect(sacctCommand('2024-01-01', '2024-07-01')).toBe(
       'SLURM_TIME_FORMAT=%s sacct -a -X -D -P --noconvert -S 2024-01-01 -E 2024-07-01 -o ' +
       'JobIDRaw,JobID,JobName,User,Account,Partition,QOS,Priority,Submit,Eligible,Start,End,ElapsedRaw,' +

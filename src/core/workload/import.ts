@@ -69,7 +69,7 @@ export interface Workload {
   /** Partition and QOS names (index = JobTable.partition / qos), when the log records them. */
   partitions?: string[]
   qosNames?: string[]
-  /** The nodes the log's node lists name (docs/CLUSTER.md §Inferred machine), when it has node lists. */
+  /** The nodes the log's node lists name (docs/SIMULATOR.md §Resource columns), when it has node lists. */
   nodesSeen?: readonly NodeSeen[]
   machineProcs: number
   unixStartTime: number | null

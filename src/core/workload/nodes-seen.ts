@@ -1,5 +1,5 @@
-// The nodes a log's node lists name (ParsedLog.nodesSeen, for inferring the machine: docs/CLUSTER.md
-// §Inferred machine, docs/SIMULATOR.md §Resource columns): per node, the most CPUs and GPUs one job
+// The nodes a log's node lists name (ParsedLog.nodesSeen, for inferring the machine; see
+// docs/SIMULATOR.md §Resource columns): per node, the most CPUs and GPUs one job
 // was seen to use on it and the partitions of the jobs that ran there. Bounded: at most
 // MAX_NODES_SEEN distinct names (hostile input), beyond which new names are counted, not kept.
 import { MAX_NODES_SEEN } from './limits'

@@ -235,7 +235,7 @@ class SacctParser extends TextLogParser {
     const runtime = this.runtimeOf(counts.elapsedRaw, elapsed, counts.cpuTimeRaw, start, end, allocProcs)
 
     // A job cancelled while pending may show its cancel time as Start (= End) with no node
-    // (SLURM-SCHEDULER.md §6.1): with a NodeList column, that is a job that never started.
+    // (docs/SIMULATOR.md §Resource columns): with a NodeList column, that is a job that never started.
     const neverAllocated = col.nodeList >= 0 && res.nodeList.length === 0 && isCancelledState(state) && !(end > start)
     const startKnown = col.start >= 0 ? !Number.isNaN(start) && !neverAllocated : !(isCancelledState(state) && runtime.seconds <= 0)
     if (!startKnown) return this.neverStarted.add(lineNo)
