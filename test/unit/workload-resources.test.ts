@@ -325,6 +325,20 @@ describe('cleaning, sorting and merging keep the columns', () => {
     expect(w.jobs.count).toBe(4)
   })
 
+  it('keeps the first run of a requeued job (sacct -D) as a job, and sets aside a REQUEUED record with no end', () => {
+    const text = lines(
+      'JobIDRaw|JobID|Submit|Start|End|ElapsedRaw|TimelimitRaw|ReqCPUS|State',
+      '70|70|1000|1100|1400|300|60|4|REQUEUED', // first run: 300 s on 4 CPUs, then requeued
+      '70|70|1400|1500|2100|600|60|4|COMPLETED', // the rerun, Submit reset to the requeue
+      '71|71|1000|1100|Unknown|0|60|4|REQUEUED',
+    )
+    const log = run(createSacctParser(), text)
+    expect(Array.from(log.jobs.line)).toEqual([2, 3])
+    expect(Array.from(log.jobs.runtime)).toEqual([300, 600])
+    expect(Array.from(log.jobs.recordedWait)).toEqual([100, 100])
+    expect(log.parserDrops.map((d) => [d.rule, d.effect, d.exampleLines])).toEqual([['slurm-unfinished', 'removed', [4]], ['slurm-requeued-run', 'info', [2]]])
+  })
+
   it('counts duplicate ids by JobIDRaw when the log has it (array tasks are not duplicates)', () => {
     const text = lines(
       'JobIDRaw|JobID|Submit|Start|End|ElapsedRaw|TimelimitRaw|ReqCPUS',

@@ -156,6 +156,7 @@ class SacctParser extends TextLogParser {
   private readonly steps = new ExampleCounter()
   private readonly neverStarted = new ExampleCounter()
   private readonly unfinished = new ExampleCounter()
+  private readonly requeuedRuns = new ExampleCounter()
   private runtimeFromCpuTime = 0
   private runtimeOverLimit = 0
   private runtimeUnknown = 0
@@ -239,7 +240,13 @@ class SacctParser extends TextLogParser {
     const neverAllocated = col.nodeList >= 0 && res.nodeList.length === 0 && isCancelledState(state) && !(end > start)
     const startKnown = col.start >= 0 ? !Number.isNaN(start) && !neverAllocated : !(isCancelledState(state) && runtime.seconds <= 0)
     if (!startKnown) return this.neverStarted.add(lineNo)
-    if (UNFINISHED_STATES.has(state.toUpperCase())) return this.unfinished.add(lineNo)
+    const upper = state.toUpperCase()
+    // With -D (docs/SIMULATOR.md §The sacct command to run) the earlier record of a requeued job
+    // is its first run, REQUEUED with a Start and an End: it held its nodes, so it is a job that ran.
+    // The later record is the rerun, submitted again at the requeue (Slurm resets Submit).
+    const requeuedRun = upper === 'REQUEUED' && end >= start
+    if (UNFINISHED_STATES.has(upper) && !requeuedRun) return this.unfinished.add(lineNo)
+    if (requeuedRun) this.requeuedRuns.add(lineNo)
 
     this.countRuntimeSource(runtime, requested)
     const wait = this.waitOf(counts.resvCpuRaw, submit, start, reqProcs)
@@ -331,6 +338,7 @@ class SacctParser extends TextLogParser {
       ruleCount('slurm-steps', 'job steps (.batch, .extern, .0 …): parts of a job, not jobs', 'removed', this.steps),
       ruleCount('slurm-never-started', neverStartedText, 'removed', this.neverStarted),
       ruleCount('slurm-unfinished', 'jobs still running, pending, suspended or requeued when the log was written (no final run time)', 'removed', this.unfinished),
+      ruleCount('slurm-requeued-run', 'runs of jobs that were requeued (REQUEUED with a Start and an End, listed by sacct -D): kept as jobs, since they held their nodes; the rerun is a job of its own', 'info', this.requeuedRuns),
     ]
     return all.filter((r) => r.count > 0)
   }
