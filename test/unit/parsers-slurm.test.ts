@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs'
 import { InputError } from '../../src/core/workload/errors'
 import { createJobcompParser } from '../../src/core/workload/jobcomp'
 import { createSacctParser, slurmJobId, splitCsvLine } from '../../src/core/workload/sacct'
+import { sacctCommand } from '../../src/core/workload/sacct-command'
 import {
   TimeReader, parseKeyValues, parsePbsDate, parsePbsDuration, parseSlurmDuration,
 } from '../../src/core/workload/timeparse'
@@ -206,6 +207,7 @@ describe('sacct parser', () => {
     expect(noSubmit).toBeInstanceOf(InputError)
     expect((noSubmit as InputError).line).toBe(1)
     expect((noSubmit as InputError).message).toMatch(/no Submit column/)
+    expect((noSubmit as InputError).message).toContain(`Export with \`${sacctCommand()}\``) // the one recommended command
     const noRuntime = error(lines('JobID,Submit,NCPUS'))
     expect((noRuntime as InputError).message).toMatch(/no a run time \(ElapsedRaw, Elapsed, Start and End, or CPUTimeRAW\) column/)
     const neither = error(lines('', 'JobID|NCPUS'))

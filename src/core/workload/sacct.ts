@@ -8,6 +8,7 @@ import { isDigits, parseSlurmDuration, plural, readCount, readDuration } from '.
 import { TextLogParser } from './text-parser'
 import type { LogParser, RuleCount } from './types'
 import { clearRow, emptyRow, type OptionalColumn } from './builder'
+import { sacctCommand } from './sacct-command'
 import { exclusiveOf, jobMemMB, readGresGpus, readMem, readNodeList, readTres, schedFlagOf, submitLineExclusive } from './resources'
 
 /** True for a SLURM job-step id (`123.batch`, `123.extern`, `123_4.0`): a step is not a job. */
@@ -133,8 +134,7 @@ function readHeader(line: string, lineNo: number): Layout {
   if (missing.length > 0) {
     throw new InputError(
       `the sacct header (line ${lineNo}) has no ${missing.join(' and no ')} column. ` +
-      'Export with `sacct -P -o JobID,Submit,Start,End,ElapsedRaw,TimelimitRaw,AllocCPUS,ReqCPUS,State,User` ' +
-      '(with the header line, i.e. without -n)', lineNo)
+      `Export with \`${sacctCommand()}\` (with the header line, i.e. without -n)`, lineNo)
   }
   const procsName = col.allocCpus >= 0 ? 'AllocCPUS' : col.ncpus >= 0 ? 'NCPUS' : 'ReqCPUS'
   return { separator, names: names.map((n) => n.trim()), col, procsName }
