@@ -325,6 +325,19 @@ describe('cleaning, sorting and merging keep the columns', () => {
     expect(w.jobs.count).toBe(4)
   })
 
+  it('sets aside a pending array record even when it shows a start (cancelled while pending, no NodeList column)', () => {
+    const text = lines(
+      'JobID|Submit|Start|End|ElapsedRaw|TimelimitRaw|ReqCPUS|State',
+      '301_[1-5%2]|1000|1200|1200|0|60|1|CANCELLED by 0',
+      '301_1|1000|1100|1160|60|60|1|COMPLETED',
+    )
+    const log = run(createSacctParser(), text)
+    expect(Array.from(log.jobs.line)).toEqual([3])
+    expect(log.parserDrops).toEqual([expect.objectContaining({ rule: 'slurm-never-started', exampleLines: [2] })])
+    const jc = run(createJobcompParser(), lines('JobId=301_[1-5] JobState=CANCELLED StartTime=1200 EndTime=1200 SubmitTime=1000 NodeList=n1 ProcCnt=1', 'JobId=302 JobState=COMPLETED StartTime=1200 EndTime=1300 SubmitTime=1000 NodeList=n1 ProcCnt=1'))
+    expect(Array.from(jc.jobs.id)).toEqual([302])
+  })
+
   it('keeps the first run of a requeued job (sacct -D) as a job, and sets aside a REQUEUED record with no end', () => {
     const text = lines(
       'JobIDRaw|JobID|Submit|Start|End|ElapsedRaw|TimelimitRaw|ReqCPUS|State',

@@ -4,7 +4,7 @@
 // TimeLimit=60 StartTime=2026-11-22T11:55:39 … ProcCnt=… SubmitTime=…`. Keys are case-insensitive.
 
 import { ExampleCounter, ruleCount } from './builder'
-import { isSlurmStep, slurmJobId } from './sacct'
+import { isPendingArray, isSlurmStep, slurmJobId } from './sacct'
 import { MAX_COUNT, MAX_EXACT } from './limits'
 import { parseKeyValues, parseSlurmDuration, plural, readCount, readDuration } from './timeparse'
 import { TextLogParser } from './text-parser'
@@ -101,7 +101,7 @@ class JobcompParser extends TextLogParser {
     const procs = readCount('procs', field(pairs, KEYS.procs) ?? '', MAX_COUNT)
     const requested = readDuration('limit', field(pairs, KEYS.limit) ?? '', parseSlurmDuration)
     const res = this.readResources(pairs)
-    if (Number.isNaN(start) || neverAllocated(pairs)) return this.neverStarted.add(lineNo)
+    if (Number.isNaN(start) || neverAllocated(pairs) || isPendingArray(idText)) return this.neverStarted.add(lineNo)
     this.pushJob(pairs, id, submit, start, end, procs, requested, lineNo)
     this.pushResources(pairs, res, idText, procs)
   }

@@ -39,6 +39,12 @@ export function slurmSubId(jobId: string): number {
   return v <= MAX_COUNT ? v : -1
 }
 
+/** True for the record of array tasks not yet started (`123_[1-100]`, `123_[5-9%2]`): by
+ * definition no task of it has run (docs/SIMULATOR.md §Resource columns). */
+export function isPendingArray(jobId: string): boolean {
+  return jobId.includes('_[')
+}
+
 /** What may follow a job id's number: an array task (`_4`, `_[1-5%2]`) and/or a heterogeneous component (`+1`). */
 const JOB_ID_SUFFIX = /^(_(\d+|\[[\d,%:-]+\]))?(\+\d+)?$/
 
@@ -198,6 +204,7 @@ class SacctParser extends TextLogParser {
     const col = layout.col
     let id = -1
     let subId = -1
+    let pendingArray = false
     if (col.jobId >= 0) {
       const idText = cell(f, col.jobId)
       if (isSlurmStep(idText)) return this.steps.add(lineNo)
@@ -205,6 +212,7 @@ class SacctParser extends TextLogParser {
       if (Number.isNaN(id)) return this.bad.add(lineNo, 'not-a-number', `JobID "${idText}" is not a job number`)
       if (id > MAX_EXACT) return this.bad.add(lineNo, 'out-of-range', `JobID "${idText}" is beyond the largest job number read`)
       subId = slurmSubId(idText)
+      pendingArray = isPendingArray(idText)
     }
     const n = layout.names
     const submit = this.times.time('Submit', cell(f, col.submit))
@@ -239,7 +247,7 @@ class SacctParser extends TextLogParser {
     // (docs/SIMULATOR.md §Resource columns): with a NodeList column, that is a job that never started.
     const neverAllocated = col.nodeList >= 0 && res.nodeList.length === 0 && isCancelledState(state) && !(end > start)
     const startKnown = col.start >= 0 ? !Number.isNaN(start) && !neverAllocated : !(isCancelledState(state) && runtime.seconds <= 0)
-    if (!startKnown) return this.neverStarted.add(lineNo)
+    if (!startKnown || pendingArray) return this.neverStarted.add(lineNo)
     const upper = state.toUpperCase()
     // With -D (docs/SIMULATOR.md §The sacct command to run) the earlier record of a requeued job
     // is its first run, REQUEUED with a Start and an End: it held its nodes, so it is a job that ran.
