@@ -365,6 +365,19 @@ describe('cleaning, sorting and merging keep the columns', () => {
 })
 
 describe('node tracker bound', () => {
+  it('a log naming more than MAX_NODES_SEEN nodes imports with a warning, the extra names not kept', () => {
+    const text = lines(
+      `JobId=1 JobState=COMPLETED StartTime=1100 EndTime=1200 SubmitTime=1000 NodeList=n[1-${MAX_NODES_SEEN}] ProcCnt=${MAX_NODES_SEEN}`,
+      'JobId=2 JobState=COMPLETED StartTime=1100 EndTime=1200 SubmitTime=1000 NodeList=m[1-2],n1 ProcCnt=3',
+    )
+    const log = run(createJobcompParser(), text)
+    expect(log.badLines).toBe(0)
+    expect(log.nodesSeen).toHaveLength(MAX_NODES_SEEN)
+    expect(log.nodesSeen![0]).toEqual({ name: 'n1', maxCpus: 1, maxGpus: -1, partitions: [] })
+    expect(Array.from(log.jobs.nodes!)).toEqual([MAX_NODES_SEEN, 3])
+    expect(log.warnings).toContainEqual(expect.stringMatching(/more than 100,000 distinct nodes: .*\(2 mentions\)/))
+  })
+
   it('keeps at most its cap of distinct names and says how many it left out', () => {
     const t = new NodeTracker(3)
     t.add(['a', 'b'], 4, 0, 0)
