@@ -77,6 +77,7 @@ describe('field readers', () => {
     expect(readTres('AllocTRES', 'cpu=8,gres/gpu:a100=2,gres/gpu:v100=1')!.gpus).toBe(3)
     expect(readTres('AllocTRES', 'cpu=8,mem=4000M,node=1,energy=55,fs/disk=100,license/matlab=1')).toEqual({ cpu: 8, node: 1, mem: { mb: 4000, per: 'job' }, gpus: 0 })
     expect(readTres('AllocTRES', '')).toBeNull() // a pending job's AllocTRES
+    expect(readTres('ReqTRES', 'cpu=2,license/fluent@slurmdb=4')!.cpu).toBe(2) // remote license names hold '@'
     expect(codeOf(() => readTres('ReqTRES', 'cpu=abc'))).toBe('not-a-number')
     expect(codeOf(() => readTres('ReqTRES', 'cpu=99999999999'))).toBe('out-of-range')
     expect(codeOf(() => readTres('ReqTRES', 'garbage'))).toBe('bad-resource')

@@ -81,7 +81,7 @@ export function readTres(name: string, text: string): Tres | null {
   for (const entry of s.split(',')) {
     const eq = entry.indexOf('=')
     const key = eq > 0 ? entry.slice(0, eq).trim().toLowerCase() : ''
-    if (key === '' || !/^[a-z0-9_/:.-]+$/.test(key)) throw new FieldError('bad-resource', `${name} ${quote(s)}: ${quote(entry)} is not a TRES entry (name=value)`)
+    if (key === '' || /[\s\x00-\x1f\x7f]/.test(key)) throw new FieldError('bad-resource', `${name} ${quote(s)}: ${quote(entry)} is not a TRES entry (name=value)`)
     const value = entry.slice(eq + 1).trim()
     if (key === 'cpu') t.cpu = resourceCount(name, 'cpu', value)
     else if (key === 'node') t.node = resourceCount(name, 'node', value)
