@@ -71,9 +71,11 @@ export function gresGpus(key: string, v: string, at: At): { gpus: number; others
     if (!/^[a-z][a-z0-9_/-]*$/.test(name)) return fail(at, `${key}=${quote(v)}: ${quote(item)} is not a GRES (name[:type][:count])`)
     let count = 1
     if (parts.length > 1) {
-      const c = gresCount(parts[parts.length - 1], key, at)
+      const last = parts[parts.length - 1]
+      const c = gresCount(last, key, at)
       if (c !== null) count = c
-      else if (parts.length > 2) return fail(at, `${key}=${quote(v)}: the count of ${quote(item)} is not a number`)
+      // gpu:tesla is one GPU of type tesla; gpu:a100:many or gpu:-2 is no count at all
+      else if (parts.length > 2 || /^[+-]?\d/.test(last)) return fail(at, `${key}=${quote(v)}: the count of ${quote(item)} is not a number`)
     }
     if (name === 'gpu') gpus += count
     else if (!others.includes(name)) others.push(name)

@@ -150,7 +150,7 @@ export function inferCluster(info: InferInput): ClusterSpec {
   }
 
   let maxProcs = 0
-  for (let j = 0; j < info.count; j++) maxProcs = Math.max(maxProcs, info.procs[j])
+  for (let j = 0; j < info.count; j++) if (info.procs[j] > 0) maxProcs = Math.max(maxProcs, info.procs[j]) // NaN and -1 (unknown) skipped
 
   // 2. Node counts without names.
   const nodeCol = info.nodes

@@ -42,10 +42,10 @@ const NODE_UNMODELLED: readonly [string, string][] = [
 /** Cluster-wide settings the simulator does not model but that change scheduling: [key, is it set
  * to something that matters, what the note says]. */
 const GLOBAL_UNMODELLED: readonly [string, (v: string) => boolean, string][] = [
-  ['topologyplugin', (v) => !/^(topology\/)?(none|default)$/i.test(v), 'the network topology (TopologyPlugin) is not simulated: nodes are chosen best-fit regardless of switches'],
-  ['preempttype', (v) => !/^preempt\/none$/i.test(v), 'preemption (PreemptType) is not simulated: no running job is ever suspended, requeued or cancelled for another'],
+  ['topologyplugin', (v) => !/^(topology\/)?(none|default)$/i.test(v), 'The network topology (TopologyPlugin) is not simulated: nodes are chosen best-fit regardless of switches'],
+  ['preempttype', (v) => !/^preempt\/none$/i.test(v), 'Preemption (PreemptType) is not simulated: no running job is ever suspended, requeued or cancelled for another'],
   ['licenses', () => true, 'Licenses are not simulated: jobs never wait for a license'],
-  ['prioritysitefactorplugin', (v) => !/^(site_factor\/)?none$/i.test(v), 'the site-factor plugin (PrioritySiteFactorPlugin) is not read: its site factor is 0 unless one is given to the simulator'],
+  ['prioritysitefactorplugin', (v) => !/^(site_factor\/)?none$/i.test(v), 'The site-factor plugin (PrioritySiteFactorPlugin) is not read: its site factor is 0 unless one is given to the simulator'],
   ['jobsubmitplugins', () => true, 'JobSubmitPlugins are not run: a job_submit script that sets priorities, nice or site factors has no effect unless its formula is given to the simulator'],
   ['accountingstorageenforce', (v) => /limits|qos|safe/i.test(v), 'AccountingStorageEnforce limits (association and QOS limits) are not simulated'],
   ['priorityusageresetperiod', (v) => !/^none$/i.test(v), 'PriorityUsageResetPeriod is not simulated: fair-share usage only decays'],
@@ -134,7 +134,10 @@ function applyGres(text: string, file: string, acc: NodeAcc, notes: string[]): v
     if (name.trim().toLowerCase() !== 'gpu') continue
     let count: number
     const c = s.get('count'), f = s.get('file')
-    if (c !== undefined) count = gresGpus('Count', `gpu:${c.trim()}`, at).gpus
+    if (c !== undefined) {
+      if (!/^\d{1,12}[kmg]?$/i.test(c.trim())) fail(at, `Count=${quote(c)} is not a count (digits, optionally with K, M or G)`)
+      count = gresGpus('Count', `gpu:${c.trim()}`, at).gpus
+    }
     else if (f !== undefined) count = hosts('File', f, at, 1_000_000).length
     else count = 1
     if (s.has('cores') || s.has('cpus')) bound = true
