@@ -1,7 +1,8 @@
 // Reading the machine and Slurm's scheduling from cluster files, and inferring the machine from a
 // log (src/core/cluster/config, docs/CLUSTER.md §Configuration files, §Inferred machine). Every
 // expected value is worked by hand from the fixture text (test/fixtures/slurm/site-tigris.conf,
-// its gres.conf, scontrol-nodes-partitions.txt, and the loopback configs of SLURM.md), never
+// its gres.conf, scontrol-nodes-partitions.txt, the loopback configs of the Slurm test recipe, and
+// the merge tests' site file test/slurm/site-conf.ts), never
 // pasted from the program's output.
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
@@ -11,6 +12,7 @@ import {
 } from '../../src/core/cluster/config/index'
 import type { NodeSpec, PartitionSpec } from '../../src/core/cluster/types'
 import { fixture } from '../support/data'
+import { siteConf } from '../slurm/site-conf'
 
 const read = (rel: string): string => readFileSync(fixture(rel), 'utf8')
 const DAY = 86_400
@@ -118,7 +120,7 @@ describe('slurm.conf of a real-looking site (tigris)', () => {
   })
 })
 
-describe('the loopback configurations of SLURM.md', () => {
+describe('the loopback configurations of the Slurm test recipe (test/fixtures/README.md)', () => {
   it('the 16-node multi-node configuration', () => {
     const { cluster, scheduling } = parseSlurmConf(read('slurm/loopback-multi.conf'), 'etc-multi/slurm.conf')
     expect(cluster.nodes).toHaveLength(16)
@@ -143,6 +145,25 @@ describe('the loopback configurations of SLURM.md', () => {
     const { cluster } = parseSlurmConf(read('slurm/loopback-single.conf'), 'etc/slurm.conf')
     expect(cluster.nodes).toEqual([node('localhost', 64, 1, 1000, 0, 1)])
     expect(cluster.partitions[0].nodes).toEqual([0])
+  })
+})
+
+describe('the merge tests\' site file (test/slurm/site-conf.ts)', () => {
+  it('reads its nodes, partitions and scheduling (mixed-case keys, continued SchedulerParameters)', () => {
+    const { cluster, scheduling } = parseSlurmConf(siteConf({ dir: '/srv/slurm', ctldPort: 6817, nodePorts: [6818, 6819] }), 'site.conf')
+    expect(cluster.nodes).toEqual([node('n01', 1, 1, 1000, 0, 1), node('n02', 1, 1, 1000, 0, 1)])
+    expect(cluster.partitions).toEqual([
+      part({ name: 'short', nodes: [0, 1], maxTime: 2 * DAY, defaultTime: 600, isDefault: true }),
+      part({ name: 'long', nodes: [0, 1], maxTime: 4 * DAY, defaultTime: 3600 }),
+    ])
+    expect(cluster.select).toEqual({ type: 'cons_tres', unit: 'cpu', memory: false })
+    // bf_interval=30,bf_window=1440,default_queue_depth=200,\ + bf_max_job_test=5000,bf_resolution=120
+    expect(scheduling.bf).toMatchObject({ interval: 30, window: 1440 * 60, maxJobTest: 5000, resolution: 120 })
+    expect(scheduling.sched.defaultQueueDepth).toBe(200)
+    expect(scheduling.priority).toMatchObject({
+      type: 'multifactor', weightFairshare: 100000, weightQos: 20000, weightAssoc: 0, weightPartition: 1000, weightAge: 1000,
+      weightJobSize: 500, maxAge: 14 * DAY, decayHalfLife: 7 * DAY, flags: ['SMALL_RELATIVE_TO_TIME', 'CALCULATE_RUNNING'], accounting: false,
+    })
   })
 })
 

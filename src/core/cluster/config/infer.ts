@@ -1,5 +1,5 @@
-// The machine inferred from a log, when no cluster file is given (docs/CLUSTER.md §Inferred
-// machine). Three cases, by what the log records:
+// The machine inferred from a log, when no cluster file is given (see docs/CLUSTER.md
+// §Inferred machine). Three cases, by what the log records:
 //   1. node names (Rackham's jobcomp, sacct NodeList): those nodes; CPUs and GPUs per node are the
 //      most seen on any node of the same name group (the name without its trailing number: r1…r486
 //      form one group), since nodes of one group are alike and a node seen only with small jobs is
