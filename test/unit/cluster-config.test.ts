@@ -264,6 +264,29 @@ describe('SchedulerParameters as Slurm reads them', () => {
     expect(bad.scheduling.bf.resolution).toBe(60)
     expect(bad.cluster.notes.join('\n')).toMatch(/bf_window=0 is not valid .* keeps its default 1440 minutes/)
   })
+  it('values outside Slurm\'s ranges keep the default (backfill.c _load_config())', () => {
+    expect(sched('bf_window=43200').scheduling.bf.window).toBe(30 * DAY) // the largest: 30 days
+    expect(sched('bf_window=43201').scheduling.bf.window).toBe(DAY)
+    expect(sched('bf_resolution=3600').scheduling.bf.resolution).toBe(3600)
+    expect(sched('bf_resolution=3601').scheduling.bf.resolution).toBe(60)
+    expect(sched('bf_interval=10801').scheduling.bf.interval).toBe(30)
+    expect(sched('bf_max_job_test=1000001').scheduling.bf.maxJobTest).toBe(500)
+    expect(sched('bf_max_job_start=10001').scheduling.bf.maxJobStart).toBe(0)
+    expect(sched('bf_job_part_count_reserve=-1').scheduling.bf.jobPartCountReserve).toBe(0)
+    expect(sched('bf_min_age_reserve=2592001').scheduling.bf.minAgeReserve).toBe(0)
+    expect(sched('default_queue_depth=-5').scheduling.sched.defaultQueueDepth).toBe(100)
+    expect(sched('sched_interval=-2').scheduling.sched.interval).toBe(60)
+  })
+  it('sched_interval=-1 (no main scheduler) is kept; atoi reads leading digits only', () => {
+    expect(sched('sched_interval=-1').scheduling.sched.interval).toBe(-1)
+    expect(sched('bf_max_job_test=200jobs').scheduling.bf.maxJobTest).toBe(200)
+  })
+  it('bf_max_job_assoc makes Slurm ignore bf_max_job_user; parameters not simulated are noted', () => {
+    const c = sched('bf_max_job_user=3,bf_max_job_assoc=5,bf_busy_nodes')
+    expect(c.scheduling.bf.maxJobUser).toBe(0)
+    expect(c.cluster.notes.join('\n')).toMatch(/SchedulerParameters not simulated: bf_max_job_assoc .*; bf_busy_nodes .*\(line 3\)/)
+    expect(sched('bf_max_job_user=3').scheduling.bf.maxJobUser).toBe(3)
+  })
   it('SchedulerType=sched/builtin', () => {
     expect(parseSlurmConf(conf('SchedulerType=sched/builtin'), 'a').scheduling.schedulerType).toBe('builtin')
   })

@@ -204,18 +204,37 @@ function atoi(v: string): number {
   return m === null ? 0 : Number(m[1])
 }
 
-/** One numeric SchedulerParameter: its atoi value if valid, else (as Slurm: an error line and the
- * default) the default with a note. */
-function schedNumber(raw: string, name: string, def: number, min: number, notes: string[], unit: string, allowed?: (n: number) => boolean): number {
+/** One numeric SchedulerParameter: its atoi value when inside Slurm's range, else (as Slurm: an
+ * error line and the default) the default with a note. Ranges from backfill.c and
+ * job_scheduler.c (_load_config(), _schedule()). */
+function schedNumber(raw: string, name: string, def: number, min: number, max: number, notes: string[], unit: string, special?: number): number {
   const v = schedParam(raw, name)
   if (v === null) return def
   const n = atoi(v)
-  if ((n < min && !(allowed?.(n) ?? false)) || n > 2 ** 31 - 1) {
-    notes.push(`SchedulerParameters ${name}=${v.slice(0, 20)} is not valid (at least ${min}): Slurm logs an error and keeps its default ${def} ${unit}, and so does the simulator.`)
+  if (n === special) return n
+  if (n < min || n > max) {
+    notes.push(`SchedulerParameters ${name}=${v.slice(0, 20)} is not valid (${min} to ${max}${special === undefined ? '' : `, or ${special}`}): Slurm logs an error and keeps its default ${def} ${unit}, and so does the simulator.`)
     return def
   }
   return n
 }
+
+/** SchedulerParameters entries that change which job starts when and are not simulated (found by
+ * the same substring search as Slurm's). */
+const SCHED_UNMODELLED: readonly [string, string][] = [
+  ['bf_max_job_user_part=', 'bf_max_job_user_part (per user and partition backfill limit)'],
+  ['bf_max_job_assoc=', 'bf_max_job_assoc (per association backfill limit; Slurm then ignores bf_max_job_user, and so does the simulator)'],
+  ['bf_min_prio_reserve=', 'bf_min_prio_reserve (no reservation below a priority)'],
+  ['bf_one_resv_per_job', 'bf_one_resv_per_job'],
+  ['bf_busy_nodes', 'bf_busy_nodes (prefer busy nodes in reservations)'],
+  ['bf_window_linear=', 'bf_window_linear'],
+  ['bf_running_job_reserve', 'bf_running_job_reserve'],
+  ['pack_serial_at_end', 'pack_serial_at_end (1-CPU jobs at the end of the node list)'],
+  ['assoc_limit_stop', 'assoc_limit_stop'],
+]
+
+const MIN = 60
+const DAY = 86_400
 
 function readScheduling(get: (k: string) => { value: string; line: number } | null, file: string, notes: string[]): SlurmScheduling {
   const D = SLURM_DEFAULTS
@@ -230,27 +249,34 @@ function readScheduling(get: (k: string) => { value: string; line: number } | nu
   }
   const sp = get('SchedulerParameters')
   const raw = sp?.value ?? ''
-  const bfWindowMin = schedNumber(raw, 'bf_window', D.bfWindowMinutes.value, 1, notes, 'minutes')
+  const lower = raw.toLowerCase()
+  const unmodelled = SCHED_UNMODELLED.filter(([k, what]) => what !== '' && lower.includes(k)).map(([, what]) => what)
+  if (unmodelled.length > 0) notes.push(`SchedulerParameters not simulated: ${unmodelled.join('; ')} (line ${sp!.line}).`)
+  const big = 2 ** 31 - 1
+  const bfWindowMin = schedNumber(raw, 'bf_window', D.bfWindowMinutes.value, 1, 30 * DAY / MIN, notes, 'minutes')
+  const maxJobUser = schedNumber(raw, 'bf_max_job_user', D.bfMaxJobUser.value, 0, big, notes, 'jobs')
   const priority = readPriority(get, at, notes)
   return {
     schedulerType,
     sched: {
-      interval: schedNumber(raw, 'sched_interval', D.schedInterval.value, 0, notes, 's'),
-      defaultQueueDepth: schedNumber(raw, 'default_queue_depth', D.defaultQueueDepth.value, 0, notes, 'jobs'),
-      partitionJobDepth: schedNumber(raw, 'partition_job_depth', D.partitionJobDepth.value, 0, notes, 'jobs'),
-      maxJobStart: schedNumber(raw, 'sched_max_job_start', D.schedMaxJobStart.value, 0, notes, 'jobs'),
+      // sched_interval=-1: Slurm's main scheduler never runs (only the backfill starts jobs)
+      interval: schedNumber(raw, 'sched_interval', D.schedInterval.value, 0, big, notes, 's', -1),
+      defaultQueueDepth: schedNumber(raw, 'default_queue_depth', D.defaultQueueDepth.value, 0, big, notes, 'jobs'),
+      partitionJobDepth: schedNumber(raw, 'partition_job_depth', D.partitionJobDepth.value, 0, big, notes, 'jobs'),
+      maxJobStart: schedNumber(raw, 'sched_max_job_start', D.schedMaxJobStart.value, 0, big, notes, 'jobs'),
     },
     bf: {
-      interval: schedNumber(raw, 'bf_interval', D.bfInterval.value, 1, notes, 's', (n) => n === -1),
-      window: bfWindowMin * 60,
-      resolution: schedNumber(raw, 'bf_resolution', D.bfResolution.value, 1, notes, 's'),
-      maxJobTest: schedNumber(raw, 'bf_max_job_test', D.bfMaxJobTest.value, 1, notes, 'jobs'),
-      maxJobStart: schedNumber(raw, 'bf_max_job_start', D.bfMaxJobStart.value, 0, notes, 'jobs'),
-      maxJobUser: schedNumber(raw, 'bf_max_job_user', D.bfMaxJobUser.value, 0, notes, 'jobs'),
-      maxJobPart: schedNumber(raw, 'bf_max_job_part', D.bfMaxJobPart.value, 0, notes, 'jobs'),
-      jobPartCountReserve: schedNumber(raw, 'bf_job_part_count_reserve', D.bfJobPartCountReserve.value, 0, notes, 'jobs'),
-      minAgeReserve: schedNumber(raw, 'bf_min_age_reserve', D.bfMinAgeReserve.value, 0, notes, 's'),
-      continue: raw.toLowerCase().includes('bf_continue'),
+      // bf_interval=-1 disables the backfill cycle
+      interval: schedNumber(raw, 'bf_interval', D.bfInterval.value, 1, 10_800, notes, 's', -1),
+      window: bfWindowMin * MIN,
+      resolution: schedNumber(raw, 'bf_resolution', D.bfResolution.value, 1, 3600, notes, 's'),
+      maxJobTest: schedNumber(raw, 'bf_max_job_test', D.bfMaxJobTest.value, 1, 1_000_000, notes, 'jobs'),
+      maxJobStart: schedNumber(raw, 'bf_max_job_start', D.bfMaxJobStart.value, 0, 10_000, notes, 'jobs'),
+      maxJobUser: lower.includes('bf_max_job_assoc=') && atoi(schedParam(raw, 'bf_max_job_assoc') ?? '') > 0 ? 0 : maxJobUser,
+      maxJobPart: schedNumber(raw, 'bf_max_job_part', D.bfMaxJobPart.value, 0, big, notes, 'jobs'),
+      jobPartCountReserve: schedNumber(raw, 'bf_job_part_count_reserve', D.bfJobPartCountReserve.value, 0, 100_000, notes, 'jobs'),
+      minAgeReserve: schedNumber(raw, 'bf_min_age_reserve', D.bfMinAgeReserve.value, 0, 30 * DAY, notes, 's'),
+      continue: lower.includes('bf_continue'),
     },
     priority,
     schedulerParameters: raw,
