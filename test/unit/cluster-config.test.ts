@@ -461,12 +461,22 @@ describe('the machine inferred from a log', () => {
     expect(c.partitions).toEqual([part({ name: 'standard', nodes: [0, 1, 2, 3], isDefault: true }), part({ name: 'short', nodes: [0, 1, 2, 3] })])
     expect(c.source).toEqual({ kind: 'inferred', note: '4 nodes (the log gives node counts, not names: the largest allocation) × 32 CPUs (the most common CPUs per node of multi-node jobs); partitions standard, short from the jobs.' })
   })
-  it('node counts: raised to the largest one-node job, and more nodes when the largest job needs them', () => {
+  it('node counts: more nodes when the largest job needs them; jobs above the inferred CPUs per node are counted', () => {
     const c = inferCluster({ count: 3, procs: [64, 40, 200], nodes: [2, 1, -1], gpus: [4, 0, -1] })
-    // mode 32, largest one-node job 40 → 40 CPUs; largest allocation 2 nodes, but 200 CPUs need 5
-    expect(c.nodes).toHaveLength(5)
-    expect(c.nodes[0]).toEqual(node('n1', 40, 1, 0, 2, 1)) // 4 GPUs over 2 nodes
-    expect(c.source.kind === 'inferred' && c.source.note).toBe('5 nodes (the log gives node counts, not names: the largest allocation, raised so the largest job fits) × 40 CPUs (the largest one-node job (40 CPUs), above the most common 32 CPUs per node of multi-node jobs) + 2 GPUs (the most per node of any job); one partition (the log names none).')
+    // mode of multi-node jobs: 64/2 = 32; the largest allocation is 2 nodes, but 200 CPUs need ceil(200/32) = 7
+    expect(c.nodes).toHaveLength(7)
+    expect(c.nodes[0]).toEqual(node('n1', 32, 1, 0, 2, 1)) // 4 GPUs over 2 nodes
+    expect(c.source.kind === 'inferred' && c.source.note).toBe('7 nodes (the log gives node counts, not names: enough for the largest job) × 32 CPUs (the most common CPUs per node of multi-node jobs) + 2 GPUs (the most per node of any job); one partition (the log names none).')
+    expect(c.notes.join('\n')).toMatch(/1 job used more CPUs per node than the 32 CPUs inferred/) // 40 CPUs on 1 node
+  })
+  it('node counts: the most nodes busy at once when the log has start times', () => {
+    // busy: [0,100) 2 nodes, [10,110) 3 nodes, [20,25) 1 node → 6 at t=20; the largest allocation is 3
+    const c = inferCluster({ count: 3, procs: [8, 12, 4], nodes: [2, 3, 1], start: [0, 10, 20], runtime: [100, 100, 5] })
+    expect(c.nodes).toHaveLength(6)
+    expect(c.nodes[0].cpus).toBe(4)
+    expect(c.source.kind === 'inferred' && c.source.note).toMatch(/^6 nodes \(the log gives node counts, not names: the most nodes busy at once in the log \(the largest allocation is 3 nodes\)\)/)
+    // a job ending at t frees its nodes before one starting at t takes them: 3, not 5
+    expect(inferCluster({ count: 2, procs: [8, 12], nodes: [2, 3], start: [0, 100], runtime: [100, 50] }).nodes).toHaveLength(3)
   })
   it('no node column: the single pool as single-CPU nodes (the stated machine size, else the largest job)', () => {
     const c = inferCluster({ count: 3, procs: [4, 16, 8] })
@@ -476,5 +486,12 @@ describe('the machine inferred from a log', () => {
     expect(c.source.kind === 'inferred' && c.source.note).toBe('One pool of 16 CPUs (the largest job; the log has no node column), each CPU a node of its own; one partition (the log names none).')
     expect(inferCluster({ count: 3, procs: [4, 16, 8], machineProcs: 100 }).nodes).toHaveLength(100)
     expect(inferCluster({ count: 3, procs: [4, 16, 8], machineProcs: 10 }).nodes).toHaveLength(16) // a stated size below the largest job is not believed
+  })
+  it('no node column: the most CPUs busy at once when the log has start times and no size is given', () => {
+    // [0,10) 4 CPUs, [0,10) 16 CPUs, [5,15) 8 CPUs → 28 at t=5
+    const c = inferCluster({ count: 3, procs: [4, 16, 8], start: [0, 0, 5], runtime: [10, 10, 10] })
+    expect(c.nodes).toHaveLength(28)
+    expect(c.source.kind === 'inferred' && c.source.note).toMatch(/^One pool of 28 CPUs \(the most CPUs busy at once in the log;/)
+    expect(inferCluster({ count: 3, procs: [4, 16, 8], start: [0, 0, 5], runtime: [10, 10, 10], machineProcs: 20 }).nodes).toHaveLength(20) // the size given wins
   })
 })

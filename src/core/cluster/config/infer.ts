@@ -4,12 +4,12 @@
 //      most seen on any node of the same name group (the name without its trailing number: r1…r486
 //      form one group), since nodes of one group are alike and a node seen only with small jobs is
 //      not a small node; partitions on the nodes their jobs ran on;
-//   2. node counts but no names (Cirrus, Kabré): as many nodes as the largest allocation (or more,
-//      if the largest job needs more at that size), with CPUs per node = the most common CPUs/nodes
-//      of multi-node jobs, raised to the largest one-node job so every job fits; every partition
-//      on every node;
-//   3. neither: the single pool of before, as single-CPU nodes: as many as the machine size the log
-//      states (SWF MaxProcs) or else the largest job.
+//   2. node counts but no names (Cirrus, Kabré): CPUs per node = the most common CPUs/nodes of
+//      multi-node jobs; as many nodes as the most the log shows busy at once, the largest
+//      allocation or the largest job needs, whichever is most; every partition on every node;
+//   3. neither: the single pool, as single-CPU nodes: as many as the machine size given (SWF
+//      MaxProcs, or the pool the caller already uses), else the most CPUs busy at once or the
+//      largest job.
 // Memory is not made consumable (the log rarely knows DefMemPerCPU); `source.note` says what was
 // inferred from what.
 import type { NodeSeen } from '../../workload/types'
@@ -35,7 +35,13 @@ export interface InferInput {
   readonly partitions?: readonly string[]
   /** The nodes named in the log (ParsedLog.nodesSeen). */
   readonly nodesSeen?: readonly NodeSeen[]
-  /** The machine size the log states (SWF MaxProcs header), if any. */
+  /** Recorded start of each job (seconds, the submit clock), NaN unknown; with `runtime`, gives the
+   * most nodes (or CPUs) the log shows busy at once, a lower bound of the machine. */
+  readonly start?: ArrayLike<number>
+  /** Run time of each job in seconds. */
+  readonly runtime?: ArrayLike<number>
+  /** The machine size the log states (SWF MaxProcs header), or the single pool the caller already
+   * uses, if any. */
   readonly machineProcs?: number | null
   /** For the note: what the log is called. */
   readonly logName?: string
@@ -107,6 +113,22 @@ function partitionsOf(info: InferInput, nodeCount: number, nodesOf: (p: number) 
   return parts
 }
 
+/** The most of `amount(j)` in use at once over the jobs with a recorded start and run time (a job
+ * ending at t frees its share before one starting at t takes it); 0 without start times. */
+function peakInUse(info: InferInput, amount: (j: number) => number): number {
+  const { start, runtime } = info
+  if (start === undefined || runtime === undefined) return 0
+  const idx: number[] = []
+  for (let j = 0; j < info.count; j++) if (Number.isFinite(start[j]) && runtime[j] > 0 && amount(j) > 0) idx.push(j)
+  const n = idx.length
+  const time = new Float64Array(2 * n), delta = new Float64Array(2 * n)
+  idx.forEach((j, k) => { time[2 * k] = start[j]; delta[2 * k] = amount(j); time[2 * k + 1] = start[j] + runtime[j]; delta[2 * k + 1] = -amount(j) })
+  const order = Array.from({ length: 2 * n }, (_, i) => i).sort((a, b) => time[a] - time[b] || delta[a] - delta[b])
+  let cur = 0, peak = 0
+  for (const e of order) { cur += delta[e]; if (cur > peak) peak = cur }
+  return peak
+}
+
 const plural = (n: number, one: string, many = `${one}s`): string => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`
 
 /** The machine a log's jobs ran on, as far as the log tells (see the header of this file). */
@@ -169,31 +191,36 @@ export function inferCluster(info: InferInput): ClusterSpec {
       if (g > 0) maxGpusPerNode = Math.max(maxGpusPerNode, Math.ceil(g / n))
     }
     const common = mode(perNode)
-    const cpn = Math.max(common ?? 0, maxOneNode, 1)
-    const count = Math.max(maxNodes, Math.ceil(maxProcs / cpn), 1)
+    // The most common CPUs per node of multi-node jobs; without any, the largest one-node job.
+    const cpn = Math.max(common ?? maxOneNode, 1)
+    let above = 0
+    for (let j = 0; j < info.count; j++) if (nodeCol[j] > 0 && info.procs[j] > cpn * nodeCol[j]) above++
+    if (above > 0) notes.push(`${plural(above, 'job')} used more CPUs per node than the ${plural(cpn, 'CPU')} inferred (hyper-threads, or nodes of another size): they cannot run on this machine as they did.`)
+    const peak = peakInUse(info, (j) => (nodeCol[j] > 0 ? nodeCol[j] : Math.ceil(info.procs[j] / cpn)))
+    const count = Math.max(maxNodes, peak, Math.ceil(maxProcs / cpn), 1)
     if (count > MAX_NODES) throw new ClusterConfigError(`the inferred machine would have ${count} nodes: more than ${MAX_NODES}`, info.logName ?? 'the log', null)
     const width = String(count).length
     const nodes: NodeSpec[] = Array.from({ length: count }, (_, i) => ({ name: `n${String(i + 1).padStart(width, '0')}`, cpus: cpn, threadsPerCore: 1, memMB, gpus: maxGpusPerNode, weight: 1 }))
     const all = nodes.map((_, i) => i)
     const partitions = partitionsOf(info, count, () => all, notes)
     if (partNames.length > 1) notes.push('The log does not say which nodes each partition used: every partition is on every node (partitions sharing nodes).')
-    const how = common === null
-      ? `the largest one-node job (no multi-node job divides evenly)`
-      : common >= maxOneNode ? `the most common CPUs per node of multi-node jobs` : `the largest one-node job (${plural(maxOneNode, 'CPU')}), above the most common ${plural(common, 'CPU')} per node of multi-node jobs`
-    const note = `${plural(count, 'node')} (the log gives node counts, not names: the largest allocation${count > maxNodes ? ', raised so the largest job fits' : ''}) × ${plural(cpn, 'CPU')} (${how})${maxGpusPerNode > 0 ? ` + ${plural(maxGpusPerNode, 'GPU')} (the most per node of any job)` : ''}${partText}.`
+    const how = common === null ? 'the largest one-node job (no multi-node job divides evenly)' : 'the most common CPUs per node of multi-node jobs'
+    const why = count === maxNodes ? 'the largest allocation' : count === peak ? `the most nodes busy at once in the log (the largest allocation is ${plural(maxNodes, 'node')})` : 'enough for the largest job'
+    const note = `${plural(count, 'node')} (the log gives node counts, not names: ${why}) × ${plural(cpn, 'CPU')} (${how})${maxGpusPerNode > 0 ? ` + ${plural(maxGpusPerNode, 'GPU')} (the most per node of any job)` : ''}${partText}.`
     return spec(nodes, partitions, note, notes)
   }
 
   // 3. Neither: single-CPU nodes, as many as the machine size.
   const stated = info.machineProcs !== undefined && info.machineProcs !== null && info.machineProcs >= maxProcs ? info.machineProcs : null
-  const size = Math.max(stated ?? maxProcs, 1)
+  const peakCpus = stated === null ? peakInUse(info, (j) => info.procs[j]) : 0
+  const size = Math.max(stated ?? Math.max(maxProcs, peakCpus), 1)
   if (size > MAX_NODES) throw new ClusterConfigError(`a machine of ${size} CPUs as single-CPU nodes is more than ${MAX_NODES} nodes`, info.logName ?? 'the log', null)
   const width = String(size).length
   const nodes: NodeSpec[] = Array.from({ length: size }, (_, i) => ({ name: `cpu${String(i + 1).padStart(width, '0')}`, cpus: 1, threadsPerCore: 1, memMB, gpus: 0, weight: 1 }))
   const all = nodes.map((_, i) => i)
   const partitions = partitionsOf(info, size, () => all, notes)
   if (partNames.length > 1) notes.push('The log does not say which nodes each partition used: every partition is on every CPU.')
-  const note = `One pool of ${plural(size, 'CPU')} (${stated !== null ? 'the machine size the log states' : 'the largest job'}; the log has no node column), each CPU a node of its own${partText}.`
+  const note = `One pool of ${plural(size, 'CPU')} (${stated !== null ? 'the machine size given' : peakCpus > maxProcs ? 'the most CPUs busy at once in the log' : 'the largest job'}; the log has no node column), each CPU a node of its own${partText}.`
   return spec(nodes, partitions, note, notes)
 }
 
