@@ -3,7 +3,7 @@
 // settings. Every problem is a ClusterConfigError naming the file and line.
 import { slurmMinutes } from '../../export/slurm-conf'
 import { expandHostlist, HostlistError } from '../../util/hostlist'
-import type { NodeSpec, OverSubscribe, PartitionSpec } from '../types'
+import type { OverSubscribe, PartitionSpec } from '../types'
 import { SLURM_DEFAULTS } from './defaults'
 import { ClusterConfigError, MAX_NODES } from './errors'
 
@@ -192,19 +192,14 @@ export function buildPartition(
   }
 }
 
-/** Natural order of node names: by the name without its trailing number, then by that number
- * (r2 before r10), then by the whole name (a01 and a1 stay apart). */
-export function compareNodeNames(a: string, b: string): number {
-  const ma = /^(.*?)(\d*)$/.exec(a)!, mb = /^(.*?)(\d*)$/.exec(b)!
-  if (ma[1] !== mb[1]) return ma[1] < mb[1] ? -1 : 1
-  const na = ma[2] === '' ? -1 : Number(ma[2]), nb = mb[2] === '' ? -1 : Number(mb[2])
-  if (na !== nb) return na - nb
-  return a < b ? -1 : a > b ? 1 : 0
-}
-
-/** Total CPUs and GPUs of some nodes (for the source notes). */
-export function totals(nodes: readonly NodeSpec[]): { cpus: number; gpus: number } {
-  let cpus = 0, gpus = 0
-  for (const n of nodes) { cpus += n.cpus; gpus += n.gpus }
-  return { cpus, gpus }
+/** Indices of `names` in natural order: by the name without its trailing number, then by that
+ * number (r2 before r10), then by the whole name (a01 and a1 stay apart). Each name is split once. */
+export function naturalOrder(names: readonly string[]): number[] {
+  const prefix: string[] = [], num = new Float64Array(names.length)
+  names.forEach((n, i) => { const m = /^(.*?)(\d*)$/.exec(n)!; prefix.push(m[1]); num[i] = m[2] === '' ? -1 : Number(m[2]) })
+  return names.map((_, i) => i).sort((a, b) => {
+    if (prefix[a] !== prefix[b]) return prefix[a] < prefix[b] ? -1 : 1
+    if (num[a] !== num[b]) return num[a] - num[b]
+    return names[a] < names[b] ? -1 : names[a] > names[b] ? 1 : 0
+  })
 }

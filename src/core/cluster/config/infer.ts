@@ -14,7 +14,7 @@
 // inferred from what.
 import type { NodeSeen } from '../../workload/types'
 import type { ClusterSpec, NodeSpec, PartitionSpec } from '../types'
-import { compareNodeNames } from './common'
+import { naturalOrder } from './common'
 import { SLURM_DEFAULTS } from './defaults'
 import { ClusterConfigError, MAX_NODES } from './errors'
 
@@ -142,7 +142,7 @@ export function inferCluster(info: InferInput): ClusterSpec {
 
   // 1. Nodes named in the log.
   if (seen.length > 0) {
-    const order = seen.map((_, i) => i).sort((a, b) => compareNodeNames(seen[a].name, seen[b].name))
+    const order = naturalOrder(seen.map((s) => s.name))
     const group = new Map<string, { cpus: number; gpus: number; n: number; first: string; last: string }>()
     for (const i of order) {
       const s = seen[i], g = groupOf(s.name)
