@@ -113,10 +113,19 @@ describe('slurm.conf of a real-looking site (tigris)', () => {
     expect(withGres.notes.join('\n')).toMatch(/gres\.conf: GPU-to-core binding \(Cores=\) is not simulated/)
   })
 
-  it('gres.conf lines without NodeName apply to every node; unknown nodes are noted', () => {
-    const c = parseSlurmConf(conf(), 'a.conf', { text: 'Name=gpu File=/dev/nvidia0,/dev/nvidia1\nNodeName=zz9 Name=gpu Count=2\nName=mps Count=100', file: 'g.conf' }).cluster
-    expect(c.nodes.map((n) => n.gpus)).toEqual([2, 2])
+  it('gres.conf lines without NodeName apply to the nodes slurm.conf gives GPUs; unknown nodes are noted', () => {
+    const text = 'NodeName=c[1-2] CPUs=4\nNodeName=g[1-2] CPUs=8 Gres=gpu:1\nPartitionName=p Nodes=ALL'
+    const c = parseSlurmConf(text, 'a.conf', { text: 'Name=gpu File=/dev/nvidia0,/dev/nvidia1\nNodeName=zz9 Name=gpu Count=2\nName=mps Count=100', file: 'g.conf' }).cluster
+    expect(c.nodes.map((n) => n.gpus)).toEqual([0, 0, 2, 2])
     expect(c.notes.join('\n')).toMatch(/g\.conf names 1 node\(s\) that slurm\.conf does not declare \(e\.g\. zz9\)/)
+    const none = parseSlurmConf(conf(), 'a.conf', { text: 'Name=gpu Count=4', file: 'g.conf' }).cluster
+    expect(none.nodes.map((n) => n.gpus)).toEqual([0, 0])
+    expect(none.notes.join('\n')).toMatch(/g\.conf line 1 has no NodeName= and no node declares GPUs/)
+  })
+  it('gres.conf Count with a K suffix, and several types on one node add up', () => {
+    const text = 'NodeName=g1 CPUs=8 Gres=gpu:1\nPartitionName=p Nodes=ALL'
+    const c = parseSlurmConf(text, 'a.conf', { text: 'NodeName=g1 Name=gpu Type=a Count=2\nNodeName=g1 Name=gpu Type=b Count=1k', file: 'g.conf' }).cluster
+    expect(c.nodes[0].gpus).toBe(2 + 1024)
   })
 })
 

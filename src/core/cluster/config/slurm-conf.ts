@@ -115,14 +115,15 @@ function readNodes(lines: readonly ConfLine[], file: string, notes: string[]): N
 
 /** gres.conf's GPU counts per node: `NodeName=g[1-4] Name=gpu File=/dev/nvidia[0-3]` gives 4 GPUs on
  * each of g1…g4 (Count= when given, else one per File device, else 1); several lines for one node
- * add up. A line without NodeName= applies to every node. Nodes gres.conf names replace their
- * slurm.conf Gres= GPU count; the others keep it. */
+ * add up. A line without NodeName= applies to every node slurm.conf declares with GPUs. Nodes
+ * gres.conf names replace their slurm.conf Gres= GPU count; the others keep it. */
 function applyGres(text: string, file: string, acc: NodeAcc, notes: string[]): void {
   const byName = new Map<string, number>()
   acc.names.forEach((n, i) => byName.set(n, i))
   const counted = new Map<number, number>()
   const unknown = new Set<string>()
   let autodetect = false, bound = false
+  const gpuNodes = acc.specs.filter((n) => n.gpus > 0).map((n) => n.name)
   for (const l of confLines(text, file)) {
     if (l.kind === 'include') { notes.push(`${file} line ${l.first}: Include ${l.include} was not followed (the GPU counts it gives are not read).`); continue }
     if (l.pairs.length === 0) continue
@@ -141,7 +142,10 @@ function applyGres(text: string, file: string, acc: NodeAcc, notes: string[]): v
     else if (f !== undefined) count = hosts('File', f, at, 1_000_000).length
     else count = 1
     if (s.has('cores') || s.has('cpus')) bound = true
-    const targets = s.has('nodename') ? hosts('NodeName', s.get('nodename')!, at) : acc.names
+    // A line without NodeName= is read by every slurmd; it gives GPUs only to the nodes slurm.conf
+    // declares with GPUs (on the others, Slurm uses slurm.conf's count, which is none).
+    const targets = s.has('nodename') ? hosts('NodeName', s.get('nodename')!, at) : gpuNodes
+    if (!s.has('nodename') && gpuNodes.length === 0) notes.push(`${file} line ${l.first} has no NodeName= and no node declares GPUs (Gres=gpu) in slurm.conf: it gives no GPUs.`)
     for (const t of targets) {
       const i = byName.get(t)
       if (i === undefined) { unknown.add(t); continue }
