@@ -84,6 +84,7 @@ export function machineModel(inputs: MachineInputs, log: MachineLog): MachineMod
     fromConf = true
   } else if (inputs.cluster) {
     const kind = detectConfigKind(inputs.cluster.text)
+    if (kind === null) throw new MachineInputError(`--cluster: ${inputs.cluster.file} is neither a slurm.conf (NodeName/PartitionName lines) nor the output of scontrol show node (NodeName=… CPUTot=…)`)
     if (kind === 'slurm.conf') {
       const conf = parseSlurmConf(inputs.cluster.text, inputs.cluster.file, inputs.gres)
       cluster = conf.cluster
@@ -95,13 +96,16 @@ export function machineModel(inputs: MachineInputs, log: MachineLog): MachineMod
   } else {
     if (inputs.gres) throw new MachineInputError('--gres-conf needs the slurm.conf it belongs to (--cluster, --slurm-conf or --current-conf)')
     const nodeData = log.nodesSeen !== undefined && log.nodesSeen.length > 0
-    if (!nodeData && log.jobs.partition === undefined && log.jobs.nodes === undefined) {
-      if (!inputs.poolAsNodes) {
-        if (inputs.scheduler === 'slurm') throw new MachineInputError('--scheduler slurm needs a machine: this log names no nodes or partitions; give --cluster or --slurm-conf')
-        return null
-      }
-      cluster = poolCluster(log.machineProcs)
-    } else cluster = inferCluster({ jobs: log.jobs, nodesSeen: log.nodesSeen ?? [], partitions: log.partitions ?? [], machineProcs: log.machineProcs })
+    if (!nodeData && log.jobs.partition === undefined && log.jobs.nodes === undefined && !inputs.poolAsNodes) {
+      if (inputs.scheduler === 'slurm') throw new MachineInputError('--scheduler slurm needs a machine: this log names no nodes or partitions; give --cluster or --slurm-conf')
+      return null
+    }
+    // Node names, node counts, or (poolAsNodes) the log's processors as one-CPU nodes.
+    const j = log.jobs
+    cluster = inferCluster({
+      count: j.count, procs: j.procs, ...(j.nodes ? { nodes: j.nodes } : {}), ...(j.gpus ? { gpus: j.gpus } : {}), ...(j.memMB ? { memMB: j.memMB } : {}),
+      ...(j.partition ? { partition: j.partition } : {}), partitions: log.partitions ?? [], nodesSeen: log.nodesSeen ?? [], machineProcs: log.machineProcs,
+    })
     scheduling = defaultScheduling()
   }
   const scheduler = inputs.scheduler ?? (fromConf ? 'slurm' : 'easy')
@@ -162,19 +166,6 @@ export function campaignMachine(inputs: MachineInputs | undefined, w: MachineLog
   let maxRequested = 0
   for (let i = 0; i < w.jobs.count; i++) if (w.jobs.requested[i] > maxRequested) maxRequested = w.jobs.requested[i]
   return { model, deploy: { machineProcs: w.machineProcs, maxRequested: maxRequested > 0 ? maxRequested : null, longestWait: null }, deployed: new Map() }
-}
-
-/** The single pool as `procs` one-CPU nodes in one partition: the same granularity as the pool,
- * so Slurm's whole-node reservations are per processor (as the real-Slurm tests run it). */
-export function poolCluster(procs: number): ClusterSpec {
-  const nodes = Array.from({ length: procs }, (_, i) => ({ name: `p${i + 1}`, cpus: 1, threadsPerCore: 1, memMB: 1, gpus: 0, weight: 1 }))
-  return {
-    nodes,
-    partitions: [{ name: 'pool', nodes: nodes.map((_, i) => i), maxTime: null, defaultTime: null, priorityTier: 1, priorityJobFactor: 1, overSubscribe: 'NO', isDefault: true, defMemPerCpu: null, defMemPerNode: null, state: 'UP' }],
-    select: { type: 'cons_tres', unit: 'cpu', memory: false }, defMemPerCpu: null, defMemPerNode: null,
-    source: { kind: 'inferred', note: `the log's ${procs.toLocaleString('en-US')} processors as one-CPU nodes in one partition` },
-    notes: [],
-  }
 }
 
 /** The result's account of the machine (schema v3 `machine`): a model, or the single pool. */
