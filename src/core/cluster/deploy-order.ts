@@ -9,7 +9,7 @@ import { slurmPlan, type SlurmPlan } from '../export/slurm-plan'
 import type { ExportInput } from '../export/validate'
 import { policyLabel } from '../sim/policies'
 import type { SimConfig } from '../sim/types'
-import { parseSlurmConf } from './config'
+import { parseSlurmConf, parseSlurmScheduling } from './config'
 import { deployedSiteFactor } from './deployed'
 import type { ClusterJobs, SiteFactor, SlurmScheduling } from './types'
 
@@ -55,7 +55,7 @@ export function deployOrder(config: SimConfig, ctx: DeployContext): DeployedOrde
   if (!file) throw new Error(`internal: the Slurm export wrote no ${ctx.conf ? MERGED_CONF_FILE : SLURM_CONF_FILE}`)
   // Without the site's file, the fragment is read on Slurm's defaults; its nodes come from the
   // machine, so only the scheduling is taken from it.
-  const scheduling = parseSlurmConf(file.content, file.name).scheduling
+  const scheduling = ctx.conf ? parseSlurmConf(file.content, file.name).scheduling : parseSlurmScheduling(file.content, file.name).scheduling
   return { scheduling, plan, text: file.content }
 }
 

@@ -412,6 +412,22 @@ export function parseSlurmConf(text: string, file: string, gres?: { text: string
   return { cluster, scheduling, text }
 }
 
+/**
+ * Only the scheduling settings of a slurm.conf text (priority, scheduler, backfill), on Slurm's
+ * defaults: the exported fragment read back when the site's slurm.conf is not known (its nodes
+ * come from elsewhere). Same reader as parseSlurmConf's; NodeName/PartitionName lines are ignored.
+ */
+export function parseSlurmScheduling(text: string, file: string): { scheduling: SlurmScheduling; notes: string[] } {
+  const notes: string[] = []
+  const byKey = new Map<string, { value: string; line: number }>()
+  for (const l of confLines(text, file)) {
+    if (l.kind !== 'settings') continue
+    for (const p of l.pairs) byKey.set(p.key.toLowerCase(), { value: p.value, line: l.first })
+  }
+  const scheduling = readScheduling((k) => byKey.get(k.toLowerCase()) ?? null, file, notes)
+  return { scheduling, notes }
+}
+
 /** Only the last Default=YES partition stays the default (Slurm's rule: the later line replaces). */
 function fixDefault(parts: PartitionSpec[]): PartitionSpec[] {
   let last = -1
