@@ -7,14 +7,14 @@ export function node(name: string, cpus: number, extra: Partial<NodeSpec> = {}):
   return { name, cpus, threadsPerCore: 1, memMB: 1, gpus: 0, weight: 1, ...extra }
 }
 
-export function partition(name: string, nodes: number[], extra: Partial<PartitionSpec> = {}): PartitionSpec {
+export function partition(name: string, nodes: readonly number[], extra: Partial<PartitionSpec> = {}): PartitionSpec {
   return {
     name, nodes, maxTime: null, defaultTime: null, priorityTier: 1, priorityJobFactor: 1,
     overSubscribe: 'NO' as OverSubscribe, isDefault: false, defMemPerCpu: null, defMemPerNode: null, state: 'UP', ...extra,
   }
 }
 
-export function cluster(nodes: NodeSpec[], partitions: PartitionSpec[], select: Partial<SelectSpec> = {}, extra: Partial<ClusterSpec> = {}): ClusterSpec {
+export function cluster(nodes: readonly NodeSpec[], partitions: readonly PartitionSpec[], select: Partial<SelectSpec> = {}, extra: Partial<ClusterSpec> = {}): ClusterSpec {
   const parts = partitions.length > 0 ? partitions : [partition('all', nodes.map((_, i) => i), { isDefault: true })]
   return {
     nodes, partitions: parts, select: { type: 'cons_tres', unit: 'cpu', memory: false, ...select },
