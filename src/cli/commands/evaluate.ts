@@ -20,6 +20,7 @@ import { fidelityLines } from '../fidelity-text'
 import { MACHINE_FLAGS, MACHINE_HELP, machineInputs } from '../machine-args'
 import { MachineInputError } from '../../core/cluster/model'
 import { ClusterConfigError } from '../../core/cluster/config'
+import { ClusterJobsError } from '../../core/cluster/jobs'
 import { COMPAT_FLAGS, compatFlag, compatHelp } from '../compat-arg'
 
 export const evaluateHelp = `easytune evaluate <log>… [options]
@@ -141,7 +142,7 @@ export async function evaluateCommand(argv: string[], io: Io): Promise<number> {
         }), sha, w)
     }, 'interrupted: finished cells are kept in the cache; run the same command again to resume.')
   } catch (e) {
-    if (e instanceof InsufficientDataError || e instanceof MachineInputError || e instanceof ClusterConfigError) {
+    if (e instanceof InsufficientDataError || e instanceof MachineInputError || e instanceof ClusterConfigError || e instanceof ClusterJobsError) {
       io.err(`${path}: ${e.message}\n`)
       return 2
     }

@@ -16,6 +16,7 @@ import { MACHINE_FLAGS, MACHINE_HELP, machineInputs } from '../machine-args'
 import { fidelityLines } from '../fidelity-text'
 import { clusterJobs, describeMachine, machineFidelity, machineModel, machineSummary, MachineInputError, runOnMachine, type MachineModel } from '../../core/cluster/model'
 import { ClusterConfigError } from '../../core/cluster/config'
+import { ClusterJobsError } from '../../core/cluster/jobs'
 import type { ClusterJobs } from '../../core/cluster/types'
 
 export const SIMULATE_SCHEMA_VERSION = 1
@@ -70,7 +71,7 @@ export async function simulateCommand(argv: string[], io: Io): Promise<number> {
     model = machineModel(inputs, w)
     if (model && compat !== 'none') throw new MachineInputError(`--compat ${compat} is the research's single-pool rule; it cannot run on a machine of nodes and partitions (${describeMachine(model)})`)
   } catch (e) {
-    if (e instanceof MachineInputError || e instanceof ClusterConfigError) { io.err(`easytune: ${e.message}\n`); return 2 }
+    if (e instanceof MachineInputError || e instanceof ClusterConfigError || e instanceof ClusterJobsError) { io.err(`easytune: ${e.message}\n`); return 2 }
     throw e
   }
   if (model === null) {

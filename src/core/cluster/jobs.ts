@@ -164,8 +164,23 @@ function moveJobsThatNeverFit(jobs: ClusterJobs, cluster: ClusterSpec, table: Jo
   const order = [def, ...Array.from({ length: P }, (_, k) => k).filter((k) => k !== def)]
   const moved = new Map<string, number>()
   const partition = jobs.partition as Int32Array
+  const nodes = jobs.nodes as Int32Array
+  let spread = 0
   for (let j = 0; j < jobs.count; j++) {
     if (fits(j)) continue
+    // More CPUs (or GPUs, memory) per node than this machine's nodes have — hyper-threads, or an
+    // inferred machine smaller per node than the real one: the job spreads its CPUs over as many
+    // nodes as it needs, in its own partition, before it is moved anywhere.
+    if (nodes[j] > 0 && jobs.gpusPerNode[j] === 0) {
+      const was = nodes[j], mem = jobs.memPerNode as Float64Array, perNode = mem[j]
+      nodes[j] = 0
+      mem[j] = perNode * was // a flexible job's memory is its total (spread per CPU)
+      copyRow(demand, buildDemand(rowOf(jobs, j), cluster), j)
+      if (fits(j)) { spread++; continue }
+      nodes[j] = was
+      mem[j] = perNode
+      copyRow(demand, buildDemand(rowOf(jobs, j), cluster), j)
+    }
     const from = partition[j]
     let to = -1
     for (const k of order) {
@@ -185,6 +200,7 @@ function moveJobsThatNeverFit(jobs: ClusterJobs, cluster: ClusterSpec, table: Jo
     const key = `${cluster.partitions[from].name} → ${cluster.partitions[to].name}`
     moved.set(key, (moved.get(key) ?? 0) + 1)
   }
+  if (spread > 0) notes.push(`${fmt(spread)} jobs used more per node than this machine's nodes have: each spreads its CPUs over as many nodes as it needs`)
   for (const [key, count] of moved) notes.push(`${fmt(count)} jobs can never fit their partition on this machine and were moved (${key})`)
 }
 
