@@ -431,6 +431,7 @@ describe('detectConfigKind', () => {
     expect(detectConfigKind(read('slurm/loopback-multi.conf'))).toBe('slurm.conf')
     expect(detectConfigKind('PartitionName=batch\n   AllowGroups=ALL\n   State=UP TotalCPUs=3248 TotalNodes=116')).toBe('scontrol')
     expect(detectConfigKind('\n# only\nNodeName=a CPUs=4\n')).toBe('slurm.conf')
+    expect(detectConfigKind('# made from: scontrol show node (CPUTot=20)\nNodeName=a CPUs=20\n')).toBe('slurm.conf')
   })
   it('neither for a log or an empty file', () => {
     expect(detectConfigKind('JobID|User|Partition\n1|a|b\n')).toBeNull()

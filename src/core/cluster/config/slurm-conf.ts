@@ -5,6 +5,7 @@
 // gives the settings their meaning. Values a slurm.conf leaves unset get Slurm 22.05's defaults
 // (./defaults.ts). Input is hostile: every problem is a ClusterConfigError with file and line.
 import { parseSlurmConf as readConfLines, SlurmConfError, type ConfLine } from '../../export/slurm-conf'
+import { BF_WINDOW_MAX_MIN } from '../../export/slurm-plan'
 import type { ClusterSpec, NodeSpec, PartitionSpec, PriorityConfig, SelectSpec, SlurmConf, SlurmScheduling } from '../types'
 import { buildPartition, fail, gresGpus, hosts, memDefault, quote, slurmTimeSeconds, wholeNumber, yesNo, type At } from './common'
 import { SLURM_DEFAULTS, SLURM_DEFAULTS_VERSION } from './defaults'
@@ -257,7 +258,7 @@ function readScheduling(get: (k: string) => { value: string; line: number } | nu
   const unmodelled = SCHED_UNMODELLED.filter(([k, what]) => what !== '' && lower.includes(k)).map(([, what]) => what)
   if (unmodelled.length > 0) notes.push(`SchedulerParameters not simulated: ${unmodelled.join('; ')} (line ${sp!.line}).`)
   const big = 2 ** 31 - 1
-  const bfWindowMin = schedNumber(raw, 'bf_window', D.bfWindowMinutes.value, 1, 30 * DAY / MIN, notes, 'minutes')
+  const bfWindowMin = schedNumber(raw, 'bf_window', D.bfWindowMinutes.value, 1, BF_WINDOW_MAX_MIN, notes, 'minutes')
   const maxJobUser = schedNumber(raw, 'bf_max_job_user', D.bfMaxJobUser.value, 0, big, notes, 'jobs')
   const priority = readPriority(get, at, notes)
   return {
