@@ -407,6 +407,7 @@ describe('scontrol show node / show partition', () => {
     ])
     const notes = c.notes.join('\n')
     expect(notes).toMatch(/Partition devel: not simulated: MaxNodes/)
+    expect(notes).toMatch(/1 node\(s\) were down, drained or powered off when the output was taken \(r2\): the machine is simulated with every node up/)
     expect(notes).toMatch(/SelectType is not in scontrol output/)
   })
   it('assumes per-core allocation without consumable memory, and says where it came from', () => {
