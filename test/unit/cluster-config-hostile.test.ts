@@ -71,6 +71,24 @@ describe('hostile slurm.conf', () => {
     expect(e.message).toMatch(new RegExp(`more than ${MAX_NODES - 600000} hosts`))
   })
 
+  it('an error in an included file names that file and its line; cycles and bombs are refused', () => {
+    const main = `NodeName=a1\n${PART}\nInclude /etc/slurm/prio.conf`
+    const e = errorOf(() => parseSlurmConf(main, 'slurm.conf', undefined, () => ({ text: '# weights\nPriorityWeightAge=-1', file: '/etc/slurm/prio.conf' })))
+    expect([e.file, e.line]).toEqual(['/etc/slurm/prio.conf', 2])
+    expect(e.message).toMatch(/^\/etc\/slurm\/prio\.conf line 2: PriorityWeightAge=-1 is out of range/)
+    const loop = errorOf(() => parseSlurmConf(main, 'slurm.conf', undefined, () => ({ text: 'Include /etc/slurm/prio.conf', file: '/etc/slurm/prio.conf' })))
+    expect([loop.file, loop.line]).toEqual(['/etc/slurm/prio.conf', 1])
+    expect(loop.message).toMatch(/includes itself/)
+    // every file includes the next, ten deep
+    let n = 0
+    const deep = errorOf(() => parseSlurmConf(main, 'slurm.conf', undefined, () => ({ text: 'Include next.conf', file: `f${n++}.conf` })))
+    expect(deep.message).toMatch(/nested more than 8 deep/)
+    // a file that includes a 1.9 MB file five times: more than 8,000,000 characters in all
+    const big = `${'#'.repeat(99)}\n`.repeat(19_000) // 1,900,000 characters of comments
+    const bomb = errorOf(() => parseSlurmConf(`${main}\n${'Include big.conf\n'.repeat(5)}`, 'slurm.conf', undefined, (p) => (p === 'big.conf' ? { text: big, file: 'big.conf' } : { text: '', file: 'prio.conf' })))
+    expect(bomb.message).toMatch(/more than 8000000 characters/)
+  })
+
   it('a hostile gres.conf names its own file and line', () => {
     const gres = (text: string) => errorOf(() => parseSlurmConf(`NodeName=g1\n${PART}`, 'slurm.conf', { text, file: 'gres.conf' }))
     const e = gres('AutoDetect=off\nNodeName=g1 Name=gpu File=/dev/nvidia[0-9999999]')

@@ -150,6 +150,23 @@ describe('the loopback configurations of the Slurm test recipe (test/fixtures/RE
     expect(notes).toMatch(/Include \$RUN_DIR\/etc\/prio\.conf \(line 40\)/)
   })
 
+  it('Include lines are followed when the caller gives the files (the prio.conf of the jobsize profile)', () => {
+    const files: Record<string, string> = {
+      '$RUN_DIR/etc/auth.conf': 'AuthType=auth/none\nCredType=cred/none\n',
+      '$RUN_DIR/etc/prio.conf': '# jobsize / waves\nPriorityWeightJobSize=100000\nPriorityFavorSmall=YES\nPriorityWeightAge=1000          # ignored without slurmdbd (see above)\n',
+    }
+    const asked: string[] = []
+    const { cluster, scheduling } = parseSlurmConf(read('slurm/loopback-multi.conf'), 'slurm.conf', undefined, (path) => {
+      asked.push(path)
+      return path in files ? { text: files[path], file: path.replace('$RUN_DIR/etc/', '') } : null
+    })
+    expect(asked).toEqual(['$RUN_DIR/etc/auth.conf', '$RUN_DIR/etc/prio.conf'])
+    expect(scheduling.priority).toMatchObject({ weightJobSize: 100000, favorSmall: true, weightAge: 1000, accounting: false })
+    expect(cluster.notes.join('\n')).not.toMatch(/was not followed/)
+    // a setting of an included file is named with its file in notes
+    expect(cluster.notes.join('\n')).toMatch(/PriorityWeightAge=1000 and PriorityWeightFairshare=0 are set, but AccountingStorageType is not/)
+  })
+
   it('the single-node configuration', () => {
     const { cluster } = parseSlurmConf(read('slurm/loopback-single.conf'), 'etc/slurm.conf')
     expect(cluster.nodes).toEqual([node('localhost', 64, 1, 1000, 0, 1)])
@@ -390,6 +407,7 @@ describe('scontrol show node / show partition', () => {
     ])
     const notes = c.notes.join('\n')
     expect(notes).toMatch(/Partition devel: not simulated: MaxNodes/)
+    expect(notes).toMatch(/1 node\(s\) were down, drained or powered off when the output was taken \(r2\): the machine is simulated with every node up/)
     expect(notes).toMatch(/SelectType is not in scontrol output/)
   })
   it('assumes per-core allocation without consumable memory, and says where it came from', () => {
@@ -431,6 +449,7 @@ describe('detectConfigKind', () => {
     expect(detectConfigKind(read('slurm/loopback-multi.conf'))).toBe('slurm.conf')
     expect(detectConfigKind('PartitionName=batch\n   AllowGroups=ALL\n   State=UP TotalCPUs=3248 TotalNodes=116')).toBe('scontrol')
     expect(detectConfigKind('\n# only\nNodeName=a CPUs=4\n')).toBe('slurm.conf')
+    expect(detectConfigKind('# made from: scontrol show node (CPUTot=20)\nNodeName=a CPUs=20\n')).toBe('slurm.conf')
   })
   it('neither for a log or an empty file', () => {
     expect(detectConfigKind('JobID|User|Partition\n1|a|b\n')).toBeNull()

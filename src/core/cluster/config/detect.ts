@@ -9,7 +9,8 @@ const SCONTROL_ONLY = /(?:^|[\s])(CPUTot|CPUAlloc|CPULoad|CPUEfctv|AllocMem|Free
  * its syntax: Key=Value lines), null for neither. Reads at most the first 64 kB. */
 export function detectConfigKind(text: string): 'slurm.conf' | 'scontrol' | null {
   const head = text.slice(0, 65_536)
-  if (SCONTROL_ONLY.test(head)) return 'scontrol'
+  // comment lines of a slurm.conf may quote anything
+  if (SCONTROL_ONLY.test(head.split(/\r?\n/).filter((l) => !l.trimStart().startsWith('#')).join('\n'))) return 'scontrol'
   for (const raw of head.split(/\r?\n/)) {
     const line = raw.replace(/#.*$/, '').trim()
     if (line === '') continue

@@ -2,7 +2,7 @@
 // (docs/CLUSTER.md §Configuration files, §Inferred machine).
 export { ClusterConfigError, MAX_NODES } from './errors'
 export { SLURM_DEFAULTS, SLURM_DEFAULTS_VERSION, defaultScheduling } from './defaults'
-export { parseSlurmConf, parseSlurmScheduling } from './slurm-conf'
+export { parseSlurmConf, parseSlurmScheduling, type ConfInclude } from './slurm-conf'
 export { parseScontrol } from './scontrol'
 export { detectConfigKind } from './detect'
 export { inferCluster, type InferInput } from './infer'

@@ -98,6 +98,8 @@ export function parseScontrol(text: string, file: string): ClusterSpec {
     index.set(n.name, nodes.length)
     nodes.push(n)
   }
+  const down = nodeRecs.filter((r) => /DOWN|DRAIN|FAIL|FUTURE|POWER/i.test(r.values.get('state') ?? '')).map((r) => r.values.get('nodename')!.trim())
+  if (down.length > 0) notes.push(`${down.length} node(s) were down, drained or powered off when the output was taken (${down.slice(0, 3).join(', ')}${down.length > 3 ? ', …' : ''}): the machine is simulated with every node up.`)
   const partitions: PartitionSpec[] = []
   if (partRecs.length > 0) {
     const seen = new Set<string>()

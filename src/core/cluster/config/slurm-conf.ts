@@ -5,6 +5,7 @@
 // gives the settings their meaning. Values a slurm.conf leaves unset get Slurm 22.05's defaults
 // (./defaults.ts). Input is hostile: every problem is a ClusterConfigError with file and line.
 import { parseSlurmConf as readConfLines, SlurmConfError, type ConfLine } from '../../export/slurm-conf'
+import { BF_WINDOW_MAX_MIN } from '../../export/slurm-plan'
 import type { ClusterSpec, NodeSpec, PartitionSpec, PriorityConfig, SelectSpec, SlurmConf, SlurmScheduling } from '../types'
 import { buildPartition, fail, gresGpus, hosts, memDefault, quote, slurmTimeSeconds, wholeNumber, yesNo, type At } from './common'
 import { SLURM_DEFAULTS, SLURM_DEFAULTS_VERSION } from './defaults'
@@ -20,6 +21,41 @@ function confLines(text: string, file: string): ConfLine[] {
     if (m === null) throw new ClusterConfigError(e.message.replace(/^the current slurm\.conf /, 'the file '), file, null)
     const rest = m[2]
     throw new ClusterConfigError(/^(is|holds) /.test(rest) ? `the line ${rest}` : rest, file, Number(m[1]))
+  }
+}
+
+/** One logical line and the file it was read from (the main file or an Include'd one). */
+interface Src { readonly l: ConfLine; readonly file: string }
+
+/** A setting's value and where it was read (for errors, and "line N" / "file line N" in notes). */
+interface Setting { readonly value: string; readonly at: At; readonly where: string }
+type Get = (key: string) => Setting | null
+
+/** Most characters read over a file and everything it includes (a bound against Include bombs). */
+const MAX_TOTAL_CHARS = 8_000_000
+/** Deepest Include nesting followed (Slurm's own limit is of the same order). */
+const MAX_INCLUDE_DEPTH = 8
+
+/** A file read for an Include line: its text and the name to use in messages. */
+export interface ConfInclude { readonly text: string; readonly file: string }
+
+/** The logical lines of a file with its Include lines replaced by the included files' lines, when
+ * `include` can give them (the CLI reads files; core cannot); otherwise each Include is noted. */
+function gather(text: string, file: string, include: ((path: string) => ConfInclude | null) | undefined, notes: string[], out: Src[], budget: { chars: number }, stack: string[]): void {
+  budget.chars -= text.length
+  if (budget.chars < 0) fail({ file, line: null }, `the file and the files it includes hold more than ${MAX_TOTAL_CHARS} characters`)
+  for (const l of confLines(text, file)) {
+    if (l.kind !== 'include') { out.push({ l, file }); continue }
+    const path = l.include!.trim().replace(/^"(.*)"$/, '$1')
+    const where = stack.length === 0 ? `line ${l.first}` : `${file} line ${l.first}`
+    const inc = include?.(path) ?? null
+    if (inc === null) {
+      notes.push(`Include ${path} (${where}) was not followed: settings, nodes and partitions in it are not read (give its contents in the file if they matter).`)
+      continue
+    }
+    if (stack.includes(inc.file) || inc.file === file) fail({ file, line: l.first }, `Include ${quote(path)} includes itself (through ${[...stack, file].join(' → ')})`)
+    if (stack.length + 1 > MAX_INCLUDE_DEPTH) fail({ file, line: l.first }, `Include ${quote(path)} is nested more than ${MAX_INCLUDE_DEPTH} deep`)
+    gather(inc.text, inc.file, include, notes, out, budget, [...stack, file])
   }
 }
 
@@ -54,15 +90,16 @@ const GLOBAL_UNMODELLED: readonly [string, (v: string) => boolean, string][] = [
 interface NodeAcc { names: string[]; specs: NodeSpec[] }
 
 /** The NodeName lines (with NodeName=DEFAULT), in file order. */
-function readNodes(lines: readonly ConfLine[], file: string, notes: string[]): NodeAcc {
+function readNodes(lines: readonly Src[], main: string, notes: string[]): NodeAcc {
   const D = SLURM_DEFAULTS
   let defaults = new Map<string, string>()
   const acc: NodeAcc = { names: [], specs: [] }
   const index = new Set<string>()
   const noted = new Set<string>()
-  for (const l of lines) {
+  for (const { l, file } of lines) {
     if (l.kind !== 'record' || l.pairs[0].key.toLowerCase() !== 'nodename') continue
     const at: At = { file, line: l.first }
+    const where = file === main ? `line ${l.first}` : `${file} line ${l.first}`
     const own = settingsOf(l)
     const nameList = own.get('nodename')!
     if (/^default$/i.test(nameList.trim())) { defaults = new Map([...defaults, ...own]); continue }
@@ -92,17 +129,17 @@ function readNodes(lines: readonly ConfLine[], file: string, notes: string[]): N
     } else {
       // Slurm's rule: CPUs that match no product of the topology are reset to the full product.
       cpus = sockets * cores * threads; threadsPerCore = threads
-      notes.push(`Nodes ${nameList} (line ${l.first}): CPUs=${cpusGiven} does not match Sockets×CoresPerSocket×ThreadsPerCore (${cpus}); Slurm resets CPUs to ${cpus}, and so does the simulator.`)
+      notes.push(`Nodes ${nameList} (${where}): CPUs=${cpusGiven} does not match Sockets×CoresPerSocket×ThreadsPerCore (${cpus}); Slurm resets CPUs to ${cpus}, and so does the simulator.`)
     }
     if (cpus > 1_000_000) fail(at, `${cpus} CPUs on one node is out of range`)
     const realMemory = num('RealMemory', 'realmemory', 1, 1e12) ?? D.nodeRealMemoryMB.value
     const weight = num('Weight', 'weight', 0, 2 ** 32 - 1) ?? D.nodeWeight.value
     const gresRaw = get('gres')
     const gres = gresRaw === undefined ? { gpus: 0, others: [] } : gresGpus('Gres', gresRaw, at)
-    for (const o of gres.others) if (!noted.has(`gres:${o}`)) { noted.add(`gres:${o}`); notes.push(`GRES ${o} (line ${l.first}) is not simulated: only GPUs (gpu) are.`) }
+    for (const o of gres.others) if (!noted.has(`gres:${o}`)) { noted.add(`gres:${o}`); notes.push(`GRES ${o} (${where}) is not simulated: only GPUs (gpu) are.`) }
     for (const [k, what] of NODE_UNMODELLED) if (s.has(k) && !noted.has(what)) { noted.add(what); notes.push(`Nodes: ${what}.`) }
     const state = (get('state') ?? '').toUpperCase()
-    if (/FUTURE|CLOUD/.test(state)) notes.push(`Nodes ${nameList} (line ${l.first}) are State=${state}: simulated as always up.`)
+    if (/FUTURE|CLOUD/.test(state)) notes.push(`Nodes ${nameList} (${where}) are State=${state}: simulated as always up.`)
     for (const name of names) {
       if (index.has(name)) fail(at, `node ${quote(name)} is declared twice (an earlier NodeName line already names it)`)
       index.add(name)
@@ -159,7 +196,7 @@ function applyGres(text: string, file: string, acc: NodeAcc, notes: string[]): v
 }
 
 /** SelectType and SelectTypeParameters. */
-function readSelect(get: (k: string) => { value: string; line: number } | null, file: string, notes: string[]): SelectSpec {
+function readSelect(get: Get, notes: string[]): SelectSpec {
   const D = SLURM_DEFAULTS
   const st = get('SelectType')
   let type: SelectSpec['type'] = D.selectType.value
@@ -167,7 +204,7 @@ function readSelect(get: (k: string) => { value: string; line: number } | null, 
     const v = st.value.trim().toLowerCase()
     if (v === 'select/linear') type = 'linear'
     else if (v === 'select/cons_tres' || v === 'select/cons_res') type = 'cons_tres'
-    else notes.push(`SelectType=${st.value} (line ${st.line}) is not known to the simulator: read as select/${type} (${D.selectType.why}).`)
+    else notes.push(`SelectType=${st.value} (${st.where}) is not known to the simulator: read as select/${type} (${D.selectType.why}).`)
   } else notes.push(`SelectType is not set: Slurm ${SLURM_DEFAULTS_VERSION}'s default select/linear (whole nodes) applies. Slurm 23.11 and later default to select/cons_tres: set it explicitly if your site runs one.`)
   const base = type === 'linear' ? D.linearParameters.value : D.consTresParameters.value
   const sp = get('SelectTypeParameters')
@@ -185,7 +222,7 @@ function readSelect(get: (k: string) => { value: string; line: number } | null, 
   }
   if (type === 'linear') return { type, unit: 'cpu', memory }
   if (unit === null) {
-    if (memory) notes.push(`SelectTypeParameters=${sp.value} (line ${sp.line}) makes memory the only consumable resource: CPUs are simulated as consumable per CPU.`)
+    if (memory) notes.push(`SelectTypeParameters=${sp.value} (${sp.where}) makes memory the only consumable resource: CPUs are simulated as consumable per CPU.`)
     unit = 'cpu'
   }
   if (unit === 'socket') notes.push('SelectTypeParameters CR_Socket is simulated as CR_Core (whole sockets are not allocated).')
@@ -240,26 +277,25 @@ const SCHED_UNMODELLED: readonly [string, string][] = [
 const MIN = 60
 const DAY = 86_400
 
-function readScheduling(get: (k: string) => { value: string; line: number } | null, file: string, notes: string[]): SlurmScheduling {
+function readScheduling(get: Get, notes: string[]): SlurmScheduling {
   const D = SLURM_DEFAULTS
-  const at = (line: number): At => ({ file, line })
   const stype = get('SchedulerType')
   let schedulerType = D.schedulerType.value
   if (stype !== null) {
     const v = stype.value.trim().toLowerCase()
     if (v === 'sched/builtin') schedulerType = 'builtin'
     else if (v === 'sched/backfill') schedulerType = 'backfill'
-    else notes.push(`SchedulerType=${stype.value} (line ${stype.line}) is not known to the simulator: simulated as sched/backfill.`)
+    else notes.push(`SchedulerType=${stype.value} (${stype.where}) is not known to the simulator: simulated as sched/backfill.`)
   }
   const sp = get('SchedulerParameters')
   const raw = sp?.value ?? ''
   const lower = raw.toLowerCase()
   const unmodelled = SCHED_UNMODELLED.filter(([k, what]) => what !== '' && lower.includes(k)).map(([, what]) => what)
-  if (unmodelled.length > 0) notes.push(`SchedulerParameters not simulated: ${unmodelled.join('; ')} (line ${sp!.line}).`)
+  if (unmodelled.length > 0) notes.push(`SchedulerParameters not simulated: ${unmodelled.join('; ')} (${sp!.where}).`)
   const big = 2 ** 31 - 1
-  const bfWindowMin = schedNumber(raw, 'bf_window', D.bfWindowMinutes.value, 1, 30 * DAY / MIN, notes, 'minutes')
+  const bfWindowMin = schedNumber(raw, 'bf_window', D.bfWindowMinutes.value, 1, BF_WINDOW_MAX_MIN, notes, 'minutes')
   const maxJobUser = schedNumber(raw, 'bf_max_job_user', D.bfMaxJobUser.value, 0, big, notes, 'jobs')
-  const priority = readPriority(get, at, notes)
+  const priority = readPriority(get, notes)
   return {
     schedulerType,
     sched: {
@@ -290,7 +326,7 @@ function readScheduling(get: (k: string) => { value: string; line: number } | nu
 /** PriorityFlags Slurm 22.05 knows. */
 const PRIORITY_FLAGS = new Set(['ACCRUE_ALWAYS', 'CALCULATE_RUNNING', 'DEPTH_OBLIVIOUS', 'NO_FAIR_TREE', 'INCR_ONLY', 'MAX_TRES', 'NO_NORMAL_ALL', 'NO_NORMAL_ASSOC', 'NO_NORMAL_PART', 'NO_NORMAL_QOS', 'NO_NORMAL_TRES', 'SMALL_RELATIVE_TO_TIME', 'FAIR_TREE'])
 
-function readPriority(get: (k: string) => { value: string; line: number } | null, at: (line: number) => At, notes: string[]): PriorityConfig {
+function readPriority(get: Get, notes: string[]): PriorityConfig {
   const D = SLURM_DEFAULTS
   const ptype = get('PriorityType')
   let type = D.priorityType.value
@@ -298,15 +334,15 @@ function readPriority(get: (k: string) => { value: string; line: number } | null
     const v = ptype.value.trim().toLowerCase()
     if (v === 'priority/multifactor') type = 'multifactor'
     else if (v === 'priority/basic') type = 'basic'
-    else fail(at(ptype.line), `PriorityType=${quote(ptype.value)} is not priority/basic or priority/multifactor`)
+    else fail(ptype.at, `PriorityType=${quote(ptype.value)} is not priority/basic or priority/multifactor`)
   }
-  const weight = (key: string): number => { const s = get(key); return s === null ? D.priorityWeight.value : wholeNumber(key, s.value, at(s.line), 0, 2 ** 32 - 1) }
+  const weight = (key: string): number => { const s = get(key); return s === null ? D.priorityWeight.value : wholeNumber(key, s.value, s.at, 0, 2 ** 32 - 1) }
   const time = (key: string, def: number, min: number): number => {
     const s = get(key)
     if (s === null) return def
-    const t = slurmTimeSeconds(key, s.value, at(s.line))
-    if (t === null) return fail(at(s.line), `${key}=${quote(s.value)}: UNLIMITED is not a time here`)
-    if (t < min) return fail(at(s.line), `${key}=${quote(s.value)} is below ${min / 60} minute(s)`)
+    const t = slurmTimeSeconds(key, s.value, s.at)
+    if (t === null) return fail(s.at, `${key}=${quote(s.value)}: UNLIMITED is not a time here`)
+    if (t < min) return fail(s.at, `${key}=${quote(s.value)} is below ${min / 60} minute(s)`)
     return t
   }
   const weightTres: Record<string, number> = {}
@@ -315,16 +351,16 @@ function readPriority(get: (k: string) => { value: string; line: number } | null
     for (const item of wt.value.split(',')) {
       if (item.trim() === '') continue
       const m = /^\s*([A-Za-z][A-Za-z0-9_/:-]*)\s*=\s*([+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)\s*$/.exec(item)
-      if (m === null) fail(at(wt.line), `PriorityWeightTRES: ${quote(item)} is not TRES=weight (e.g. CPU=1000,Mem=2000,GRES/gpu=3000)`)
+      if (m === null) fail(wt.at, `PriorityWeightTRES: ${quote(item)} is not TRES=weight (e.g. CPU=1000,Mem=2000,GRES/gpu=3000)`)
       const w = Number(m![2])
-      if (!Number.isFinite(w)) fail(at(wt.line), `PriorityWeightTRES: ${quote(item)} is not a finite weight`)
+      if (!Number.isFinite(w)) fail(wt.at, `PriorityWeightTRES: ${quote(item)} is not a finite weight`)
       weightTres[m![1].toLowerCase()] = w
     }
   }
   const flagsRaw = get('PriorityFlags')
   const flags = flagsRaw === null ? [] : flagsRaw.value.split(',').map((f) => f.trim().toUpperCase()).filter((f) => f !== '')
   const unknown = flags.filter((f) => !PRIORITY_FLAGS.has(f))
-  if (unknown.length > 0) notes.push(`PriorityFlags ${unknown.join(', ')} (line ${flagsRaw!.line}) not known to the simulator: ignored.`)
+  if (unknown.length > 0) notes.push(`PriorityFlags ${unknown.join(', ')} (${flagsRaw!.where}) not known to the simulator: ignored.`)
   const damp = get('FairShareDampeningFactor')
   const accountingRaw = get('AccountingStorageType')
   const accounting = accountingRaw !== null && /slurmdbd/i.test(accountingRaw.value)
@@ -341,11 +377,11 @@ function readPriority(get: (k: string) => { value: string; line: number } | null
     maxAge: time('PriorityMaxAge', D.priorityMaxAge.value, 0),
     decayHalfLife: time('PriorityDecayHalfLife', D.priorityDecayHalfLife.value, 0),
     calcPeriod: time('PriorityCalcPeriod', D.priorityCalcPeriod.value, 60),
-    favorSmall: favor === null ? D.priorityFavorSmall.value : yesNo('PriorityFavorSmall', favor.value, at(favor.line)),
+    favorSmall: favor === null ? D.priorityFavorSmall.value : yesNo('PriorityFavorSmall', favor.value, favor.at),
     // Fair Tree is the default; NO_FAIR_TREE and DEPTH_OBLIVIOUS select the classic algorithm.
     fairTree: !flags.includes('NO_FAIR_TREE') && !flags.includes('DEPTH_OBLIVIOUS'),
     flags,
-    dampeningFactor: damp === null ? D.fairShareDampeningFactor.value : wholeNumber('FairShareDampeningFactor', damp.value, at(damp.line), 1, 65535),
+    dampeningFactor: damp === null ? D.fairShareDampeningFactor.value : wholeNumber('FairShareDampeningFactor', damp.value, damp.at, 1, 65535),
     qosPriority: {},
     accounting,
   }
@@ -357,58 +393,63 @@ function readPriority(get: (k: string) => { value: string; line: number } | null
 
 /**
  * Reads a slurm.conf (and its gres.conf, if given) into the machine and Slurm's scheduling as
- * configured there. Throws ClusterConfigError naming the file and line.
+ * configured there. `include` gives the text of a file an Include line names (the CLI reads it;
+ * null or absent: the Include is noted as not followed). Throws ClusterConfigError naming the
+ * file and line (of the included file, for a problem in one).
  */
-export function parseSlurmConf(text: string, file: string, gres?: { text: string; file: string }): SlurmConf {
-  const lines = confLines(text, file)
+export function parseSlurmConf(
+  text: string, file: string, gres?: { text: string; file: string }, include?: (path: string) => ConfInclude | null,
+): SlurmConf {
   const notes: string[] = []
-  const byKey = new Map<string, { value: string; line: number }>()
-  for (const l of lines) {
-    if (l.kind === 'include') notes.push(`Include ${l.include} (line ${l.first}) was not followed: settings, nodes and partitions in it are not read (give its contents in the file if they matter).`)
+  const lines: Src[] = []
+  gather(text, file, include, notes, lines, { chars: MAX_TOTAL_CHARS }, [])
+  const byKey = new Map<string, Setting>()
+  for (const { l, file: f } of lines) {
     if (l.kind !== 'settings') continue
-    for (const p of l.pairs) byKey.set(p.key.toLowerCase(), { value: p.value, line: l.first }) // the last one wins, as in Slurm
+    const where = f === file ? `line ${l.first}` : `${f} line ${l.first}`
+    for (const p of l.pairs) byKey.set(p.key.toLowerCase(), { value: p.value, at: { file: f, line: l.first }, where }) // the last one wins, as in Slurm
   }
-  const get = (k: string): { value: string; line: number } | null => byKey.get(k.toLowerCase()) ?? null
+  const get: Get = (k) => byKey.get(k.toLowerCase()) ?? null
   for (const [k, matters, what] of GLOBAL_UNMODELLED) {
     const s = byKey.get(k)
-    if (s !== undefined && matters(s.value.trim())) notes.push(`${what} (line ${s.line}).`)
+    if (s !== undefined && matters(s.value.trim())) notes.push(`${what} (${s.where}).`)
   }
-  if (lines.some((l) => l.kind === 'record' && l.pairs[0].key.toLowerCase() === 'nodeset')) notes.push('NodeSet lines are not read: partitions must name their nodes (or ALL).')
+  if (lines.some(({ l }) => l.kind === 'record' && l.pairs[0].key.toLowerCase() === 'nodeset')) notes.push('NodeSet lines are not read: partitions must name their nodes (or ALL).')
 
   const acc = readNodes(lines, file, notes)
   if (gres !== undefined) applyGres(gres.text, gres.file, acc, notes)
-  if (acc.specs.length === 0) fail({ file, line: null }, 'no NodeName line declares a node: the machine is empty (a NodeName line of an Include\'d file is not read)')
+  if (acc.specs.length === 0) fail({ file, line: null }, 'no NodeName line declares a node: the machine is empty (a NodeName line of an Include\'d file is read only when the file is given)')
   const nodeIndex = new Map<string, number>()
   acc.names.forEach((n, i) => nodeIndex.set(n, i))
 
   let pdefaults = new Map<string, string>()
   const partitions: PartitionSpec[] = []
   const seen = new Set<string>()
-  for (const l of lines) {
+  for (const { l, file: f } of lines) {
     if (l.kind !== 'record' || l.pairs[0].key.toLowerCase() !== 'partitionname') continue
     const own = settingsOf(l)
     const name = own.get('partitionname')!.trim()
     if (/^default$/i.test(name)) { pdefaults = new Map([...pdefaults, ...own]); continue }
-    const at: At = { file, line: l.first }
+    const at: At = { file: f, line: l.first }
     if (seen.has(name)) fail(at, `partition ${quote(name)} is declared twice`)
     seen.add(name)
     const s = new Map([...pdefaults, ...own])
     partitions.push(buildPartition(name, (k) => s.get(k), nodeIndex, at, notes, 'no NodeName line declares'))
   }
-  if (partitions.length === 0) fail({ file, line: null }, 'no PartitionName line: Slurm needs at least one partition to run jobs (a PartitionName line of an Include\'d file is not read)')
+  if (partitions.length === 0) fail({ file, line: null }, 'no PartitionName line: Slurm needs at least one partition to run jobs (a PartitionName line of an Include\'d file is read only when the file is given)')
   if (partitions.filter((p) => p.isDefault).length > 1) notes.push(`Several partitions say Default=YES (${partitions.filter((p) => p.isDefault).map((p) => p.name).join(', ')}): Slurm uses the last one.`)
 
   const dmc = get('DefMemPerCPU'), dmn = get('DefMemPerNode')
   const cluster: ClusterSpec = {
     nodes: acc.specs,
     partitions: fixDefault(partitions),
-    select: readSelect(get, file, notes),
-    defMemPerCpu: dmc === null ? null : memDefault('DefMemPerCPU', dmc.value, { file, line: dmc.line }),
-    defMemPerNode: dmn === null ? null : memDefault('DefMemPerNode', dmn.value, { file, line: dmn.line }),
+    select: readSelect(get, notes),
+    defMemPerCpu: dmc === null ? null : memDefault('DefMemPerCPU', dmc.value, dmc.at),
+    defMemPerNode: dmn === null ? null : memDefault('DefMemPerNode', dmn.value, dmn.at),
     source: gres === undefined ? { kind: 'slurm.conf', file } : { kind: 'slurm.conf', file, gresFile: gres.file },
     notes,
   }
-  const scheduling = readScheduling(get, file, notes)
+  const scheduling = readScheduling(get, notes)
   return { cluster, scheduling, text }
 }
 
