@@ -460,12 +460,12 @@ export function parseSlurmConf(
  */
 export function parseSlurmScheduling(text: string, file: string): { scheduling: SlurmScheduling; notes: string[] } {
   const notes: string[] = []
-  const byKey = new Map<string, { value: string; line: number }>()
+  const byKey = new Map<string, Setting>()
   for (const l of confLines(text, file)) {
     if (l.kind !== 'settings') continue
-    for (const p of l.pairs) byKey.set(p.key.toLowerCase(), { value: p.value, line: l.first })
+    for (const p of l.pairs) byKey.set(p.key.toLowerCase(), { value: p.value, at: { file, line: l.first }, where: `line ${l.first}` })
   }
-  const scheduling = readScheduling((k) => byKey.get(k.toLowerCase()) ?? null, file, notes)
+  const scheduling = readScheduling((k) => byKey.get(k.toLowerCase()) ?? null, notes)
   return { scheduling, notes }
 }
 
