@@ -21,10 +21,17 @@ export const SCHEDULER_KINDS: readonly SchedulerKind[] = ['easy', 'slurm']
 
 export class MachineInputError extends Error {}
 
-/** A configuration file as read (the CLI reads it; the text crosses to the workers). */
+/** A configuration file as read (the CLI reads it; the text crosses to the workers), with the
+ * files its Include lines name, by the path as written there (read by the CLI too). */
 export interface ConfFile {
   readonly file: string
   readonly text: string
+  readonly includes?: Readonly<Record<string, string>>
+}
+
+/** The Include callback of parseSlurmConf for a file read with its includes. */
+function includesOf(f: ConfFile): (path: string) => { text: string; file: string } | null {
+  return (path) => (f.includes && Object.hasOwn(f.includes, path) ? { text: f.includes[path], file: path } : null)
 }
 
 /** What the user gave; part of every cache key (docs/CLUSTER.md §Inputs). */
@@ -78,7 +85,7 @@ export function machineModel(inputs: MachineInputs, log: MachineLog): MachineMod
   let scheduling: SlurmScheduling
   let fromConf = false
   if (inputs.slurmConf) {
-    const conf = parseSlurmConf(inputs.slurmConf.text, inputs.slurmConf.file, inputs.gres)
+    const conf = parseSlurmConf(inputs.slurmConf.text, inputs.slurmConf.file, inputs.gres, includesOf(inputs.slurmConf))
     cluster = conf.cluster
     scheduling = conf.scheduling
     fromConf = true
@@ -86,7 +93,7 @@ export function machineModel(inputs: MachineInputs, log: MachineLog): MachineMod
     const kind = detectConfigKind(inputs.cluster.text)
     if (kind === null) throw new MachineInputError(`--cluster: ${inputs.cluster.file} is neither a slurm.conf (NodeName/PartitionName lines) nor the output of scontrol show node (NodeName=… CPUTot=…)`)
     if (kind === 'slurm.conf') {
-      const conf = parseSlurmConf(inputs.cluster.text, inputs.cluster.file, inputs.gres)
+      const conf = parseSlurmConf(inputs.cluster.text, inputs.cluster.file, inputs.gres, includesOf(inputs.cluster))
       cluster = conf.cluster
     } else {
       if (inputs.gres) throw new MachineInputError('--gres-conf goes with a slurm.conf; scontrol show node already lists each node\'s Gres')
