@@ -86,9 +86,17 @@ describe('buildClusterJobs', () => {
   })
 
   it('a job that can never fit its partition moves to the first partition that can hold it; none → an error naming its line', () => {
-    // 12 CPUs on one node: the cpu partition's nodes have 8 → moved? No partition has a 12-CPU node: error.
-    expect(() => buildClusterJobs(table([{ procs: 1 }, { procs: 12, nodes: 1 }]), machine)).toThrow(ClusterJobsError)
-    expect(() => buildClusterJobs(table([{ procs: 1 }, { procs: 12, nodes: 1 }]), machine)).toThrow(/line 3 \(12 CPUs on 1 nodes\) can never fit partition cpu, nor any other/)
+    // 12 CPUs on one node: no node has 12 CPUs, so the job spreads its CPUs over the cpu
+    // partition's two 8-CPU nodes (flexible, its own partition) rather than being moved.
+    const spread = buildClusterJobs(table([{ procs: 1 }, { procs: 12, nodes: 1 }]), machine)
+    expect([...spread.jobs.nodes]).toEqual([0, 0])
+    expect([...spread.jobs.partition]).toEqual([0, 0])
+    expect(spread.notes).toContain('1 jobs used more per node than this machine\'s nodes have: each spreads its CPUs over as many nodes as it needs')
+    // 20 CPUs on one node: cpu has 16 CPUs in all; "all" has 24: spread there, moved with a note.
+    expect([...buildClusterJobs(table([{ procs: 20, nodes: 1 }]), machine).jobs.partition]).toEqual([2])
+    // 40 CPUs: no partition holds it, even spread: an error naming its line.
+    expect(() => buildClusterJobs(table([{ procs: 1 }, { procs: 40, nodes: 1 }]), machine)).toThrow(ClusterJobsError)
+    expect(() => buildClusterJobs(table([{ procs: 1 }, { procs: 40, nodes: 1 }]), machine)).toThrow(/line 3 \(40 CPUs on 1 nodes\) can never fit partition cpu, nor any other/)
     // 2 GPUs in the cpu partition (no GPUs there): moved to gpu, the first (after the default) that holds it.
     const { jobs, notes } = buildClusterJobs(table([{ procs: 1, partition: 0, nodes: 1, gpus: 2 }]), machine, { partitions: ['cpu'] })
     expect([...jobs.partition]).toEqual([1])

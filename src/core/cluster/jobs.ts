@@ -166,31 +166,40 @@ function moveJobsThatNeverFit(jobs: ClusterJobs, cluster: ClusterSpec, table: Jo
   const partition = jobs.partition as Int32Array
   const nodes = jobs.nodes as Int32Array
   let spread = 0
-  for (let j = 0; j < jobs.count; j++) {
-    if (fits(j)) continue
-    // More CPUs (or GPUs, memory) per node than this machine's nodes have — hyper-threads, or an
-    // inferred machine smaller per node than the real one: the job spreads its CPUs over as many
-    // nodes as it needs, in its own partition, before it is moved anywhere.
+  const mem = jobs.memPerNode as Float64Array
+  /** Whether job j fits partition p as recorded, or else spread over more nodes (then left so). */
+  const fitsIn = (j: number, p: number): 'as-is' | 'spread' | null => {
+    partition[j] = p
+    // The demand's memory defaults depend on the partition: rebuild this job's row.
+    copyRow(demand, buildDemand(rowOf(jobs, j), cluster), j)
+    if (fits(j)) return 'as-is'
+    // More CPUs (or memory) per node than this machine's nodes have — hyper-threads, or an
+    // inferred machine smaller per node than the real one: the job spreads its CPUs over as
+    // many nodes as it needs (GPU jobs keep their node count).
     if (nodes[j] > 0 && jobs.gpusPerNode[j] === 0) {
-      const was = nodes[j], mem = jobs.memPerNode as Float64Array, perNode = mem[j]
+      const was = nodes[j], perNode = mem[j]
       nodes[j] = 0
       mem[j] = perNode * was // a flexible job's memory is its total (spread per CPU)
       copyRow(demand, buildDemand(rowOf(jobs, j), cluster), j)
-      if (fits(j)) { spread++; continue }
+      if (fits(j)) return 'spread'
       nodes[j] = was
       mem[j] = perNode
       copyRow(demand, buildDemand(rowOf(jobs, j), cluster), j)
     }
+    return null
+  }
+  for (let j = 0; j < jobs.count; j++) {
+    if (fits(j)) continue
     const from = partition[j]
     let to = -1
-    for (const k of order) {
-      if (k === from) continue
-      partition[j] = k
-      // The demand's memory defaults depend on the partition: rebuild this job's row.
-      const one = buildDemand(rowOf(jobs, j), cluster)
-      copyRow(demand, one, j)
-      if (fits(j)) { to = k; break }
+    for (const k of [from, ...order.filter((x) => x !== from)]) {
+      const how = fitsIn(j, k)
+      if (how === null) continue
+      if (how === 'spread') spread++
+      to = k
+      break
     }
+    if (to === from) continue
     if (to < 0) {
       partition[j] = from
       throw new ClusterJobsError(`job at line ${table.line[j]} (${jobs.procs[j]} CPUs${jobs.nodes[j] > 0 ? ` on ${jobs.nodes[j]} nodes` : ''}` +
