@@ -68,8 +68,8 @@ function settingsOf(l: ConfLine): Map<string, string> {
 
 /** Keys of a NodeName line the simulator does not model but that change scheduling. */
 const NODE_UNMODELLED: readonly [string, string][] = [
-  ['feature', 'Features= (jobs\' --constraint is not simulated: any node of the partition may run any job)'],
-  ['features', 'Features= (jobs\' --constraint is not simulated: any node of the partition may run any job)'],
+  ['feature', 'Features= (jobs\' constraints (sbatch -C) are not simulated: any node of the partition may run any job)'],
+  ['features', 'Features= (jobs\' constraints (sbatch -C) are not simulated: any node of the partition may run any job)'],
   ['corespeccount', 'CoreSpecCount= (cores kept for the system are counted as schedulable)'],
   ['cpuspeclist', 'CpuSpecList= (CPUs kept for the system are counted as schedulable)'],
   ['memspeclimit', 'MemSpecLimit= (memory kept for the system is counted as schedulable)'],
