@@ -214,10 +214,13 @@ class SlurmSim {
     if (n === 0) return
     const t0 = this.arrival[this.arrOrder[0]]
     this.lastTick = t0
-    let nextTick = nextMultiple(t0 - 1e-9, calcEvery, this.U)
-    if (nextTick < t0) nextTick = nextMultiple(t0, calcEvery, this.U)
-    let nextSched = schedEvery > 0 ? nextMultiple(t0, schedEvery, this.U) : Infinity
-    let nextBf = nextMultiple(t0, bfEvery, this.U)
+    // The periodic series run on the absolute clock: a time is "on" a series when t + U is a
+    // multiple of its period. next* is the next such time after the last processed one.
+    const U = this.U
+    const on = (t: number, every: number) => every > 0 && (t + U) % every === 0
+    let nextTick = nextMultiple(t0, calcEvery, U)
+    let nextSched = schedEvery > 0 ? nextMultiple(t0, schedEvery, U) : Infinity
+    let nextBf = nextMultiple(t0, bfEvery, U)
     for (;;) {
       const tA = a < n ? this.arrival[this.arrOrder[a]] : Infinity
       const tE = this.heapLen > 0 ? this.end[this.heap[0]] : Infinity
@@ -232,23 +235,24 @@ class SlurmSim {
       while (this.heapLen > 0 && this.end[this.heap[0]] <= t) { this.finish(this.heapPop(), t); event = true }
       // 2. Submits (eligibility) at t: priority at submit, into the queue.
       while (a < n && this.arrival[this.arrOrder[a]] <= t) { this.admit(this.arrOrder[a++], t); event = true }
+      const pendingNow = this.qLen - this.dead > 0
       // 3. A PriorityCalcPeriod tick: fair-share, then every pending job's priority.
-      if (tT === t) this.tick(t)
+      if (ticking && on(t, calcEvery) && (pendingNow || this.heapLen > 0)) this.tick(t)
       // 4. The main pass: after events (depth-limited), or the periodic full-queue pass.
-      const full = tS === t
+      const full = pendingNow && this.changedSinceFull && on(t, schedEvery)
       if (event || full) this.mainPass(t, full)
       if (full) this.changedSinceFull = false
-      // 5. The backfill cycle.
-      if (bfOn && this.changedSinceBf && this.qLen - this.dead > 0 && (idealised ? true : tB === t)) this.bfCycle(t)
+      // 5. The backfill cycle: at k·bf_interval (idealised: after every change), if something changed.
+      if (bfOn && this.changedSinceBf && this.qLen - this.dead > 0 && (idealised || on(t, bfEvery))) this.bfCycle(t)
       // Nothing runs and nothing will arrive: a last full pass and cycle; what they leave never starts.
       if (this.heapLen === 0 && a >= n && this.qLen - this.dead > 0) {
         this.mainPass(t, true)
         if (bfOn) this.bfCycle(t)
         if (this.heapLen === 0) break
       }
-      if (nextTick <= t) nextTick = nextMultiple(t, calcEvery, this.U)
-      if (nextSched <= t) nextSched = nextMultiple(t, schedEvery, this.U)
-      if (nextBf <= t) nextBf = nextMultiple(t, bfEvery, this.U)
+      if (nextTick <= t) nextTick = nextMultiple(t, calcEvery, U)
+      if (nextSched <= t) nextSched = nextMultiple(t, schedEvery, U)
+      if (nextBf <= t) nextBf = nextMultiple(t, bfEvery, U)
       if (onCheck !== null && --countdown === 0) {
         countdown = checkEvery
         if (onCheck(this.startedCount, t) && (a < n || this.heapLen > 0)) throw new SimulationStopped()
@@ -543,6 +547,20 @@ class SlurmSim {
       m.scratchBegin()
       const U = this.U
       const inCand = this.inPart[p]
+      // Whether the test after a group can succeed is kept as a count (sufficient nodes for an
+      // N-node job, usable CPUs for a flexible one), updated per released node, so the node
+      // selection runs only when it can succeed: the same answers as testing after every group.
+      const d = m.demand
+      const fixed = d.nodes[j] > 0
+      const need = fixed ? d.nodes[j] : d.cpus[j]
+      const nodes = this.partNodes[p]
+      let have = 0
+      for (let k = 0; k < nodes.length; k++) {
+        const i = nodes[k]
+        if (this.blocked[i] !== 0) continue
+        const u = m.usable(j, i, VIEW_SHADOW)
+        have += fixed ? (u > 0 ? 1 : 0) : u
+      }
       let T0 = NaN
       let win = WILL_RUN_WINDOW
       let r = 0
@@ -558,14 +576,14 @@ class SlurmSim {
             T0 = this.est[job] + (WILL_RUN_WINDOW - (((abs % WILL_RUN_WINDOW) + WILL_RUN_WINDOW) % WILL_RUN_WINDOW))
           }
           last = job
-          m.scratchRelease(job)
+          have += this.releaseInScratch(job, j, inCand, fixed)
           if (r >= this.runLen) { more = false; break }
           next = this.byEst[r]
           if (this.est[next] > T0 + win) break
         }
         if (last < 0) break
         do win *= 2; while (next >= 0 && more && this.est[next] > T0 + win)
-        if (m.select(j, VIEW_SHADOW, PREF_NONE, sel)) {
+        if (have >= need && m.select(j, VIEW_SHADOW, PREF_NONE, sel)) {
           const e = this.est[last]
           if (e > t) return e
           // Running past its limit: Slurm guesses end + KillWait, never before now + 1.
@@ -576,6 +594,27 @@ class SlurmSim {
     } finally {
       m.setExclude(null)
     }
+  }
+
+  /** Releases running job `job` in the scratch view; returns the change of job j's count there. */
+  private releaseInScratch(job: number, j: number, inCand: Uint8Array, fixed: boolean): number {
+    const m = this.m
+    const off = m.allocOff[job], len = m.allocLen[job]
+    let delta = 0
+    for (let k = off; k < off + len; k++) {
+      const i = m.allocNode(k)
+      if (inCand[i] === 0 || this.blocked[i] !== 0) continue
+      const u = m.usable(j, i, VIEW_SHADOW)
+      delta -= fixed ? (u > 0 ? 1 : 0) : u
+    }
+    m.scratchRelease(job)
+    for (let k = off; k < off + len; k++) {
+      const i = m.allocNode(k)
+      if (inCand[i] === 0 || this.blocked[i] !== 0) continue
+      const u = m.usable(j, i, VIEW_SHADOW)
+      delta += fixed ? (u > 0 ? 1 : 0) : u
+    }
+    return delta
   }
 
   /** Does running job `job` hold a node of the candidate set? */
