@@ -24,12 +24,20 @@ export class NodeSpace {
   private entResv = new Int32Array(256)
   private touched: Int32Array
   private touchedLen = 0
+  // Reservations sorted by start and by end (for the later_start sweep), and per-node coverage counts.
+  private byStart = new Int32Array(64)
+  private byEnd = new Int32Array(64)
+  private readonly cover: Int32Array
+  private readonly coverList: Int32Array
+  private coverLen = 0
   begin = 0
   end = 0
 
   constructor(nodeCount: number) {
     this.head = new Int32Array(nodeCount).fill(-1)
     this.touched = new Int32Array(nodeCount)
+    this.cover = new Int32Array(nodeCount)
+    this.coverList = new Int32Array(nodeCount)
   }
 
   get size(): number { return this.count }
@@ -54,8 +62,9 @@ export class NodeSpace {
     if (end < start + resolution) end = start + resolution
     if (end > this.end) end = this.end
     if (!(start < end)) return // beyond the map: nothing to plan
-    const r = this.count++
+    const r = this.count
     if (r >= this.rStart.length) this.growResv()
+    this.count++
     while (this.poolTop + len > this.pool.length) this.growPool()
     this.rStart[r] = start; this.rEnd[r] = end; this.rOff[r] = this.poolTop; this.rLen[r] = len
     for (let k = 0; k < len; k++) {
@@ -67,44 +76,80 @@ export class NodeSpace {
       this.entNext[e] = this.head[i]
       this.head[i] = e
     }
+    insertSorted(this.byStart, r, this.rStart)
+    insertSorted(this.byEnd, r, this.rEnd)
   }
 
   /**
    * The candidate walk of one try (SLURM-SCHEDULER.md §2.5 step 7): every node of a reservation
    * overlapping the window [s, e] (INCLUSIVE: end > s and start ≤ e, so a job ending exactly when a
    * reservation begins overlaps it) is marked in `blocked` (1) if `inCand(node)`; the marked nodes
-   * are appended to `out` (for the caller's reset). Returns later_start: the earliest time after
-   * s at which a blocked candidate node becomes free of reservations again (0 = none before the
-   * map's end).
+   * are appended to `out` (for the caller's reset). Returns later_start (0 = none): Slurm walks the
+   * slots from the one holding s and, at the end y of each slot (up to and including the first slot
+   * that begins after e), asks whether the next slot offers a candidate node missing so far; the
+   * first such y is later_start. Here the same walk is a sweep over the reservations' starts and
+   * ends: y qualifies when a candidate node's last reservation ends at y and none starts at y.
    */
   block(s: number, e: number, inCand: Uint8Array, blocked: Uint8Array, out: Int32Array, outLen: { n: number }): number {
-    let later = 0
     for (let r = 0; r < this.count; r++) {
-      const re = this.rEnd[r]
-      if (!(re > s) || this.rStart[r] > e) continue
+      if (!(this.rEnd[r] > s) || this.rStart[r] > e) continue
       const off = this.rOff[r], len = this.rLen[r]
-      let any = false
       for (let k = off; k < off + len; k++) {
         const i = this.pool[k]
-        if (inCand[i] === 0) continue
-        any = true
-        if (blocked[i] === 0) { blocked[i] = 1; out[outLen.n++] = i }
-      }
-      // The node frees at re unless another reservation holds it from re on (back to back).
-      if (any && re < this.end && (later === 0 || re < later)) {
-        for (let k = off; k < off + len; k++) {
-          const i = this.pool[k]
-          if (inCand[i] !== 0 && !this.heldFrom(i, re)) { later = re; break }
-        }
+        if (inCand[i] !== 0 && blocked[i] === 0) { blocked[i] = 1; out[outLen.n++] = i }
       }
     }
+    if (outLen.n === 0) return 0 // nothing blocked: no slot can offer a node missing so far
+    return this.laterStart(s, e, inCand)
+  }
+
+  private laterStart(s: number, e: number, inCand: Uint8Array): number {
+    const n = this.count
+    const rs = this.rStart, re = this.rEnd
+    let a = 0, b = 0 // next start, next end (indices into byStart / byEnd)
+    let x = this.begin
+    let later = 0
+    // Reservations starting at the map's begin cover the first slot.
+    while (a < n && rs[this.byStart[a]] <= x) this.cover1(this.byStart[a++], 1, inCand, false)
+    for (;;) {
+      const ns = a < n ? rs[this.byStart[a]] : Infinity
+      const ne = b < n ? re[this.byEnd[b]] : Infinity
+      const y = ns < ne ? ns : ne
+      if (!(y < this.end)) break // the last slot has no next slot
+      // Ends at y first (nodes that may become free), then starts at y (nodes taken again).
+      const track = y > s
+      let freed = false
+      while (b < n && re[this.byEnd[b]] <= y) if (this.cover1(this.byEnd[b++], -1, inCand, track)) freed = true
+      while (a < n && rs[this.byStart[a]] <= y) this.cover1(this.byStart[a++], 1, inCand, false)
+      if (freed) {
+        for (let k = 0; k < this.coverLen; k++) {
+          const i = this.coverList[k]
+          if (this.cover[i] === 0) { later = y; break }
+        }
+      }
+      this.coverLen = 0
+      if (later !== 0 || x > e) break
+      x = y
+    }
+    // Reset the coverage counts of this walk.
+    for (let r = 0; r < n; r++) {
+      const off = this.rOff[r], len = this.rLen[r]
+      for (let k = off; k < off + len; k++) this.cover[this.pool[k]] = 0
+    }
+    this.coverLen = 0
     return later
   }
 
-  /** True when node i has a reservation starting exactly at t. */
-  private heldFrom(i: number, t: number): boolean {
-    for (let e = this.head[i]; e >= 0; e = this.entNext[e]) if (this.rStart[this.entResv[e]] === t) return true
-    return false
+  /** Adds `d` to the coverage of reservation r's nodes; with `track`, lists candidate nodes that reach 0. */
+  private cover1(r: number, d: number, inCand: Uint8Array, track: boolean): boolean {
+    const off = this.rOff[r], len = this.rLen[r]
+    let any = false
+    for (let k = off; k < off + len; k++) {
+      const i = this.pool[k]
+      const c = (this.cover[i] += d)
+      if (track && c === 0 && inCand[i] !== 0) { this.coverList[this.coverLen++] = i; any = true }
+    }
+    return any
   }
 
   /**
@@ -128,6 +173,8 @@ export class NodeSpace {
     this.rEnd = grow(this.rEnd, (m) => new Float64Array(m))
     this.rOff = grow(this.rOff, (m) => new Int32Array(m))
     this.rLen = grow(this.rLen, (m) => new Int32Array(m))
+    this.byStart = grow(this.byStart, (m) => new Int32Array(m))
+    this.byEnd = grow(this.byEnd, (m) => new Int32Array(m))
   }
 
   private growPool(): void {
@@ -136,4 +183,17 @@ export class NodeSpace {
     const a = new Int32Array(n); a.set(this.entNext); this.entNext = a
     const b = new Int32Array(n); b.set(this.entResv); this.entResv = b
   }
+}
+
+/** Inserts reservation r into `order[0..r)` kept sorted by key (ties: earlier reservation first). */
+function insertSorted(order: Int32Array, r: number, key: Float64Array): void {
+  let lo = 0, hi = r
+  const v = key[r]
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1
+    if (key[order[mid]] <= v) lo = mid + 1
+    else hi = mid
+  }
+  order.copyWithin(lo + 1, lo, r)
+  order[lo] = r
 }

@@ -48,7 +48,8 @@ const WILL_RUN_WINDOW = 30
 /** Retries of one record inside a backfill cycle (later_start steps); a guard, never reached in practice. */
 const MAX_RETRIES = 256
 
-const FUTURE = 0, PENDING = 1, RUNNING = 2, DONE = 3, NEVER = 4
+// Job states (0 = not yet submitted).
+const PENDING = 1, RUNNING = 2, DONE = 3, NEVER = 4
 
 export function runSlurm(
   jobs: ClusterJobs, cluster: ClusterSpec, scheduling: SlurmScheduling,
