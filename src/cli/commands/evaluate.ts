@@ -123,23 +123,26 @@ export async function evaluateCommand(argv: string[], io: Io): Promise<number> {
   const cache = bool(a, 'no-cache') ? undefined : new CellCache(str(a, 'cache-dir') ?? DEFAULT_CACHE_DIR)
   const progress = new Progress(io, 0)
   const t0 = performance.now()
-  let cachedCells = 0
+  const runs: { cells: number; cached: number }[] = []
   const files = setupFiles(log)
   let evaluated
   try {
     evaluated = await untilInterrupted(io, progress, async (signal) => {
       const sha = await hashLogFiles(files.logPaths ?? [files.logPath])
-      return evaluate({ ...files, importOptions: opts, spec, verdict, machine }, (setup, cells) =>
-        pool.run(setup, cells, {
+      // The campaign's cells, then (a second run) the recommendation's as deployed on Slurm.
+      return evaluate({ ...files, importOptions: opts, spec, verdict, machine }, (setup, cells) => {
+        runs.push({ cells: cells.length, cached: 0 })
+        return pool.run(setup, cells, {
           signal, cache, workloadHash: sha,
           onProgress: (p) => {
-            cachedCells = p.cachedCells
+            runs[runs.length - 1].cached = p.cachedCells
             const eta = p.etaSeconds === null ? '' : `, ${formatDuration(p.etaSeconds)} left`
             progress.update('simulating', p.cellsTotal ? p.cellsDone / p.cellsTotal : null, `${int(p.cellsDone)}/${int(p.cellsTotal)} cells${p.cachedCells ? ` (${int(p.cachedCells)} cached)` : ''}${eta}`)
           },
           onWorkerCrash: (c) => { progress.done(); io.err(`warning: ${c.message}\n`) },
           onWarning: (m) => { progress.done(); io.err(`warning: ${m}\n`) },
-        }), sha, w)
+        })
+      }, sha, w)
     }, 'interrupted: finished cells are kept in the cache; run the same command again to resume.')
   } catch (e) {
     if (e instanceof InsufficientDataError || e instanceof MachineInputError || e instanceof ClusterConfigError || e instanceof ClusterJobsError) {
@@ -151,7 +154,9 @@ export async function evaluateCommand(argv: string[], io: Io): Promise<number> {
   if (evaluated === INTERRUPTED) return 130
   const { result } = evaluated
   const seconds = (performance.now() - t0) / 1000
-  io.err(`evaluated ${int(result.protocol.cells)} cells (${int(cachedCells)} from the cache) on ${pool.workers} worker${pool.workers === 1 ? '' : 's'} in ${seconds.toFixed(1)} s\n`)
+  const [campaign, deployed] = runs
+  const asDeployed = deployed ? `, and the recommendation as deployed on Slurm: ${int(deployed.cells)} cells (${int(deployed.cached)} from the cache)` : ''
+  io.err(`evaluated ${int(result.protocol.cells)} cells (${int(campaign?.cached ?? 0)} from the cache)${asDeployed} on ${pool.workers} worker${pool.workers === 1 ? '' : 's'} in ${seconds.toFixed(1)} s\n`)
   if (json) writeJson(io, json, { ...result, citation: citation(w) })
   if (!json || json.file !== null) io.out(formatEvaluation(result, citation(w)))
   return 0
