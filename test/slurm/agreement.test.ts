@@ -111,7 +111,8 @@ describe.skipIf(skip)('real Slurm 22.05 and the simulator agree on start orders 
         const run = await runMix(cluster!, config, mix)
         live.set(key, run)
         const got = waves(run.jobs.map((j) => ({ name: j.name, t: j.stamp })), W)
-        const table = run.jobs.map((j) => `${j.name} id=${j.jobId} ${j.partition} start=+${(j.stamp - run.jobs[0].stamp).toFixed(2)}s nodes=${j.nodes} by=${j.startedBy}`).join('\n')
+        const table = run.jobs.map((j) => `${j.name} id=${j.jobId} ${j.partition} submit=${j.submit - run.jobs[0].submit} start=+${(j.stamp - run.jobs[0].stamp).toFixed(2)}s end=${j.end - run.jobs[0].submit} nodes=${j.nodes} by=${j.startedBy}`).join('\n')
+        console.info(`${key}: Slurm's starts\n${table}`)
         expect(got, `Slurm's starts:\n${table}`).toEqual(e.waves)
         expect(jumpedJobs(run.jobs, PARTITION_NODES, W), table).toEqual(e.jumped)
         // the log names the scheduler that started each job: the jumps were backfill starts
