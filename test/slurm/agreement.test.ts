@@ -38,6 +38,8 @@ describe('real-Slurm agreement fixture (test/slurm/mixes.json)', () => {
       for (const [config, e] of Object.entries(mix.expected)) {
         expect(e.waves.flat().sort(), `${mix.name}/${config}`).toEqual([...names].sort())
         for (const j of e.jumped) expect(mix.jobs.map((x) => x.name), `${mix.name}/${config} jumped ${j}`).toContain(j)
+        // the recorded seconds group into the recorded waves (the fixture agrees with itself)
+        expect(waves(Object.entries(e.observedStarts).map(([name, t]) => ({ name, t })), W), `${mix.name}/${config} observedStarts`).toEqual(e.waves)
         if (config === 'builtin') expect(e.jumped, `${mix.name}: sched/builtin never starts a job past a blocked one`).toEqual([])
       }
       // the configurations must disagree somewhere, or the mix tells them apart from nothing

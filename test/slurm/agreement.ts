@@ -16,7 +16,12 @@ import type { AgreementConfig, Mix, MixJob, RecordedJob } from './harness'
 const CLUSTER_DIR = fileURLToPath(new URL('../../src/core/cluster/', import.meta.url))
 
 /** The fixture (test/slurm/mixes.json). */
-export interface Expected { readonly waves: string[][]; readonly jumped: string[] }
+export interface Expected {
+  readonly waves: string[][]
+  readonly jumped: string[]
+  /** One live run's start seconds after the first setup start (for review; not compared live). */
+  readonly observedStarts: Readonly<Record<string, number>>
+}
 export interface Fixture {
   readonly recorded: { readonly date: string; readonly slurm: string; readonly runs: string }
   readonly waveSeconds: number
