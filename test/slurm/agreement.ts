@@ -101,9 +101,8 @@ async function loadSimulator(): Promise<{
 /** What one job of a mix looked like to the simulator: when it was submitted and how long it ran. */
 export interface SimInputJob { readonly job: MixJob; readonly submit: number; readonly runtime: number }
 
-/** The simulator's start waves and backfill flags for the jobs of one mix. */
+/** The simulator's start times and backfill flags for the jobs of one mix, by job name. */
 export interface SimulatedMix {
-  readonly waves: string[][]
   readonly backfilled: ReadonlySet<string>
   readonly start: ReadonlyMap<string, number>
 }
@@ -113,7 +112,7 @@ export interface SimulatedMix {
  * seconds) with the cluster and scheduling that parseSlurmConf reads from `slurmConf`/`gresConf`
  * (the very text slurmctld read), under Slurm's scheduling.
  */
-export async function simulateForMix(slurmConf: string, gresConf: string, input: readonly SimInputJob[], waveSeconds: number, unixStartTime = 0): Promise<SimulatedMix> {
+export async function simulateForMix(slurmConf: string, gresConf: string, input: readonly SimInputJob[], unixStartTime = 0): Promise<SimulatedMix> {
   const { parseSlurmConf, simulateCluster } = await loadSimulator()
   const conf = parseSlurmConf(slurmConf, 'slurm.conf', { text: gresConf, file: 'gres.conf' })
   const cluster = conf.cluster
@@ -148,7 +147,7 @@ export async function simulateForMix(slurmConf: string, gresConf: string, input:
     start.set(x.job.name, run.start[i])
     if (run.backfilled[i] === 1) backfilled.add(x.job.name)
   })
-  return { waves: waves(order.map((x) => ({ name: x.job.name, t: start.get(x.job.name)! })), waveSeconds), backfilled, start }
+  return { backfilled, start }
 }
 
 /**
