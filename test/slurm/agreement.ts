@@ -58,7 +58,7 @@ export function waves(starts: readonly { name: string; t: number }[], waveSecond
  * Jobs that started, in a wave before some higher-priority job (lower job id: priority/basic is
  * FIFO) that was already pending, on a node of that job's partition. The main scheduler never does
  * this (it stops a partition at its first blocked job and removes the partition's nodes from the
- * pass, SLURM-SCHEDULER.md §1.4), so only the backfill can have started them.
+ * pass, test/slurm/README.md §Agreement), so only the backfill can have started them.
  */
 export function jumpedJobs(jobs: readonly RecordedJob[], partitionNodes: Readonly<Record<string, readonly string[]>>, waveSeconds: number): string[] {
   const byStart = waves(jobs.map((j) => ({ name: j.name, t: j.stamp })), waveSeconds)

@@ -363,7 +363,7 @@ export function parseJobcompLine(line: string): Record<string, string> {
   return f
 }
 
-/** jobcomp/filetxt writes local time `YYYY-MM-DDTHH:MM:SS` (SLURM-SCHEDULER.md §6.3): epoch seconds. */
+/** jobcomp/filetxt writes local time `YYYY-MM-DDTHH:MM:SS` (test/slurm/README.md §Agreement): epoch seconds. */
 function localSeconds(s: string): number {
   const m = /^(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)$/.exec(s)
   if (!m) throw new Error(`jobcomp time not understood: ${s}`)
