@@ -226,7 +226,8 @@ export function withAsDeployed(r: EvaluationResult, a: AsDeployed | null): Evalu
   const rec = r.recommendation
   const out: EvaluationResult = { ...r, recommendation: { ...rec, asDeployed: a } }
   if (a !== null && rec.verdict === 'switch' && r.recommended !== undefined) {
-    const ideal = r.candidates[r.recommended].train.real
+    const t = r.candidates[r.recommended].train
+    const ideal = t.real ?? { gain: t.gain, ci: t.gainCi } // hand-made or early documents may lack `real`
     const dep = a.train.real
     a.differs = !a.same && (dep.gain < ideal.ci[0] || dep.gain > ideal.ci[1])
     if (a.differs && !(dep.gain >= r.protocol.minGain && dep.ci[0] > 0)) {
