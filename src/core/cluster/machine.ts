@@ -193,6 +193,26 @@ export class Machine {
   private liveLen = 0
   // Scratch for sorting node keys.
   private readonly keys: Float64Array
+  private readonly cand: Float64Array
+  // Free-CPU buckets per partition: for each partition and each free-CPU count c (0..max node CPUs),
+  // a two-level bitset over the partition's node positions ((weight, index) order); bucket
+  // max+1 = "has free CPUs". Word w of bucket b of partition p: bits[bitBase[p] + b·W_p + w].
+  private readonly bitBase: Int32Array
+  private readonly sumBase: Int32Array
+  private readonly words: Int32Array
+  private readonly sums: Int32Array
+  private readonly bits: Int32Array
+  private readonly summary: Int32Array
+  /** Position of node nodeParts[k] in partition nodeParts[k]'s list. */
+  private readonly nodePos: Int32Array
+  /** Weight groups per partition: positions where a group starts (CSR by pgStart). */
+  private readonly pgStart: Int32Array
+  private readonly groupPos: Int32Array
+  /** Nodes touched in the current scratch (stamped this epoch). */
+  private readonly touchedList: Int32Array
+  private touchedLen = 0
+  /** True when no node rounds CPUs to cores (CR_CPU, or one thread per core everywhere). */
+  private readonly unitOne: boolean
   /** Memory (MB) the last successful take() would use on its node. */
   private lastMem = 0
 
@@ -219,6 +239,7 @@ export class Machine {
       if (x.cpus > maxCpu) maxCpu = x.cpus
       totalCpu += x.cpus
     }
+    this.unitOne = this.unitCpu.every((u) => u === 1)
     this.freeCpu = Int32Array.from(this.capCpu)
     this.freeMem = Float64Array.from(this.capMem)
     this.freeGpu = Int32Array.from(this.capGpu)
@@ -247,11 +268,41 @@ export class Machine {
     for (let i = 0; i < nc; i++) this.nodePartStart[i + 1] = this.nodePartStart[i] + perNode[i]
     this.nodeParts = new Int32Array(this.nodePartStart[nc])
     const fill = new Int32Array(nc)
-    for (let p = 0; p < P; p++) for (const i of cluster.partitions[p].nodes) this.nodeParts[this.nodePartStart[i] + fill[i]++] = p
+    this.nodePos = new Int32Array(this.nodePartStart[nc])
+    for (let p = 0; p < P; p++) {
+      for (let k = this.partStart[p]; k < this.partStart[p + 1]; k++) {
+        const i = this.partNodes[k]
+        const e = this.nodePartStart[i] + fill[i]++
+        this.nodeParts[e] = p
+        this.nodePos[e] = k - this.partStart[p]
+      }
+    }
+    // Weight groups.
+    const gp: number[] = [], gs = new Int32Array(P + 1)
+    for (let p = 0; p < P; p++) {
+      gs[p] = gp.length
+      for (let k = this.partStart[p]; k < this.partStart[p + 1]; k++) {
+        if (k === this.partStart[p] || this.weightRank[this.partNodes[k]] !== this.weightRank[this.partNodes[k - 1]]) gp.push(k - this.partStart[p])
+      }
+    }
+    gs[P] = gp.length
+    this.pgStart = gs
+    this.groupPos = Int32Array.from(gp)
     this.partFreeCpu = new Float64Array(P); this.partFreeGpu = new Float64Array(P)
     this.partIdle = new Int32Array(P); this.partMaxFree = new Int32Array(P)
     this.histStride = maxCpu + 1
     this.hist = new Int32Array(P * this.histStride)
+    const buckets = maxCpu + 2
+    this.bitBase = new Int32Array(P); this.sumBase = new Int32Array(P); this.words = new Int32Array(P); this.sums = new Int32Array(P)
+    let nb = 0, ns = 0
+    for (let p = 0; p < P; p++) {
+      const w = Math.ceil((this.partStart[p + 1] - this.partStart[p]) / 32), sw = Math.ceil(w / 32)
+      this.words[p] = w; this.sums[p] = sw
+      this.bitBase[p] = nb; this.sumBase[p] = ns
+      nb += buckets * w; ns += buckets * sw
+    }
+    this.bits = new Int32Array(nb)
+    this.summary = new Int32Array(ns)
     for (let p = 0; p < P; p++) {
       for (let k = this.partStart[p]; k < this.partStart[p + 1]; k++) {
         const i = this.partNodes[k]
@@ -260,6 +311,8 @@ export class Machine {
         this.partIdle[p]++
         this.hist[p * this.histStride + this.capCpu[i]]++
         if (this.capCpu[i] > this.partMaxFree[p]) this.partMaxFree[p] = this.capCpu[i]
+        this.setBit(p, this.capCpu[i], k - this.partStart[p])
+        this.setBit(p, this.histStride, k - this.partStart[p])
       }
     }
     this.sCpu = new Int32Array(nc); this.sMem = new Float64Array(nc); this.sGpu = new Int32Array(nc)
@@ -273,6 +326,51 @@ export class Machine {
     this.live = new Int32Array(Math.min(n, totalCpu))
     this.livePos = new Int32Array(n).fill(-1)
     this.keys = new Float64Array(nc)
+    this.cand = new Float64Array(nc)
+    this.touchedList = new Int32Array(nc)
+  }
+
+  // ---- Free-CPU buckets ----------------------------------------------------------------------
+
+  private setBit(p: number, b: number, pos: number): void {
+    const w = pos >>> 5
+    this.bits[this.bitBase[p] + b * this.words[p] + w] |= 1 << (pos & 31)
+    this.summary[this.sumBase[p] + b * this.sums[p] + (w >>> 5)] |= 1 << (w & 31)
+  }
+
+  private clearBit(p: number, b: number, pos: number): void {
+    const w = pos >>> 5
+    const k = this.bitBase[p] + b * this.words[p] + w
+    const v = this.bits[k] & ~(1 << (pos & 31))
+    this.bits[k] = v
+    if (v === 0) this.summary[this.sumBase[p] + b * this.sums[p] + (w >>> 5)] &= ~(1 << (w & 31))
+  }
+
+  /** The first position in [from, to) of bucket b of partition p, or -1. */
+  private nextSet(p: number, b: number, from: number, to: number): number {
+    if (from >= to) return -1
+    const bits = this.bits, summary = this.summary
+    const base = this.bitBase[p] + b * this.words[p], sbase = this.sumBase[p] + b * this.sums[p]
+    let w = from >>> 5
+    let word = bits[base + w] & (-1 << (from & 31))
+    for (;;) {
+      if (word !== 0) {
+        const pos = (w << 5) + (31 - Math.clz32(word & -word))
+        return pos < to ? pos : -1
+      }
+      w++
+      if (w << 5 >= to) return -1
+      let sidx = w >>> 5
+      let sw = summary[sbase + sidx] & (-1 << (w & 31))
+      while (sw === 0) {
+        sidx++
+        if (sidx << 10 >= to) return -1
+        sw = summary[sbase + sidx]
+      }
+      w = (sidx << 5) + (31 - Math.clz32(sw & -sw))
+      if (w << 5 >= to) return -1
+      word = bits[base + w]
+    }
   }
 
   /** Jobs holding resources now. */
@@ -403,8 +501,106 @@ export class Machine {
    * Can job j start on its partition's nodes in `view`? If so, fills `out` with the nodes (by the
    * best-fit rule above; `pref` breaks ties before the index) and answers true. No quick reject
    * here: callers on VIEW_FREE call quickReject first.
+   *
+   * Fast path: the partition's nodes are visited by free-CPU bucket (weight group, then free CPUs,
+   * then index: the best-fit order itself), so a one-node job looks at the nodes with just enough
+   * free CPUs first and stops at the first that passes every test. Nodes touched in the scratch
+   * (released, reserved, pinned: usually few) have other values in VIEW_SHADOW/VIEW_CAPPED and
+   * under a preference; they are keyed one by one and merged into the bucket order. The result is
+   * the one selectScan (a plain scan of every node, kept as the reference) gives.
    */
   select(j: number, view: View, pref: Pref, out: Selection): boolean {
+    if (view === VIEW_EMPTY) return this.selectScan(j, view, pref, out)
+    const d = this.demand
+    const p = d.partition[j]
+    const start = this.partStart[p]
+    const pn = this.partNodes, wr = this.weightRank, keys = this.keys
+    const split = view !== VIEW_FREE || pref !== PREF_NONE
+    const nn = d.nodes[j]
+    const maxC = this.histStride - 1
+    out.len = 0
+    // Touched nodes of this partition that the job can use, keyed (split only).
+    let nt = 0
+    if (split) {
+      const tl = this.touchedList, base = p * this.nodeCount
+      for (let k = 0; k < this.touchedLen; k++) {
+        const i = tl[k]
+        if (this.inPart[base + i] === 0 || this.take(j, i, view) === 0) continue
+        const c = this.cpuIn(i, view)
+        const pv = pref === PREF_NONE ? 0 : this.prefOf(i, pref)
+        keys[nt++] = nn > 0
+          ? wr[i] * KEY_CPU + (c < SAT13 ? c : SAT13) * KEY_PREF + (pv < SAT13 ? pv : SAT13) * KEY_INDEX + i
+          : pref === PREF_NONE ? wr[i] * KEY_CPU + i : wr[i] * KEY_CPU + (pv < SAT13 ? pv : SAT13) * KEY_INDEX + i
+      }
+      if (nt > 1) smallestFirst(keys, nt, nt)
+    }
+    const stamp = this.stamp, epoch = this.epoch
+    const g0 = this.pgStart[p], g1 = this.pgStart[p + 1]
+    if (nn > 0) {
+      const cMin = d.cpus[j]
+      // Untouched candidates in key order: weight group, free CPUs, index. Their key under a
+      // preference is (weight, c, c, index): the bucket order too.
+      let found = 0
+      const want = nn === 1 ? 1 : nn
+      const cand = this.cand
+      for (let g = g0; g < g1 && found < want; g++) {
+        const lo = this.groupPos[g], hi = g + 1 < g1 ? this.groupPos[g + 1] : this.partStart[p + 1] - start
+        for (let c = cMin; c <= maxC && found < want; c++) {
+          for (let pos = this.nextSet(p, c, lo, hi); pos >= 0 && found < want; pos = this.nextSet(p, c, pos + 1, hi)) {
+            const i = pn[start + pos]
+            if (split && stamp[i] === epoch) continue
+            if (this.take(j, i, view) === 0) continue
+            const pv = pref === PREF_NONE ? 0 : c
+            cand[found++] = wr[i] * KEY_CPU + (c < SAT13 ? c : SAT13) * KEY_PREF + (pv < SAT13 ? pv : SAT13) * KEY_INDEX + i
+          }
+        }
+      }
+      if (found + nt < nn) return false
+      // Merge the two ascending lists, take the nn smallest.
+      let a = 0, b = 0
+      for (let k = 0; k < nn; k++) {
+        const key = b >= found || (a < nt && keys[a] < cand[b]) ? keys[a++] : cand[b++]
+        const i = key % KEY_INDEX
+        const t = this.take(j, i, view)
+        this.put(out, j, i, t, this.lastMem)
+      }
+      return true
+    }
+    // Flexible: greedy in (weight, index) order, or (weight, pref, index) under a preference.
+    let rem = d.cpus[j]
+    let a = 0
+    if (pref === PREF_NONE) {
+      const NF = this.histStride // the "has free CPUs" set
+      const nP = this.partStart[p + 1] - start
+      for (let pos = this.nextSet(p, NF, 0, nP); pos >= 0 && rem > 0; pos = this.nextSet(p, NF, pos + 1, nP)) {
+        const i = pn[start + pos]
+        if (split && stamp[i] === epoch) continue
+        const key = wr[i] * KEY_CPU + i
+        while (a < nt && keys[a] < key && rem > 0) rem = this.takeFlexible(out, j, keys[a++] % KEY_INDEX, view, rem)
+        if (rem > 0) rem = this.takeFlexible(out, j, i, view, rem)
+      }
+    } else {
+      for (let g = g0; g < g1 && rem > 0; g++) {
+        const lo = this.groupPos[g], hi = g + 1 < g1 ? this.groupPos[g + 1] : this.partStart[p + 1] - start
+        for (let c = 1; c <= maxC && rem > 0; c++) {
+          for (let pos = this.nextSet(p, c, lo, hi); pos >= 0 && rem > 0; pos = this.nextSet(p, c, pos + 1, hi)) {
+            const i = pn[start + pos]
+            if (stamp[i] === epoch) continue
+            const key = wr[i] * KEY_CPU + (c < SAT13 ? c : SAT13) * KEY_INDEX + i
+            while (a < nt && keys[a] < key && rem > 0) rem = this.takeFlexible(out, j, keys[a++] % KEY_INDEX, view, rem)
+            if (rem > 0) rem = this.takeFlexible(out, j, i, view, rem)
+          }
+        }
+      }
+    }
+    while (a < nt && rem > 0) rem = this.takeFlexible(out, j, keys[a++] % KEY_INDEX, view, rem)
+    if (rem > 0) { out.len = 0; return false }
+    return true
+  }
+
+  /** The reference selection: a plain scan of every node of the partition (VIEW_EMPTY uses it;
+   * the tests check that select gives the same nodes). Same rules and result as select. */
+  selectScan(j: number, view: View, pref: Pref, out: Selection): boolean {
     const d = this.demand
     const p = d.partition[j]
     const start = this.partStart[p], end = this.partStart[p + 1]
@@ -553,6 +749,13 @@ export class Machine {
     const hist = this.hist, stride = this.histStride
     for (let k = this.nodePartStart[i]; k < this.nodePartStart[i + 1]; k++) {
       const p = this.nodeParts[k]
+      if (old !== now) {
+        const pos = this.nodePos[k]
+        this.clearBit(p, old, pos)
+        this.setBit(p, now, pos)
+        if (old === 0) this.setBit(p, stride, pos)
+        else if (now === 0) this.clearBit(p, stride, pos)
+      }
       this.partFreeCpu[p] += dc
       this.partFreeGpu[p] += dg
       if (old === cap) this.partIdle[p]--
@@ -591,6 +794,7 @@ export class Machine {
 
   /** Starts a new VIEW_SHADOW equal to the current free state (O(1)). */
   scratchBegin(): void {
+    this.touchedLen = 0
     this.epoch++
     if (this.epoch === 0x7fffffff) { this.stamp.fill(0); this.epoch = 1 }
   }
@@ -598,6 +802,7 @@ export class Machine {
   private touch(i: number): void {
     if (this.stamp[i] !== this.epoch) {
       this.stamp[i] = this.epoch
+      this.touchedList[this.touchedLen++] = i
       this.sCpu[i] = this.freeCpu[i]; this.sMem[i] = this.freeMem[i]; this.sGpu[i] = this.freeGpu[i]
     }
   }
@@ -649,10 +854,21 @@ export class Machine {
     const fixed = d.nodes[j] > 0
     const need = fixed ? d.nodes[j] : d.cpus[j]
     // Sufficient nodes (fixed N) or usable CPUs (flexible) in the partition, kept up to date.
+    // (Nothing is touched yet: VIEW_SHADOW is the free state, visited by bucket.)
     let have = 0
-    for (let k = this.partStart[p]; k < this.partStart[p + 1]; k++) {
-      const t = this.take(j, this.partNodes[k], VIEW_SHADOW)
-      have += fixed ? (t > 0 ? 1 : 0) : t
+    const start = this.partStart[p], nP = this.partStart[p + 1] - start
+    if (fixed) {
+      for (let c = d.cpus[j]; c < this.histStride; c++) {
+        for (let pos = this.nextSet(p, c, 0, nP); pos >= 0; pos = this.nextSet(p, c, pos + 1, nP)) {
+          if (this.take(j, this.partNodes[start + pos], VIEW_SHADOW) > 0) have++
+        }
+      }
+    } else if (this.unitOne && d.whole[j] === 0 && d.gpus[j] === 0 && d.memAll[j] === 0 && d.memPerNode[j] === 0 && d.memPerCpu[j] === 0) {
+      have = this.partFreeCpu[p] // CPUs only: every free CPU is usable
+    } else {
+      for (let pos = this.nextSet(p, this.histStride, 0, nP); pos >= 0; pos = this.nextSet(p, this.histStride, pos + 1, nP)) {
+        have += this.take(j, this.partNodes[start + pos], VIEW_SHADOW)
+      }
     }
     const inPart = this.inPart, base = p * nc
     let r = 0
