@@ -57,6 +57,10 @@ export class ClusterEasySimulator {
   private readonly estEnd: Float64Array
   private readonly running: Int32Array
   private runLen = 0
+  /** The last reservation: blocked job, machine version and shadow time (reused while valid). */
+  private resJob = -1
+  private resVersion = -1
+  private resShadow = 0
   private readonly onCheck: ((jobsStarted: number, now: number) => boolean) | null
   private readonly checkEvery: number
   private countdown: number
@@ -162,7 +166,15 @@ export class ClusterEasySimulator {
   private backfillPass(now: number, blocked: number, promotedAt: number, pos: number): void {
     const { submit, started, machine } = this
     const theta = this.threshold
-    const shadow = machine.earliest(blocked, now, this.running, this.runLen, this.estEnd, this.res)
+    // The reservation of the previous pass still holds when the same job is blocked, nothing
+    // started or ended since (same machine version: same running jobs, same free state, same
+    // scratch) and its shadow time is not in the past (then no overdue job's clamped end moved it).
+    let shadow: number
+    if (blocked === this.resJob && machine.version === this.resVersion && this.resShadow >= now) shadow = this.resShadow
+    else {
+      shadow = machine.earliest(blocked, now, this.running, this.runLen, this.estEnd, this.res)
+      this.resJob = blocked; this.resVersion = machine.version; this.resShadow = shadow
+    }
     if (this.backfill === null) {
       const f = this.fifo.items
       if (pos < 0) {
@@ -197,7 +209,7 @@ export class ClusterEasySimulator {
       if (!machine.select(j, VIEW_FREE, PREF_RESERVED, sel)) return
       machine.scratchPin(sel) // it is gone by the shadow time: what is left there does not change
     } else {
-      if (!machine.select(j, VIEW_CAPPED, PREF_NONE, sel)) return
+      if (machine.cappedReject(j) || !machine.select(j, VIEW_CAPPED, PREF_NONE, sel)) return
       machine.scratchPin(sel)
       machine.scratchTake(sel) // still running at the shadow time: less is left beside the reservation
     }
