@@ -920,6 +920,53 @@ export class Machine {
   /** True when job j can use node i in the view (fixed N: it is sufficient; flexible: it offers CPUs). */
   usable(j: number, i: number, view: View): number { return this.take(j, i, view) }
 
+  /** True when job j asks for CPUs only and may spread them (flexible, no core rounding, memory,
+   * GPUs, whole nodes or mask): it fits exactly when its partition has enough free CPUs. */
+  isCountOnly(j: number): boolean {
+    const d = this.demand
+    return d.nodes[j] === 0 && this.unitOne && this.exclude === null && d.whole[j] === 0 && d.gpus[j] === 0 &&
+      d.memAll[j] === 0 && d.memPerNode[j] === 0 && d.memPerCpu[j] === 0
+  }
+
+  /** Extra CPUs at the shadow time left by the last earliestCount. */
+  extraCount = 0
+
+  /**
+   * earliest() for a job with isCountOnly(j): the single pool's rule within its partition, no
+   * scratch and no node choice — the shadow time is the first estimated end (clamped to now) at
+   * which the partition's free CPUs plus those released reach the job's; `extraCount` = the CPUs of
+   * the partition free at that time beyond the job's (every job ending by then counts).
+   */
+  earliestCount(j: number, now: number, order: Int32Array, len: number, estEnd: Float64Array): number {
+    const p = this.demand.partition[j], need = this.demand.cpus[j]
+    const base = p * this.nodeCount, inPart = this.inPart
+    let have = this.partFreeCpu[p]
+    let r = 0
+    let shadow = have >= need ? now : Infinity
+    while (r < len) {
+      const e0 = estEnd[order[r]] > now ? estEnd[order[r]] : now
+      if (e0 > shadow) break
+      for (; r < len && (estEnd[order[r]] > now ? estEnd[order[r]] : now) === e0; r++) {
+        const job = order[r]
+        for (let k = this.allocOff[job], end = k + this.allocLen[job]; k < end; k++) {
+          if (inPart[base + this.poolNode[k]] !== 0) have += this.poolCpu[k]
+        }
+      }
+      if (have >= need && shadow === Infinity) shadow = e0
+    }
+    if (shadow === Infinity) throw new MachineError(`job index ${j} does not fit partition ${this.cluster.partitions[p].name} even when every running job has ended`)
+    this.extraCount = have - need
+    return shadow
+  }
+
+  /** CPUs that `sel` takes on the nodes of partition p. */
+  cpusIn(sel: Selection, p: number): number {
+    const base = p * this.nodeCount
+    let c = 0
+    for (let k = 0; k < sel.len; k++) if (this.inPart[base + sel.nodes[k]] !== 0) c += sel.cpus[k]
+    return c
+  }
+
   /**
    * When could job j start if the running jobs ended at their estimated ends? `order[0..len)` are
    * the running jobs sorted by estimated end (`estEnd`); they are released into VIEW_SHADOW group by
