@@ -170,8 +170,10 @@ export class Machine {
   readonly partFreeGpu: Float64Array
   readonly partIdle: Int32Array
   readonly partMaxFree: Int32Array
-  /** Per partition, the CPUs of VIEW_CAPPED (Σ min(free, scratch)). */
+  /** Per partition, the CPUs of VIEW_CAPPED (Σ min(free, scratch)), while cappedLive. */
   readonly partCappedCpu: Float64Array
+  /** The capped layer is kept only while some node's capped CPUs are below its free CPUs. */
+  private cappedLive = false
   private readonly hist: Int32Array
   private readonly histStride: number
   // Scratch (VIEW_SHADOW): copy on touch.
@@ -404,6 +406,12 @@ export class Machine {
   /** Node i's VIEW_CAPPED CPUs went from oldCv to newCv: move it between the capped buckets. */
   private moveCapped(i: number, oldCv: number, newCv: number): void {
     if (oldCv === newCv) return
+    if (!this.cappedLive) {
+      // Every node is at its free CPUs until one goes below: only then is the capped layer needed.
+      if (newCv >= this.freeCpu[i]) return
+      this.syncCapped()
+      oldCv = this.freeCpu[i]
+    }
     const P = this.partitionCount, NF = this.histStride
     for (let k = this.nodePartStart[i]; k < this.nodePartStart[i + 1]; k++) {
       const p = this.nodeParts[k], q = P + p, pos = this.nodePos[k]
@@ -413,6 +421,16 @@ export class Machine {
       else if (newCv === 0) this.clearBit(q, NF, pos)
       this.partCappedCpu[p] += newCv - oldCv
     }
+  }
+
+  /** The capped layer becomes a copy of the free layer (every node at its free CPUs) and is kept
+   * up to date from now until the next scratchBegin. */
+  private syncCapped(): void {
+    const P = this.partitionCount
+    this.bits.copyWithin(this.bitBase[P], 0, this.bitBase[P])
+    this.summary.copyWithin(this.sumBase[P], 0, this.sumBase[P])
+    this.partCappedCpu.set(this.partFreeCpu)
+    this.cappedLive = true
   }
 
   /** Hides the nodes marked 1 from every view (null: none). The array is read, not copied. */
@@ -550,7 +568,8 @@ export class Machine {
   cappedReject(j: number): boolean {
     const d = this.demand
     const nn = d.nodes[j]
-    return (nn > 0 ? nn * d.cpus[j] : d.cpus[j]) > this.partCappedCpu[d.partition[j]]
+    const p = d.partition[j]
+    return (nn > 0 ? nn * d.cpus[j] : d.cpus[j]) > (this.cappedLive ? this.partCappedCpu[p] : this.partFreeCpu[p])
   }
 
   /**
@@ -577,7 +596,7 @@ export class Machine {
     const useTouched = view === VIEW_SHADOW
     const split = useTouched || (view === VIEW_FREE && pref === PREF_RESERVED) || (view === VIEW_CAPPED && pref === PREF_BUSY_NOW)
     // VIEW_CAPPED visits the capped buckets (layer P + p), where every node sits at its capped CPUs.
-    const layer = view === VIEW_CAPPED ? this.partitionCount + p : p
+    const layer = view === VIEW_CAPPED && this.cappedLive ? this.partitionCount + p : p
     const tl = useTouched ? this.touchedList : this.specialList
     const tlen = split ? (useTouched ? this.touchedLen : this.specialLen) : 0
     const mark = useTouched ? this.stamp : this.specialMark
@@ -865,11 +884,8 @@ export class Machine {
 
   /** Starts a new VIEW_SHADOW equal to the current free state (O(1)). */
   scratchBegin(): void {
-    // The capped buckets return to the free state (only nodes below it have moved).
-    for (let k = 0; k < this.specialLen; k++) {
-      const i = this.specialList[k]
-      this.moveCapped(i, this.cvOf(i), this.freeCpu[i])
-    }
+    // The capped view equals the free state again: its layer is dropped until a node goes below.
+    this.cappedLive = false
     this.touchedLen = 0
     this.specialLen = 0
     this.epoch++
