@@ -22,8 +22,10 @@
 //   ties; N-node jobs take the N sufficient nodes with the fewest usable CPUs, by index on ties;
 //   flexible jobs take CPUs greedily over the nodes in (weight, index) order.
 //   An optional preference key (PREF_*) breaks ties between nodes of equal usable CPUs before the
-//   index: the research's EASY uses it so that a reservation takes the nodes that are busy now and a
-//   job ending before the reservation takes the reserved nodes (docs/CLUSTER.md §EASY on nodes).
+//   index (flexible jobs: it replaces the free CPUs in the order): the research's EASY uses it so
+//   that a reservation takes the nodes that are busy now (PREF_BUSY_NOW: fewest CPUs free now) and a
+//   job ending before the reservation takes the reserved nodes (PREF_RESERVED: fewest CPUs of
+//   VIEW_CAPPED) (docs/CLUSTER.md §EASY on nodes).
 //
 // Views of the availability, so that no array is copied per test:
 //   VIEW_FREE    the current free state;
@@ -35,9 +37,19 @@
 //   VIEW_EMPTY   every node empty (can the job EVER fit: buildClusterJobs' check).
 // A node mask (setExclude) hides nodes from every view (Slurm's reserved nodes).
 //
+// The API, for the schedulers: buildDemand → new Machine(cluster, demand); per job quickReject (O(1))
+// then select(job, view, pref, out) → allocate(job, out); release(job) when it ends. Reservations:
+// earliest() (shadow time + nodes, leaves VIEW_SHADOW = what is left beside them), or by hand with
+// scratchBegin / scratchRelease / select(VIEW_SHADOW) / scratchTake; before allocating a job during
+// a scratch, scratchPin(sel) (and scratchTake(sel) if it outlasts the reservation). earliestCount /
+// cpusIn: the count reservation of a flexible CPU-only job. `version` changes with every allocate,
+// release and mask: equal versions mean the same free state.
+//
 // Speed: everything is preallocated typed arrays; select/allocate/release allocate nothing. Per
 // partition, the free CPUs and GPUs, the idle nodes and the largest free CPU count of one node are
-// kept up to date so that quickReject answers "cannot start now" in O(1) before any node scan.
+// kept up to date so that quickReject answers "cannot start now" in O(1) before any node scan; the
+// nodes sit in free-CPU buckets (and, while a reservation holds some below their free CPUs, in
+// capped-CPU buckets) so that select visits the best-fit candidates first.
 // Running jobs' per-node allocations live in a pool compacted when full (live entries ≤ total CPUs).
 import type { ClusterJobs, ClusterSpec } from './types'
 
