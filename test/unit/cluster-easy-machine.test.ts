@@ -354,3 +354,49 @@ describe('allocation bookkeeping', () => {
     expect(m.cpusAvailable(0, VIEW_SHADOW)).toBe(0)
   })
 })
+
+describe('select (bucketed) equals selectScan (the plain scan) in every view and preference', () => {
+  it('random machines, allocations, scratch releases and reservations', () => {
+    const nodeArb = fc.record({ cpus: fc.integer({ min: 1, max: 6 }), tpc: fc.constantFrom(1, 2), mem: fc.constantFrom(1000, 4000), gpus: fc.integer({ min: 0, max: 2 }), weight: fc.integer({ min: 1, max: 2 }) })
+    const jobArb = fc.record({ procs: fc.integer({ min: 1, max: 10 }), nodes: fc.integer({ min: 0, max: 3 }), partition: fc.integer({ min: 0, max: 1 }), gpus: fc.integer({ min: 0, max: 1 }), mem: fc.constantFrom(0, 0, 800), exclusive: fc.boolean() })
+    fc.assert(fc.property(
+      fc.array(nodeArb, { minLength: 1, maxLength: 40 }), fc.array(jobArb, { minLength: 2, maxLength: 30 }),
+      fc.record({ unit: fc.constantFrom<'cpu' | 'core'>('cpu', 'core'), memory: fc.boolean() }), fc.array(fc.integer({ min: 0, max: 999 }), { minLength: 10, maxLength: 60 }),
+      (ns, js, sel0, ops) => {
+        const nodes = ns.map((x, i) => node(`n${i}`, x.cpus * x.tpc, { threadsPerCore: x.tpc, memMB: x.mem, gpus: x.gpus, weight: x.weight }))
+        const all = nodes.map((_, i) => i)
+        const spec = cluster(nodes, [partition('a', all, { isDefault: true }), partition('b', all.filter((i) => i % 3 !== 1))], sel0, { defMemPerCpu: null })
+        const jobs = js.map((x) => J(x.procs, { nodes: x.nodes, partition: x.partition, gpusPerNode: x.gpus, memPerNode: x.mem, exclusive: x.exclusive }))
+        const { m, sel } = machineOf(spec, jobs)
+        const ref = new Selection(nodes.length)
+        const running: number[] = []
+        const same = (j: number, view: 0 | 1 | 2, pref: 0 | 1 | 2) => {
+          const a = m.select(j, view, pref, sel)
+          const b = m.selectScan(j, view, pref, ref)
+          expect(a, `job ${j} view ${view} pref ${pref}`).toBe(b)
+          if (a) {
+            expect(nodesOf(sel), `job ${j} view ${view} pref ${pref}`).toEqual(nodesOf(ref))
+            expect(cpusOf(sel)).toEqual(cpusOf(ref))
+          }
+        }
+        for (const op of ops) {
+          const j = op % jobs.length
+          if (op % 5 === 0 && running.length > 0) { m.release(running.splice(op % running.length, 1)[0]); continue }
+          if (op % 5 === 1 && running.length > 0) {
+            // A scratch: release some running jobs, reserve a job there, then compare every view.
+            m.scratchBegin()
+            for (let k = 0; k < running.length; k += 2) m.scratchRelease(running[k])
+            if (m.allocOff[j] < 0 && m.select(j, VIEW_SHADOW, PREF_BUSY_NOW, ref)) m.scratchTake(ref)
+            for (let q = 0; q < jobs.length; q++) {
+              if (m.allocOff[q] >= 0) continue
+              for (const v of [VIEW_FREE, VIEW_SHADOW, VIEW_CAPPED] as const) for (const pr of [PREF_NONE, PREF_BUSY_NOW, PREF_RESERVED] as const) same(q, v, pr)
+            }
+            continue
+          }
+          if (m.allocOff[j] >= 0) continue
+          same(j, VIEW_FREE, PREF_NONE)
+          if (m.select(j, VIEW_FREE, PREF_NONE, sel)) { m.allocate(j, sel); running.push(j) }
+        }
+      }), { numRuns: 200 })
+  })
+})
