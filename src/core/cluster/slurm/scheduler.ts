@@ -27,6 +27,9 @@ export interface SlurmSimOptions extends ClusterSimOptions {
   readonly idealised?: boolean
   /** Keep the age and fair-share weights without slurmdbd in the configuration (Slurm zeroes them). */
   readonly assumeAccounting?: boolean
+  /** Plan every tested record of a cycle even past the last one that could start now (the
+   * reservations then show Slurm's estimates in the trace; the starts are the same either way). */
+  readonly estimates?: boolean
   /** Observers for tests and diagnostics (cold paths: called per reservation / per priority set). */
   readonly trace?: SlurmTrace
 }
@@ -118,6 +121,13 @@ class SlurmSim {
   private readonly partResv: Int32Array
   private readonly userTested: Int32Array
   private readonly userOf: Int32Array
+  // Will-run counts per job: on the empty machine (static), and on the current one (valid while
+  // freeVer, bumped at every start and end, is unchanged).
+  private readonly capAll: Float64Array
+  private readonly capOk: Uint8Array
+  private readonly haveAll: Float64Array
+  private readonly haveVer: Int32Array
+  private freeVer = 1
   // Change flags: something a pass or a cycle could react to happened since the last one.
   private changedSinceFull = true
   private changedSinceBf = true
@@ -195,6 +205,10 @@ class SlurmSim {
     for (let j = 0; j < n; j++) if (jobs.user[j] > maxUser) maxUser = jobs.user[j]
     this.userTested = new Int32Array(maxUser + 2)
     this.userOf = Int32Array.from(jobs.user, (u) => u >= 0 ? u : maxUser + 1)
+    this.capAll = new Float64Array(n)
+    this.capOk = new Uint8Array(n)
+    this.haveAll = new Float64Array(n)
+    this.haveVer = new Int32Array(n)
   }
 
   // ---- The event loop ------------------------------------------------------------------------
@@ -287,6 +301,7 @@ class SlurmSim {
 
   private finish(j: number, t: number): void {
     this.m.release(j)
+    this.freeVer++
     this.state[j] = DONE
     this.removeByEst(j)
     if (this.fs !== null) this.fs.addUsage(j, this.allocCpus[j], t - this.lastUse[j])
@@ -296,6 +311,7 @@ class SlurmSim {
   private startJob(j: number, t: number, backfill: boolean): void {
     const sel = this.sel
     this.m.allocate(j, sel)
+    this.freeVer++
     let cpus = 0, first = sel.len > 0 ? sel.nodes[0] : -1
     for (let k = 0; k < sel.len; k++) { cpus += sel.cpus[k]; if (sel.nodes[k] < first) first = sel.nodes[k] }
     this.allocCpus[j] = cpus
@@ -442,7 +458,13 @@ class SlurmSim {
     this.userTested.fill(0)
     let tries = 0, starts = 0
     const maxTest = bf.maxJobTest > 0 ? bf.maxJobTest : Infinity
-    for (let k = 0; k < this.qLen; k++) {
+    // A reservation only matters to the records after it in this cycle (the map is rebuilt every
+    // cycle), and only by keeping one of them from starting now. The last record that could start
+    // now even with no reservation at all bounds the useful part of the cycle: past it nothing can
+    // start, so the cycle ends there (resources only shrink during a cycle, so the bound holds).
+    // With `estimates` every tested record is still planned (for the trace).
+    const lastUseful = this.options.estimates === true ? this.qLen - 1 : this.lastStartable()
+    for (let k = 0; k <= lastUseful; k++) {
       const j = this.queue[k]
       if (this.state[j] !== PENDING) continue
       if (tries >= maxTest) break
@@ -461,6 +483,16 @@ class SlurmSim {
       }
     }
     this.maybeCompact()
+  }
+
+  /** The last queue position whose job fits now on its partition, ignoring reservations (-1: none). */
+  private lastStartable(): number {
+    const m = this.m
+    for (let k = this.qLen - 1; k >= 0; k--) {
+      const j = this.queue[k]
+      if (this.state[j] === PENDING && !m.quickReject(j) && m.select(j, VIEW_FREE, PREF_NONE, this.sel)) return k
+    }
+    return -1
   }
 
   /** One record of the cycle. Returns 0 = not tried, 1 = tried (reserved or not), 2 = started now. */
@@ -541,27 +573,31 @@ class SlurmSim {
   private willRun(j: number, p: number, t: number, testNowOnly: boolean): number {
     const m = this.m
     const sel = this.sel
+    // Whether a test can succeed is kept as a count (sufficient nodes for an N-node job, usable
+    // CPUs for a flexible one): now, and when every running job is gone. The partition's totals are
+    // cached per job (the empty machine's for good, the current one's until a job starts or ends),
+    // the blocked candidates subtracted; then the node selection runs only when it can succeed.
+    const d = m.demand
+    const fixed = d.nodes[j] > 0
+    const need = fixed ? d.nodes[j] : d.cpus[j]
+    m.setExclude(null)
+    if (this.capOk[j] === 0) { this.capAll[j] = this.countIn(j, p, VIEW_EMPTY, fixed); this.capOk[j] = 1 }
+    if (this.haveVer[j] !== this.freeVer) { this.haveAll[j] = this.countIn(j, p, VIEW_FREE, fixed); this.haveVer[j] = this.freeVer }
+    let have = this.haveAll[j], cap = this.capAll[j]
+    for (let k = 0; k < this.blockedLen.n; k++) {
+      const i = this.blockedList[k]
+      const u = m.usable(j, i, VIEW_FREE), e = m.usable(j, i, VIEW_EMPTY)
+      have -= fixed ? (u > 0 ? 1 : 0) : u
+      cap -= fixed ? (e > 0 ? 1 : 0) : e
+    }
     m.setExclude(this.blocked)
     try {
-      if (!m.quickReject(j) && m.select(j, VIEW_FREE, PREF_NONE, sel)) return t
-      if (testNowOnly) return -1
-      m.scratchBegin()
+      if (have >= need && m.select(j, VIEW_FREE, PREF_NONE, sel)) return t
+      // Test-now-only, or even with every running job gone the candidates cannot hold it.
+      if (testNowOnly || cap < need) return -1
+      m.scratchBegin() // the scratch view starts equal to the current state: `have` holds for it
       const U = this.U
       const inCand = this.inPart[p]
-      // Whether the test after a group can succeed is kept as a count (sufficient nodes for an
-      // N-node job, usable CPUs for a flexible one), updated per released node, so the node
-      // selection runs only when it can succeed: the same answers as testing after every group.
-      const d = m.demand
-      const fixed = d.nodes[j] > 0
-      const need = fixed ? d.nodes[j] : d.cpus[j]
-      const nodes = this.partNodes[p]
-      let have = 0
-      for (let k = 0; k < nodes.length; k++) {
-        const i = nodes[k]
-        if (this.blocked[i] !== 0) continue
-        const u = m.usable(j, i, VIEW_SHADOW)
-        have += fixed ? (u > 0 ? 1 : 0) : u
-      }
       let T0 = NaN
       let win = WILL_RUN_WINDOW
       let r = 0
@@ -595,6 +631,17 @@ class SlurmSim {
     } finally {
       m.setExclude(null)
     }
+  }
+
+  /** Job j's count over its partition's nodes in a view (no node hidden). */
+  private countIn(j: number, p: number, view: typeof VIEW_FREE | typeof VIEW_EMPTY, fixed: boolean): number {
+    const nodes = this.partNodes[p]
+    let c = 0
+    for (let k = 0; k < nodes.length; k++) {
+      const u = this.m.usable(j, nodes[k], view)
+      c += fixed ? (u > 0 ? 1 : 0) : u
+    }
+    return c
   }
 
   /** Releases running job `job` in the scratch view; returns the change of job j's count there. */
