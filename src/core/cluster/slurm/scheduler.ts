@@ -14,7 +14,8 @@
 // that follows a change. Cycles and passes take no time (the cycle is instantaneous: no yields, so
 // bf_continue and bf_max_time never matter).
 import { SimulationStopped } from '../../sim/easy'
-import { buildDemand, Machine, PREF_NONE, Selection, VIEW_EMPTY, VIEW_FREE, VIEW_SHADOW } from '../machine'
+import * as machine from '../machine'
+import { buildDemand, Machine, Selection } from '../machine'
 import type { ClusterJobs, ClusterRun, ClusterSimOptions, ClusterSpec, SiteFactor, SlurmScheduling } from '../types'
 import { FairShare } from './fairshare'
 import { NodeSpace } from './nodespace'
@@ -50,6 +51,12 @@ const KILL_WAIT = 30
 const WILL_RUN_WINDOW = 30
 /** Retries of one record inside a backfill cycle (later_start steps); a guard, never reached in practice. */
 const MAX_RETRIES = 256
+
+// The machine's view and preference constants, read once (hot loops then use plain locals).
+const PREF_NONE = machine.PREF_NONE
+const VIEW_EMPTY = machine.VIEW_EMPTY
+const VIEW_FREE = machine.VIEW_FREE
+const VIEW_SHADOW = machine.VIEW_SHADOW
 
 // Job states (0 = not yet submitted).
 const PENDING = 1, RUNNING = 2, DONE = 3, NEVER = 4
