@@ -614,7 +614,8 @@ class SlurmSim {
         for (;;) {
           if (r >= this.runLen) { more = false; break }
           const job = this.byEst[r++]
-          if (!this.holdsCandidate(job, inCand)) continue
+          // (With no node blocked, a job of the same partition holds candidates by definition.)
+          if ((this.blockedLen.n !== 0 || this.jobs.partition[job] !== p) && !this.holdsCandidate(job, inCand)) continue
           if (T0 !== T0) {
             const abs = this.est[job] + U
             T0 = this.est[job] + (WILL_RUN_WINDOW - (((abs % WILL_RUN_WINDOW) + WILL_RUN_WINDOW) % WILL_RUN_WINDOW))
