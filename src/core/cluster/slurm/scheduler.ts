@@ -28,6 +28,8 @@ export interface SlurmSimOptions extends ClusterSimOptions {
   readonly idealised?: boolean
   /** Keep the age and fair-share weights without slurmdbd in the configuration (Slurm zeroes them). */
   readonly assumeAccounting?: boolean
+  /** Raw fair-share shares (sacctmgr Fairshare=) by the log's account index and user index; absent: 1 each. */
+  readonly fairShares?: { readonly account?: ArrayLike<number>; readonly user?: ArrayLike<number> }
   /** Plan every tested record of a cycle even past the last one that could start now (the
    * reservations then show Slurm's estimates in the trace; the starts are the same either way). */
   readonly estimates?: boolean
@@ -155,7 +157,7 @@ class SlurmSim {
       siteFactor: extra.siteFactor, nice: extra.nice, assumeAccounting: options.assumeAccounting,
     })
     this.fs = this.prioModel.multifactor && this.prioModel.weightFairshare !== 0
-      ? new FairShare(jobs, sch.priority.decayHalfLife, sch.priority.fairTree, sch.priority.dampeningFactor)
+      ? new FairShare(jobs, sch.priority.decayHalfLife, sch.priority.fairTree, sch.priority.dampeningFactor, options.fairShares)
       : null
     this.start = new Float64Array(n).fill(NaN)
     this.backfilled = new Uint8Array(n)
