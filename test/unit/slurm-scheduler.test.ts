@@ -2,8 +2,9 @@
 // scheduling). Each scenario is small enough to work by hand: the expected starts are reasoned in
 // the comments, and each test has a contrasting default that gives a different answer.
 import { describe, expect, it } from 'vitest'
-import { MIN, machine, oneCpuNodes, scheduling, startsOf, type JobDef } from '../support/slurm-cluster'
-import type { SlurmTrace } from '../../src/core/cluster/slurm/scheduler'
+import { jobsOf, MIN, machine, oneCpuNodes, scheduling, startsOf, type JobDef } from '../support/slurm-cluster'
+import { runSlurm, type SlurmTrace } from '../../src/core/cluster/slurm/scheduler'
+import { SimulationStopped } from '../../src/core/sim/easy'
 
 describe('main pass: default_queue_depth, partition_job_depth, sched_max_job_start', () => {
   // Partitions a, b, c on n1, n2, n3. Busy holds n1. At 0.5 min Xa (blocked), Yb, Zc are submitted.
@@ -173,5 +174,19 @@ describe('ending a cycle after the last record that could start now changes no s
       expect(cut.backfilled).toEqual(full.backfilled)
       expect(Object.values(cut.backfilled).filter(Boolean).length).toBeGreaterThan(10) // the backfill did work here
     }
+  })
+})
+
+describe('progress hook', () => {
+  it('onCheck answering true stops the run between two event times (SimulationStopped)', () => {
+    const cl = machine(oneCpuNodes(1), [{ name: 'p', nodes: ['n1'] }])
+    const jobs = jobsOf(cl, Array.from({ length: 20 }, (_, k) => ({ name: `j${k}`, at: k, limit: 5, part: 'p' })))
+    const seen: number[] = []
+    expect(() => runSlurm(jobs, cl, scheduling(), {}, { checkEvery: 3, onCheck: (started) => { seen.push(started); return started >= 4 } }))
+      .toThrow(SimulationStopped)
+    expect(seen.at(-1)).toBeGreaterThanOrEqual(4)
+    expect(seen.at(-1)).toBeLessThan(20)
+    const all = runSlurm(jobs, cl, scheduling(), {}, { checkEvery: 3, onCheck: () => false })
+    expect(all.start.every((x) => Number.isFinite(x))).toBe(true)
   })
 })
