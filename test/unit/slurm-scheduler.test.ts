@@ -1,6 +1,7 @@
-// The main scheduler's and the backfill cycle's settings, one rule per test (docs/CLUSTER.md §Slurm
-// scheduling). Each scenario is small enough to work by hand: the expected starts are reasoned in
-// the comments, and each test has a contrasting default that gives a different answer.
+// The main scheduler's and the backfill cycle's settings, one rule per test
+// (docs/CLUSTER.md §Slurm scheduling). Each scenario is small enough to work by hand: the expected
+// starts are reasoned in the comments, and each test has a contrasting default that gives a
+// different answer.
 import { describe, expect, it } from 'vitest'
 import { jobsOf, MIN, machine, oneCpuNodes, scheduling, startsOf, type JobDef } from '../support/slurm-cluster'
 import { runSlurm, type SlurmTrace } from '../../src/core/cluster/slurm/scheduler'

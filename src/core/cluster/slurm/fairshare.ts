@@ -101,7 +101,7 @@ export class FairShare {
   }
 
   /**
-   * First half of a calc tick (docs/CLUSTER.md, order inside one tick): classic computes the
+   * First half of a calc tick (docs/CLUSTER.md §Slurm scheduling, "Fair-share": the order inside one tick): classic computes the
    * accounts' effective usage from the usage before decay; both then apply decay for `dt` seconds.
    * The caller then adds the running jobs' usage and calls endTick().
    */

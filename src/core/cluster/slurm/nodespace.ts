@@ -83,7 +83,7 @@ export class NodeSpace {
   }
 
   /**
-   * The candidate walk of one try (SLURM-SCHEDULER.md §2.5 step 7): every node of a reservation
+   * The candidate walk of one try (the Slurm spec's §2.5 step 7): every node of a reservation
    * overlapping the window [s, e] (INCLUSIVE: end > s and start ≤ e, so a job ending exactly when a
    * reservation begins overlaps it) is marked in `blocked` (1) if `inCand(node)`; the marked nodes
    * are appended to `out` (for the caller's reset). Returns later_start (0 = none): Slurm walks the

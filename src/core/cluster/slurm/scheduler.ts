@@ -10,7 +10,7 @@
 // (depth-limited), a full-queue pass every sched_interval, a backfill cycle every bf_interval on the
 // absolute clock (k·bf_interval since the epoch), each skipped when nothing changed since the
 // previous one (then it could not start anything: see docs). Idealised (`idealised: true`, the
-// timing of SLURM-SCHEDULER.md's golden scenarios): a backfill cycle right after every main pass
+// timing of the Slurm spec's golden scenarios): a backfill cycle right after every main pass
 // that follows a change. Cycles and passes take no time (the cycle is instantaneous: no yields, so
 // bf_continue and bf_max_time never matter).
 import { SimulationStopped } from '../../sim/easy'
@@ -23,7 +23,7 @@ import { SlurmPriority } from './priority'
 
 /** Options of runSlurm beyond ClusterSimOptions. */
 export interface SlurmSimOptions extends ClusterSimOptions {
-  /** SLURM-SCHEDULER.md §8's idealised timing: every submit and job end triggers a main pass and a
+  /** The idealised timing of the Slurm spec's golden scenarios (§8): every submit and job end triggers a main pass and a
    * backfill cycle at once (no bf_interval latency). Default false: cycles at k·bf_interval. */
   readonly idealised?: boolean
   /** Keep the age and fair-share weights without slurmdbd in the configuration (Slurm zeroes them). */
