@@ -41,6 +41,8 @@ export interface SlurmSimOptions extends ClusterSimOptions {
 export interface SlurmTrace {
   /** A job's stored priority was set: at submit, or recomputed at a PriorityCalcPeriod tick. */
   readonly priority?: (job: number, t: number, value: number, when: 'submit' | 'tick') => void
+  /** A job started at t on `nodes`, taking `cpus[k]` CPUs and `gpus[k]` GPUs on nodes[k]. */
+  readonly start?: (job: number, t: number, nodes: readonly number[], cpus: readonly number[], gpus: readonly number[], backfill: boolean) => void
   /** A backfill reservation [start, end) (rounded by bf_resolution) on whole nodes, at cycle time t. */
   readonly reservation?: (job: number, t: number, start: number, end: number, nodes: readonly number[]) => void
 }
@@ -325,6 +327,11 @@ class SlurmSim {
     for (let k = 0; k < sel.len; k++) { cpus += sel.cpus[k]; if (sel.nodes[k] < first) first = sel.nodes[k] }
     this.allocCpus[j] = cpus
     this.firstNode[j] = first
+    const onStart = this.options.trace?.start
+    if (onStart !== undefined) {
+      const len = sel.len
+      onStart(j, t, Array.from(sel.nodes.subarray(0, len)), Array.from(sel.cpus.subarray(0, len)), Array.from(sel.gpus.subarray(0, len)), backfill)
+    }
     this.state[j] = RUNNING
     this.start[j] = t
     this.backfilled[j] = backfill ? 1 : 0
