@@ -57,6 +57,13 @@ export class ClusterEasySimulator {
   private readonly estEnd: Float64Array
   private readonly running: Int32Array
   private runLen = 0
+  /** The last reservation: blocked job, machine version and shadow time (reused while valid). */
+  private resJob = -1
+  private resVersion = -1
+  private resShadow = 0
+  /** Count reservation (isCountOnly): the blocked job's partition, else -1, and the extra CPUs left. */
+  private countPart = -1
+  private extra = 0
   private readonly onCheck: ((jobsStarted: number, now: number) => boolean) | null
   private readonly checkEvery: number
   private countdown: number
@@ -162,7 +169,21 @@ export class ClusterEasySimulator {
   private backfillPass(now: number, blocked: number, promotedAt: number, pos: number): void {
     const { submit, started, machine } = this
     const theta = this.threshold
-    const shadow = machine.earliest(blocked, now, this.running, this.runLen, this.estEnd, this.res)
+    // The reservation of the previous pass still holds when the same job is blocked, nothing
+    // started or ended since (same machine version: same running jobs, same free state, same
+    // scratch) and its shadow time is not in the past (then no overdue job's clamped end moved it).
+    // A flexible job asking for CPUs only is reserved as the single pool does (a count of CPUs in
+    // its partition): it may take its CPUs on any nodes at the shadow time.
+    let shadow: number
+    this.countPart = machine.isCountOnly(blocked) ? machine.demand.partition[blocked] : -1
+    if (this.countPart >= 0) {
+      shadow = machine.earliestCount(blocked, now, this.running, this.runLen, this.estEnd)
+      this.extra = machine.extraCount
+    } else if (blocked === this.resJob && machine.version === this.resVersion && this.resShadow >= now) shadow = this.resShadow
+    else {
+      shadow = machine.earliest(blocked, now, this.running, this.runLen, this.estEnd, this.res)
+      this.resJob = blocked; this.resVersion = machine.version; this.resShadow = shadow
+    }
     if (this.backfill === null) {
       const f = this.fifo.items
       if (pos < 0) {
@@ -193,11 +214,23 @@ export class ClusterEasySimulator {
   private tryBackfill(j: number, now: number, shadow: number): void {
     const machine = this.machine, sel = this.sel
     if (machine.quickReject(j)) return
+    if (this.countPart >= 0) {
+      // Count reservation: a job ending by the shadow time needs only to fit now; a longer one may
+      // use at most the extra CPUs of the reserved job's partition.
+      if (!machine.select(j, VIEW_FREE, PREF_NONE, sel)) return
+      if (now + this.requested[j] > shadow) {
+        const use = machine.cpusIn(sel, this.countPart)
+        if (use > this.extra) return
+        this.extra -= use
+      }
+      this.launch(j, now, 1)
+      return
+    }
     if (now + this.requested[j] <= shadow) {
       if (!machine.select(j, VIEW_FREE, PREF_RESERVED, sel)) return
       machine.scratchPin(sel) // it is gone by the shadow time: what is left there does not change
     } else {
-      if (!machine.select(j, VIEW_CAPPED, PREF_NONE, sel)) return
+      if (machine.cappedReject(j) || !machine.select(j, VIEW_CAPPED, PREF_NONE, sel)) return
       machine.scratchPin(sel)
       machine.scratchTake(sel) // still running at the shadow time: less is left beside the reservation
     }

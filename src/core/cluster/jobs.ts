@@ -148,6 +148,7 @@ function moveJobsThatNeverFit(jobs: ClusterJobs, cluster: ClusterSpec, table: Jo
   const machine = new Machine(cluster, demand)
   const sel = new Selection(cluster.nodes.length)
   const smallest = cluster.partitions.map((p) => smallestNode(p, cluster))
+  const totalCpus = cluster.partitions.map((p) => p.nodes.reduce((t, i) => t + cluster.nodes[i].cpus, 0))
   const memo = new Map<string, boolean>()
   const fits = (j: number): boolean => {
     const p = jobs.partition[j]
@@ -156,6 +157,9 @@ function moveJobsThatNeverFit(jobs: ClusterJobs, cluster: ClusterSpec, table: Jo
     if (nn > 0 && nn <= s.count && demand.whole[j] === 0 && demand.memAll[j] === 0 &&
       demand.cpus[j] * s.unit <= s.cpus && demand.gpus[j] <= s.gpus &&
       (!cluster.select.memory || demand.memPerNode[j] + demand.memPerCpu[j] * demand.cpus[j] * s.unit <= s.mem)) return true
+    // A flexible job asking for CPUs only fits when the partition has that many.
+    if (nn === 0 && demand.whole[j] === 0 && demand.gpus[j] === 0 && demand.memAll[j] === 0 && demand.memPerNode[j] === 0 &&
+      demand.memPerCpu[j] === 0 && s.unit === 1) return demand.cpus[j] <= totalCpus[p]
     const key = `${p}|${nn}|${demand.cpus[j]}|${demand.whole[j]}|${demand.memPerNode[j]}|${demand.memPerCpu[j]}|${demand.memAll[j]}|${demand.gpus[j]}`
     let ok = memo.get(key)
     if (ok === undefined) { ok = machine.select(j, VIEW_EMPTY, PREF_NONE, sel); memo.set(key, ok) }

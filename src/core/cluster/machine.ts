@@ -22,8 +22,10 @@
 //   ties; N-node jobs take the N sufficient nodes with the fewest usable CPUs, by index on ties;
 //   flexible jobs take CPUs greedily over the nodes in (weight, index) order.
 //   An optional preference key (PREF_*) breaks ties between nodes of equal usable CPUs before the
-//   index: the research's EASY uses it so that a reservation takes the nodes that are busy now and a
-//   job ending before the reservation takes the reserved nodes (docs/CLUSTER.md §EASY on nodes).
+//   index (flexible jobs: it replaces the free CPUs in the order): the research's EASY uses it so
+//   that a reservation takes the nodes that are busy now (PREF_BUSY_NOW: fewest CPUs free now) and a
+//   job ending before the reservation takes the reserved nodes (PREF_RESERVED: fewest CPUs of
+//   VIEW_CAPPED) (docs/CLUSTER.md §EASY on nodes).
 //
 // Views of the availability, so that no array is copied per test:
 //   VIEW_FREE    the current free state;
@@ -35,9 +37,19 @@
 //   VIEW_EMPTY   every node empty (can the job EVER fit: buildClusterJobs' check).
 // A node mask (setExclude) hides nodes from every view (Slurm's reserved nodes).
 //
+// The API, for the schedulers: buildDemand → new Machine(cluster, demand); per job quickReject (O(1))
+// then select(job, view, pref, out) → allocate(job, out); release(job) when it ends. Reservations:
+// earliest() (shadow time + nodes, leaves VIEW_SHADOW = what is left beside them), or by hand with
+// scratchBegin / scratchRelease / select(VIEW_SHADOW) / scratchTake; before allocating a job during
+// a scratch, scratchPin(sel) (and scratchTake(sel) if it outlasts the reservation). earliestCount /
+// cpusIn: the count reservation of a flexible CPU-only job. `version` changes with every allocate,
+// release and mask: equal versions mean the same free state.
+//
 // Speed: everything is preallocated typed arrays; select/allocate/release allocate nothing. Per
 // partition, the free CPUs and GPUs, the idle nodes and the largest free CPU count of one node are
-// kept up to date so that quickReject answers "cannot start now" in O(1) before any node scan.
+// kept up to date so that quickReject answers "cannot start now" in O(1) before any node scan; the
+// nodes sit in free-CPU buckets (and, while a reservation holds some below their free CPUs, in
+// capped-CPU buckets) so that select visits the best-fit candidates first.
 // Running jobs' per-node allocations live in a pool compacted when full (live entries ≤ total CPUs).
 import type { ClusterJobs, ClusterSpec } from './types'
 
@@ -53,7 +65,8 @@ export type View = 0 | 1 | 2 | 3
 export const PREF_NONE = 0
 /** Fewest CPUs free now first: a reservation computed in VIEW_SHADOW keeps the nodes free now for the backfill. */
 export const PREF_BUSY_NOW = 1
-/** Fewest CPUs left in VIEW_SHADOW first: a job that ends before the reservation takes the reserved nodes. */
+/** Fewest CPUs usable now beside the reservation first (VIEW_CAPPED's CPUs): a job that ends before
+ * the reservation takes the reserved nodes. */
 export const PREF_RESERVED = 2
 export type Pref = 0 | 1 | 2
 
@@ -157,6 +170,8 @@ export class Machine {
   readonly jobsOn: Int32Array
   /** Free CPUs over the whole machine. */
   totalFreeCpu = 0
+  /** Bumped by every allocate, release and setExclude: equal versions = same free state. */
+  version = 0
   // Per partition: nodes in (weight, index) order (CSR), membership, and the quick-reject totals.
   readonly partStart: Int32Array
   readonly partNodes: Int32Array
@@ -167,6 +182,10 @@ export class Machine {
   readonly partFreeGpu: Float64Array
   readonly partIdle: Int32Array
   readonly partMaxFree: Int32Array
+  /** Per partition, the CPUs of VIEW_CAPPED (Σ min(free, scratch)), while cappedLive. */
+  readonly partCappedCpu: Float64Array
+  /** The capped layer is kept only while some node's capped CPUs are below its free CPUs. */
+  private cappedLive = false
   private readonly hist: Int32Array
   private readonly histStride: number
   // Scratch (VIEW_SHADOW): copy on touch.
@@ -174,7 +193,7 @@ export class Machine {
   private readonly sMem: Float64Array
   private readonly sGpu: Int32Array
   private readonly stamp: Int32Array
-  private epoch = 0
+  private epoch = 1 // stamp 0 = never touched
   private exclude: Uint8Array | null = null
   // Allocations of running jobs: pool entries [off, off+len) per job, two buffers swapped on compaction.
   private poolNode: Int32Array
@@ -211,6 +230,11 @@ export class Machine {
   /** Nodes touched in the current scratch (stamped this epoch). */
   private readonly touchedList: Int32Array
   private touchedLen = 0
+  /** Touched nodes whose scratch is below the free state on some resource (reserved nodes): the
+   * only nodes where VIEW_CAPPED differs from VIEW_FREE (marked with the epoch). */
+  private readonly specialList: Int32Array
+  private readonly specialMark: Int32Array
+  private specialLen = 0
   /** True when no node rounds CPUs to cores (CR_CPU, or one thread per core everywhere). */
   private readonly unitOne: boolean
   /** Memory (MB) the last successful take() would use on its node. */
@@ -289,14 +313,16 @@ export class Machine {
     this.pgStart = gs
     this.groupPos = Int32Array.from(gp)
     this.partFreeCpu = new Float64Array(P); this.partFreeGpu = new Float64Array(P)
-    this.partIdle = new Int32Array(P); this.partMaxFree = new Int32Array(P)
+    this.partIdle = new Int32Array(P); this.partMaxFree = new Int32Array(P); this.partCappedCpu = new Float64Array(P)
     this.histStride = maxCpu + 1
     this.hist = new Int32Array(P * this.histStride)
     const buckets = maxCpu + 2
-    this.bitBase = new Int32Array(P); this.sumBase = new Int32Array(P); this.words = new Int32Array(P); this.sums = new Int32Array(P)
+    // Layer p: free CPUs; layer P + p: VIEW_CAPPED's CPUs (min(free, scratch)), the same nodes.
+    this.bitBase = new Int32Array(2 * P); this.sumBase = new Int32Array(2 * P); this.words = new Int32Array(2 * P); this.sums = new Int32Array(2 * P)
     let nb = 0, ns = 0
-    for (let p = 0; p < P; p++) {
-      const w = Math.ceil((this.partStart[p + 1] - this.partStart[p]) / 32), sw = Math.ceil(w / 32)
+    for (let p = 0; p < 2 * P; p++) {
+      const q = p % P
+      const w = Math.ceil((this.partStart[q + 1] - this.partStart[q]) / 32), sw = Math.ceil(w / 32)
       this.words[p] = w; this.sums[p] = sw
       this.bitBase[p] = nb; this.sumBase[p] = ns
       nb += buckets * w; ns += buckets * sw
@@ -307,12 +333,15 @@ export class Machine {
       for (let k = this.partStart[p]; k < this.partStart[p + 1]; k++) {
         const i = this.partNodes[k]
         this.partFreeCpu[p] += this.capCpu[i]
+        this.partCappedCpu[p] += this.capCpu[i]
         this.partFreeGpu[p] += this.capGpu[i]
         this.partIdle[p]++
         this.hist[p * this.histStride + this.capCpu[i]]++
         if (this.capCpu[i] > this.partMaxFree[p]) this.partMaxFree[p] = this.capCpu[i]
-        this.setBit(p, this.capCpu[i], k - this.partStart[p])
-        this.setBit(p, this.histStride, k - this.partStart[p])
+        for (const layer of [p, P + p]) {
+          this.setBit(layer, this.capCpu[i], k - this.partStart[p])
+          this.setBit(layer, this.histStride, k - this.partStart[p])
+        }
       }
     }
     this.sCpu = new Int32Array(nc); this.sMem = new Float64Array(nc); this.sGpu = new Int32Array(nc)
@@ -328,6 +357,8 @@ export class Machine {
     this.keys = new Float64Array(nc)
     this.cand = new Float64Array(nc)
     this.touchedList = new Int32Array(nc)
+    this.specialList = new Int32Array(nc)
+    this.specialMark = new Int32Array(nc)
   }
 
   // ---- Free-CPU buckets ----------------------------------------------------------------------
@@ -376,8 +407,46 @@ export class Machine {
   /** Jobs holding resources now. */
   get runningCount(): number { return this.liveLen }
 
+  /** VIEW_CAPPED's CPUs of node i. */
+  private cvOf(i: number): number {
+    const f = this.freeCpu[i]
+    if (this.stamp[i] !== this.epoch) return f
+    const sc = this.sCpu[i]
+    return sc < f ? sc : f
+  }
+
+  /** Node i's VIEW_CAPPED CPUs went from oldCv to newCv: move it between the capped buckets. */
+  private moveCapped(i: number, oldCv: number, newCv: number): void {
+    if (oldCv === newCv) return
+    if (!this.cappedLive) {
+      // Every node is at its free CPUs until one goes below: only then is the capped layer needed.
+      if (newCv >= this.freeCpu[i]) return
+      this.syncCapped()
+      oldCv = this.freeCpu[i]
+    }
+    const P = this.partitionCount, NF = this.histStride
+    for (let k = this.nodePartStart[i]; k < this.nodePartStart[i + 1]; k++) {
+      const p = this.nodeParts[k], q = P + p, pos = this.nodePos[k]
+      this.clearBit(q, oldCv, pos)
+      this.setBit(q, newCv, pos)
+      if (oldCv === 0) this.setBit(q, NF, pos)
+      else if (newCv === 0) this.clearBit(q, NF, pos)
+      this.partCappedCpu[p] += newCv - oldCv
+    }
+  }
+
+  /** The capped layer becomes a copy of the free layer (every node at its free CPUs) and is kept
+   * up to date from now until the next scratchBegin. */
+  private syncCapped(): void {
+    const P = this.partitionCount
+    this.bits.copyWithin(this.bitBase[P], 0, this.bitBase[P])
+    this.summary.copyWithin(this.sumBase[P], 0, this.sumBase[P])
+    this.partCappedCpu.set(this.partFreeCpu)
+    this.cappedLive = true
+  }
+
   /** Hides the nodes marked 1 from every view (null: none). The array is read, not copied. */
-  setExclude(mask: Uint8Array | null): void { this.exclude = mask }
+  setExclude(mask: Uint8Array | null): void { this.exclude = mask; this.version++ }
 
   // ---- Views -------------------------------------------------------------------------------
 
@@ -473,8 +542,18 @@ export class Machine {
   }
 
   private prefOf(i: number, pref: Pref): number {
-    if (pref === PREF_BUSY_NOW) return this.freeCpu[i]
-    return this.stamp[i] === this.epoch ? this.sCpu[i] : this.freeCpu[i]
+    const f = this.freeCpu[i]
+    if (pref === PREF_BUSY_NOW || this.stamp[i] !== this.epoch) return f
+    return this.sCpu[i] < f ? this.sCpu[i] : f // PREF_RESERVED: the CPUs usable now beside the reservation
+  }
+
+  /** Node i joins the special list when its scratch is below its free state on some resource. */
+  private checkSpecial(i: number): void {
+    if (this.specialMark[i] !== this.epoch && this.stamp[i] === this.epoch &&
+      (this.sCpu[i] < this.freeCpu[i] || this.sMem[i] < this.freeMem[i] || this.sGpu[i] < this.freeGpu[i])) {
+      this.specialMark[i] = this.epoch
+      this.specialList[this.specialLen++] = i
+    }
   }
 
   // ---- Quick reject and selection ------------------------------------------------------------
@@ -497,6 +576,14 @@ export class Machine {
     return d.cpus[j] > this.partFreeCpu[p]
   }
 
+  /** True when job j certainly cannot start in VIEW_CAPPED: its partition's capped CPUs are too few. */
+  cappedReject(j: number): boolean {
+    const d = this.demand
+    const nn = d.nodes[j]
+    const p = d.partition[j]
+    return (nn > 0 ? nn * d.cpus[j] : d.cpus[j]) > (this.cappedLive ? this.partCappedCpu[p] : this.partFreeCpu[p])
+  }
+
   /**
    * Can job j start on its partition's nodes in `view`? If so, fills `out` with the nodes (by the
    * best-fit rule above; `pref` breaks ties before the index) and answers true. No quick reject
@@ -515,15 +602,24 @@ export class Machine {
     const p = d.partition[j]
     const start = this.partStart[p]
     const pn = this.partNodes, wr = this.weightRank, keys = this.keys
-    const split = view !== VIEW_FREE || pref !== PREF_NONE
+    // Nodes whose key differs from their bucket's: in VIEW_SHADOW every touched node; in VIEW_FREE
+    // under PREF_RESERVED (and VIEW_CAPPED under PREF_BUSY_NOW) the nodes below the free state
+    // (reserved); none otherwise.
+    const useTouched = view === VIEW_SHADOW
+    const split = useTouched || (view === VIEW_FREE && pref === PREF_RESERVED) || (view === VIEW_CAPPED && pref === PREF_BUSY_NOW)
+    // VIEW_CAPPED visits the capped buckets (layer P + p), where every node sits at its capped CPUs.
+    const layer = view === VIEW_CAPPED && this.cappedLive ? this.partitionCount + p : p
+    const tl = useTouched ? this.touchedList : this.specialList
+    const tlen = split ? (useTouched ? this.touchedLen : this.specialLen) : 0
+    const mark = useTouched ? this.stamp : this.specialMark
     const nn = d.nodes[j]
     const maxC = this.histStride - 1
     out.len = 0
-    // Touched nodes of this partition that the job can use, keyed (split only).
+    // Those nodes of this partition that the job can use, keyed.
     let nt = 0
     if (split) {
-      const tl = this.touchedList, base = p * this.nodeCount
-      for (let k = 0; k < this.touchedLen; k++) {
+      const base = p * this.nodeCount
+      for (let k = 0; k < tlen; k++) {
         const i = tl[k]
         if (this.inPart[base + i] === 0 || this.take(j, i, view) === 0) continue
         const c = this.cpuIn(i, view)
@@ -532,9 +628,10 @@ export class Machine {
           ? wr[i] * KEY_CPU + (c < SAT13 ? c : SAT13) * KEY_PREF + (pv < SAT13 ? pv : SAT13) * KEY_INDEX + i
           : pref === PREF_NONE ? wr[i] * KEY_CPU + i : wr[i] * KEY_CPU + (pv < SAT13 ? pv : SAT13) * KEY_INDEX + i
       }
-      if (nt > 1) smallestFirst(keys, nt, nt)
+      // A min-heap: the merges below pop only as many as they take.
+      for (let k = (nt >> 1) - 1; k >= 0; k--) siftDownMin(keys, k, nt)
     }
-    const stamp = this.stamp, epoch = this.epoch
+    const epoch = this.epoch
     const g0 = this.pgStart[p], g1 = this.pgStart[p + 1]
     if (nn > 0) {
       const cMin = d.cpus[j]
@@ -546,9 +643,9 @@ export class Machine {
       for (let g = g0; g < g1 && found < want; g++) {
         const lo = this.groupPos[g], hi = g + 1 < g1 ? this.groupPos[g + 1] : this.partStart[p + 1] - start
         for (let c = cMin; c <= maxC && found < want; c++) {
-          for (let pos = this.nextSet(p, c, lo, hi); pos >= 0 && found < want; pos = this.nextSet(p, c, pos + 1, hi)) {
+          for (let pos = this.nextSet(layer, c, lo, hi); pos >= 0 && found < want; pos = this.nextSet(layer, c, pos + 1, hi)) {
             const i = pn[start + pos]
-            if (split && stamp[i] === epoch) continue
+            if (split && mark[i] === epoch) continue
             if (this.take(j, i, view) === 0) continue
             const pv = pref === PREF_NONE ? 0 : c
             cand[found++] = wr[i] * KEY_CPU + (c < SAT13 ? c : SAT13) * KEY_PREF + (pv < SAT13 ? pv : SAT13) * KEY_INDEX + i
@@ -556,10 +653,11 @@ export class Machine {
         }
       }
       if (found + nt < nn) return false
-      // Merge the two ascending lists, take the nn smallest.
-      let a = 0, b = 0
+      // Merge the heap with the ascending candidates, take the nn smallest.
+      let b = 0
       for (let k = 0; k < nn; k++) {
-        const key = b >= found || (a < nt && keys[a] < cand[b]) ? keys[a++] : cand[b++]
+        let key: number
+        if (nt > 0 && (b >= found || keys[0] < cand[b])) { key = keys[0]; nt = popMin(keys, nt) } else key = cand[b++]
         const i = key % KEY_INDEX
         const t = this.take(j, i, view)
         this.put(out, j, i, t, this.lastMem)
@@ -568,32 +666,31 @@ export class Machine {
     }
     // Flexible: greedy in (weight, index) order, or (weight, pref, index) under a preference.
     let rem = d.cpus[j]
-    let a = 0
     if (pref === PREF_NONE) {
       const NF = this.histStride // the "has free CPUs" set
       const nP = this.partStart[p + 1] - start
-      for (let pos = this.nextSet(p, NF, 0, nP); pos >= 0 && rem > 0; pos = this.nextSet(p, NF, pos + 1, nP)) {
+      for (let pos = this.nextSet(layer, NF, 0, nP); pos >= 0 && rem > 0; pos = this.nextSet(layer, NF, pos + 1, nP)) {
         const i = pn[start + pos]
-        if (split && stamp[i] === epoch) continue
+        if (split && mark[i] === epoch) continue
         const key = wr[i] * KEY_CPU + i
-        while (a < nt && keys[a] < key && rem > 0) rem = this.takeFlexible(out, j, keys[a++] % KEY_INDEX, view, rem)
+        while (nt > 0 && keys[0] < key && rem > 0) { const i2 = keys[0] % KEY_INDEX; nt = popMin(keys, nt); rem = this.takeFlexible(out, j, i2, view, rem) }
         if (rem > 0) rem = this.takeFlexible(out, j, i, view, rem)
       }
     } else {
       for (let g = g0; g < g1 && rem > 0; g++) {
         const lo = this.groupPos[g], hi = g + 1 < g1 ? this.groupPos[g + 1] : this.partStart[p + 1] - start
         for (let c = 1; c <= maxC && rem > 0; c++) {
-          for (let pos = this.nextSet(p, c, lo, hi); pos >= 0 && rem > 0; pos = this.nextSet(p, c, pos + 1, hi)) {
+          for (let pos = this.nextSet(layer, c, lo, hi); pos >= 0 && rem > 0; pos = this.nextSet(layer, c, pos + 1, hi)) {
             const i = pn[start + pos]
-            if (stamp[i] === epoch) continue
+            if (split && mark[i] === epoch) continue
             const key = wr[i] * KEY_CPU + (c < SAT13 ? c : SAT13) * KEY_INDEX + i
-            while (a < nt && keys[a] < key && rem > 0) rem = this.takeFlexible(out, j, keys[a++] % KEY_INDEX, view, rem)
+            while (nt > 0 && keys[0] < key && rem > 0) { const i2 = keys[0] % KEY_INDEX; nt = popMin(keys, nt); rem = this.takeFlexible(out, j, i2, view, rem) }
             if (rem > 0) rem = this.takeFlexible(out, j, i, view, rem)
           }
         }
       }
     }
-    while (a < nt && rem > 0) rem = this.takeFlexible(out, j, keys[a++] % KEY_INDEX, view, rem)
+    while (nt > 0 && rem > 0) { const i2 = keys[0] % KEY_INDEX; nt = popMin(keys, nt); rem = this.takeFlexible(out, j, i2, view, rem) }
     if (rem > 0) { out.len = 0; return false }
     return true
   }
@@ -703,6 +800,7 @@ export class Machine {
   allocate(j: number, sel: Selection): void {
     if (this.allocOff[j] >= 0) throw new MachineError(`job index ${j} is already running`)
     const len = sel.len
+    this.version++
     if (this.poolTop + len > this.poolNode.length) this.compact()
     const off = this.poolTop
     this.poolTop += len
@@ -721,10 +819,12 @@ export class Machine {
   release(j: number): void {
     const off = this.allocOff[j], len = this.allocLen[j]
     if (off < 0) throw new MachineError(`job index ${j} is not running`)
+    this.version++
     for (let k = off; k < off + len; k++) {
       const i = this.poolNode[k]
       this.change(i, this.poolCpu[k], this.poolMem[k], this.poolGpu[k])
       this.jobsOn[i]--
+      if (this.stamp[i] === this.epoch) this.checkSpecial(i)
     }
     this.allocOff[j] = -1; this.allocLen[j] = 0
     const pos = this.livePos[j], last = this.live[--this.liveLen]
@@ -742,7 +842,9 @@ export class Machine {
     const cap = this.capCpu[i]
     const old = this.freeCpu[i], now = old + dc
     if (now < 0 || now > cap) throw new MachineError(`node ${this.cluster.nodes[i].name} would have ${now} free CPUs of ${cap}`)
+    const oldCv = this.cvOf(i)
     this.freeCpu[i] = now
+    this.moveCapped(i, oldCv, this.cvOf(i))
     this.freeMem[i] += dm
     this.freeGpu[i] += dg
     this.totalFreeCpu += dc
@@ -794,9 +896,12 @@ export class Machine {
 
   /** Starts a new VIEW_SHADOW equal to the current free state (O(1)). */
   scratchBegin(): void {
+    // The capped view equals the free state again: its layer is dropped until a node goes below.
+    this.cappedLive = false
     this.touchedLen = 0
+    this.specialLen = 0
     this.epoch++
-    if (this.epoch === 0x7fffffff) { this.stamp.fill(0); this.epoch = 1 }
+    if (this.epoch === 0x7fffffff) { this.stamp.fill(0); this.specialMark.fill(0); this.epoch = 1 }
   }
 
   private touch(i: number): void {
@@ -813,7 +918,9 @@ export class Machine {
     for (let k = off; k < off + len; k++) {
       const i = this.poolNode[k]
       this.touch(i)
+      const oldCv = this.cvOf(i)
       this.sCpu[i] += this.poolCpu[k]; this.sMem[i] += this.poolMem[k]; this.sGpu[i] += this.poolGpu[k]
+      this.moveCapped(i, oldCv, this.cvOf(i))
     }
   }
 
@@ -822,7 +929,10 @@ export class Machine {
     for (let k = 0; k < sel.len; k++) {
       const i = sel.nodes[k]
       this.touch(i)
+      const oldCv = this.cvOf(i)
       this.sCpu[i] -= sel.cpus[k]; this.sMem[i] -= sel.mem[k]; this.sGpu[i] -= sel.gpus[k]
+      this.checkSpecial(i)
+      this.moveCapped(i, oldCv, this.cvOf(i))
     }
   }
 
@@ -837,6 +947,53 @@ export class Machine {
 
   /** True when job j can use node i in the view (fixed N: it is sufficient; flexible: it offers CPUs). */
   usable(j: number, i: number, view: View): number { return this.take(j, i, view) }
+
+  /** True when job j asks for CPUs only and may spread them (flexible, no core rounding, memory,
+   * GPUs, whole nodes or mask): it fits exactly when its partition has enough free CPUs. */
+  isCountOnly(j: number): boolean {
+    const d = this.demand
+    return d.nodes[j] === 0 && this.unitOne && this.exclude === null && d.whole[j] === 0 && d.gpus[j] === 0 &&
+      d.memAll[j] === 0 && d.memPerNode[j] === 0 && d.memPerCpu[j] === 0
+  }
+
+  /** Extra CPUs at the shadow time left by the last earliestCount. */
+  extraCount = 0
+
+  /**
+   * earliest() for a job with isCountOnly(j): the single pool's rule within its partition, no
+   * scratch and no node choice — the shadow time is the first estimated end (clamped to now) at
+   * which the partition's free CPUs plus those released reach the job's; `extraCount` = the CPUs of
+   * the partition free at that time beyond the job's (every job ending by then counts).
+   */
+  earliestCount(j: number, now: number, order: Int32Array, len: number, estEnd: Float64Array): number {
+    const p = this.demand.partition[j], need = this.demand.cpus[j]
+    const base = p * this.nodeCount, inPart = this.inPart
+    let have = this.partFreeCpu[p]
+    let r = 0
+    let shadow = have >= need ? now : Infinity
+    while (r < len) {
+      const e0 = estEnd[order[r]] > now ? estEnd[order[r]] : now
+      if (e0 > shadow) break
+      for (; r < len && (estEnd[order[r]] > now ? estEnd[order[r]] : now) === e0; r++) {
+        const job = order[r]
+        for (let k = this.allocOff[job], end = k + this.allocLen[job]; k < end; k++) {
+          if (inPart[base + this.poolNode[k]] !== 0) have += this.poolCpu[k]
+        }
+      }
+      if (have >= need && shadow === Infinity) shadow = e0
+    }
+    if (shadow === Infinity) throw new MachineError(`job index ${j} does not fit partition ${this.cluster.partitions[p].name} even when every running job has ended`)
+    this.extraCount = have - need
+    return shadow
+  }
+
+  /** CPUs that `sel` takes on the nodes of partition p. */
+  cpusIn(sel: Selection, p: number): number {
+    const base = p * this.nodeCount
+    let c = 0
+    for (let k = 0; k < sel.len; k++) if (this.inPart[base + sel.nodes[k]] !== 0) c += sel.cpus[k]
+    return c
+  }
 
   /**
    * When could job j start if the running jobs ended at their estimated ends? `order[0..len)` are
@@ -854,6 +1011,10 @@ export class Machine {
     const fixed = d.nodes[j] > 0
     const need = fixed ? d.nodes[j] : d.cpus[j]
     // Sufficient nodes (fixed N) or usable CPUs (flexible) in the partition, kept up to date.
+    // A job that asks for CPUs only (no cores to round, no GPUs, no memory, no whole node, no mask):
+    // a node's worth is its CPUs, counted without take().
+    const cpuOnly = this.unitOne && this.exclude === null && d.whole[j] === 0 && d.gpus[j] === 0 && d.memAll[j] === 0 && d.memPerNode[j] === 0 && d.memPerCpu[j] === 0
+    const per = d.cpus[j]
     // (Nothing is touched yet: VIEW_SHADOW is the free state, visited by bucket.)
     let have = 0
     const start = this.partStart[p], nP = this.partStart[p + 1] - start
@@ -863,7 +1024,7 @@ export class Machine {
           if (this.take(j, this.partNodes[start + pos], VIEW_SHADOW) > 0) have++
         }
       }
-    } else if (this.unitOne && d.whole[j] === 0 && d.gpus[j] === 0 && d.memAll[j] === 0 && d.memPerNode[j] === 0 && d.memPerCpu[j] === 0) {
+    } else if (cpuOnly) {
       have = this.partFreeCpu[p] // CPUs only: every free CPU is usable
     } else {
       for (let pos = this.nextSet(p, this.histStride, 0, nP); pos >= 0; pos = this.nextSet(p, this.histStride, pos + 1, nP)) {
@@ -881,10 +1042,18 @@ export class Machine {
           const i = this.poolNode[k]
           this.touch(i)
           const inP = inPart[base + i] !== 0
-          let before = 0
-          if (inP) { const t = this.take(j, i, VIEW_SHADOW); before = fixed ? (t > 0 ? 1 : 0) : t }
-          this.sCpu[i] += this.poolCpu[k]; this.sMem[i] += this.poolMem[k]; this.sGpu[i] += this.poolGpu[k]
-          if (inP) { const t = this.take(j, i, VIEW_SHADOW); have += (fixed ? (t > 0 ? 1 : 0) : t) - before }
+          const oldCv = this.cvOf(i)
+          if (inP && cpuOnly) {
+            const s0 = this.sCpu[i], s1 = s0 + this.poolCpu[k]
+            have += fixed ? (s0 < per && s1 >= per ? 1 : 0) : s1 - s0
+            this.sCpu[i] = s1; this.sMem[i] += this.poolMem[k]; this.sGpu[i] += this.poolGpu[k]
+          } else {
+            let before = 0
+            if (inP) { const t = this.take(j, i, VIEW_SHADOW); before = fixed ? (t > 0 ? 1 : 0) : t }
+            this.sCpu[i] += this.poolCpu[k]; this.sMem[i] += this.poolMem[k]; this.sGpu[i] += this.poolGpu[k]
+            if (inP) { const t = this.take(j, i, VIEW_SHADOW); have += (fixed ? (t > 0 ? 1 : 0) : t) - before }
+          }
+          this.moveCapped(i, oldCv, this.cvOf(i))
         }
       }
       if (have >= need) {
@@ -913,6 +1082,27 @@ function smallestFirst(keys: Float64Array, k: number, m: number): void {
     const t = keys[0]; keys[0] = keys[end]; keys[end] = t
     siftDown(keys, 0, end)
   }
+}
+
+/** Min-heap over a[0..len): sift a[i] down. */
+function siftDownMin(a: Float64Array, i: number, len: number): void {
+  const x = a[i]
+  for (;;) {
+    let c = 2 * i + 1
+    if (c >= len) break
+    if (c + 1 < len && a[c + 1] < a[c]) c++
+    if (!(a[c] < x)) break
+    a[i] = a[c]
+    i = c
+  }
+  a[i] = x
+}
+
+/** Removes the smallest of the min-heap a[0..len); answers the new length. */
+function popMin(a: Float64Array, len: number): number {
+  const n = len - 1
+  if (n > 0) { a[0] = a[n]; siftDownMin(a, 0, n) }
+  return n
 }
 
 function siftDown(a: Float64Array, i: number, len: number): void {

@@ -45,7 +45,7 @@ describe('GPUs binding before CPUs', () => {
     // t=2 C (2 CPUs, no GPU, 30): fits now (3 idle CPUs); ends 32 > 10, but 2 CPUs ≤ the 3 left
     //     beside the reservation (min(free now 3, left 3)): backfilled at 2.
     // t=10 G1 ends: g1 has 2 CPUs, 2 GPUs: G2 starts (main pass).
-    // (Slurm reserves whole nodes and would start C at 10: SLURM-SCHEDULER.md G9; the research's EASY is per resource.)
+    // (Slurm reserves whole nodes and would start C at 10: docs/CLUSTER.md §EASY on nodes; the research's EASY is per resource.)
     const spec = cluster([node('g1', 4, { gpus: 2 })], [])
     const r = run(spec, [job('G1', 0, 1, 10, { gpusPerNode: 2 }), job('G2', 1, 1, 10, { gpusPerNode: 1 }), job('C', 2, 2, 30)])
     expect(r.start).toEqual({ G1: 0, G2: 10, C: 2 })
@@ -89,7 +89,7 @@ describe('node fragmentation', () => {
   })
 })
 
-describe('whole-node versus per-core partitions (SLURM-SCHEDULER.md G10 on one node n1: 8 CPUs, 8000 MB)', () => {
+describe('whole-node versus per-core partitions (Slurm scenario G10, docs/CLUSTER.md §Allocation: one node n1, 8 CPUs, 8000 MB)', () => {
   // t=0 A (-n2, 10), t=1 B (-n2, 10).
   const n1 = [node('n1', 8, { memMB: 8000 })]
   const jobs = (bExclusive = false): Named[] => [job('A', 0, 2, 10), job('B', 1, 2, 10, { exclusive: bExclusive })]
