@@ -1,6 +1,6 @@
 // Hand-built machines, jobs and Slurm settings for the Slurm scheduler's goldens and unit tests
 // (test/golden/slurm, test/unit/slurm-*.test.ts). Nothing here parses a slurm.conf: every value is
-// written in the test, in the units of SLURM-SCHEDULER.md §8 (minutes), converted to seconds here.
+// written in the test, in the units of the Slurm spec's §8 scenarios (minutes), converted to seconds here.
 import type { ClusterJobs, ClusterSpec, NodeSpec, OverSubscribe, PartitionSpec, PriorityConfig, SelectSpec, SlurmScheduling } from '../../src/core/cluster/types'
 import { runSlurm, type SlurmSimOptions } from '../../src/core/cluster/slurm/scheduler'
 
@@ -90,7 +90,7 @@ export function priority(over: Partial<PriorityConfig> = {}): PriorityConfig {
   }
 }
 
-/** Slurm 22.05's defaults (SLURM-SCHEDULER.md §0), sched/backfill; override per scenario. */
+/** Slurm 22.05's defaults (the Slurm spec's §0, restated in docs/CLUSTER.md §Slurm scheduling), sched/backfill; override per scenario. */
 export function scheduling(over: {
   type?: 'backfill' | 'builtin'
   sched?: Partial<SlurmScheduling['sched']>

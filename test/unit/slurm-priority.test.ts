@@ -124,4 +124,22 @@ describe('fair-share', () => {
     const idle = new FairShare(fsJobs([[0, 1], [0, 2], [1, 3]]), 0, true, 1)
     expect(Array.from(idle.factor)).toEqual([1, 1, 1])
   })
+
+  it('raw shares when given: level_shares is the siblings\' sum', () => {
+    // a0 (3 shares) → u1; a1 (1 share) → u2; 100 CPU·s each, root 200.
+    // Classic: u1 U_e = ½, S = ¾ → 2^(−(½)/(¾)) = 2^(−2/3); u2 U_e = ½, S = ¼ → 2^(−2) = 0.25.
+    // Fair Tree: a0 LF = ¾/½ = 1.5 before a1 LF = ¼/½ = 0.5: u1 rank 2/2 = 1, u2 rank 1/2 = 0.5.
+    const shares = { account: [3, 1] }
+    const classic = new FairShare(fsJobs([[0, 1], [1, 2]]), 0, false, 1, shares)
+    classic.addUsage(0, 1, 100); classic.addUsage(1, 1, 100); classic.beginTick(0); classic.endTick()
+    expect(classic.factor[0]).toBeCloseTo(2 ** (-2 / 3), 12)
+    expect(classic.factor[1]).toBe(0.25)
+    const tree = new FairShare(fsJobs([[0, 1], [1, 2]]), 0, true, 1, shares)
+    tree.addUsage(0, 1, 100); tree.addUsage(1, 1, 100); tree.beginTick(0); tree.endTick()
+    expect(Array.from(tree.factor)).toEqual([1, 0.5])
+    // Equal shares instead: the accounts tie (LF 1), merged; the users tie too: both rank 2 → 1.
+    const equal = new FairShare(fsJobs([[0, 1], [1, 2]]), 0, true, 1)
+    equal.addUsage(0, 1, 100); equal.addUsage(1, 1, 100); equal.beginTick(0); equal.endTick()
+    expect(Array.from(equal.factor)).toEqual([1, 1])
+  })
 })

@@ -1,9 +1,11 @@
-// The main scheduler's and the backfill cycle's settings, one rule per test (docs/CLUSTER.md §Slurm
-// scheduling). Each scenario is small enough to work by hand: the expected starts are reasoned in
-// the comments, and each test has a contrasting default that gives a different answer.
+// The main scheduler's and the backfill cycle's settings, one rule per test
+// (docs/CLUSTER.md §Slurm scheduling). Each scenario is small enough to work by hand: the expected
+// starts are reasoned in the comments, and each test has a contrasting default that gives a
+// different answer.
 import { describe, expect, it } from 'vitest'
-import { MIN, machine, oneCpuNodes, scheduling, startsOf, type JobDef } from '../support/slurm-cluster'
-import type { SlurmTrace } from '../../src/core/cluster/slurm/scheduler'
+import { jobsOf, MIN, machine, oneCpuNodes, scheduling, startsOf, type JobDef } from '../support/slurm-cluster'
+import { runSlurm, type SlurmTrace } from '../../src/core/cluster/slurm/scheduler'
+import { SimulationStopped } from '../../src/core/sim/easy'
 
 describe('main pass: default_queue_depth, partition_job_depth, sched_max_job_start', () => {
   // Partitions a, b, c on n1, n2, n3. Busy holds n1. At 0.5 min Xa (blocked), Yb, Zc are submitted.
@@ -100,7 +102,7 @@ describe('the will-run test removes running jobs in groups', () => {
   it('X is planned at 650 s, and starts at 600 s in the main pass when R1 ends', () => {
     const plans: number[] = []
     const trace: SlurmTrace = { reservation: (j, t, s) => { if (j === 2 && t === 60) plans.push(s) } }
-    const r = startsOf(cl, jobs, scheduling({ bf: { resolution: 1 } }), { idealised: true, trace })
+    const r = startsOf(cl, jobs, scheduling({ bf: { resolution: 1 } }), { idealised: true, trace, estimates: true })
     expect(plans).toEqual([650])
     expect(r.start.X).toBe(10)
   })
@@ -125,7 +127,7 @@ describe('timing: real cycles every bf_interval on the absolute clock, versus id
     const trace: SlurmTrace = { reservation: (_j, t) => cycles.add(t) }
     // A long wait: R holds n1 for 10 h, A (2 nodes) waits; nothing else happens.
     const long: JobDef[] = [{ name: 'R', at: 0, limit: 600, part: 'p' }, { name: 'A', at: 1, limit: 10, part: 'p', nodes: 2 }]
-    startsOf(cl, long, scheduling(), { trace })
+    startsOf(cl, long, scheduling(), { trace, estimates: true })
     // One cycle, at A's submit (1 min is on the 30 s clock), not one every 30 s for 10 hours.
     expect([...cycles]).toEqual([60])
   })
@@ -147,5 +149,45 @@ describe('jobs that never start', () => {
       { name: 'C', at: 2, limit: 5, part: 'p' },
     ], scheduling({ bf: { interval: -1 } }))
     expect(r.start).toEqual({ R: 0, B: 10, C: 20 })
+  })
+})
+
+describe('ending a cycle after the last record that could start now changes no start', () => {
+  // A pseudo-random mix on 6 nodes of 4 CPUs (1–3 node jobs and flexible ones, limits 1–5× the run
+  // time): the starts with every tested record planned (estimates: true) and with the cycle cut
+  // short are the same, job by job. Real timing, so cycles see several changes at once.
+  let s = 12345
+  const rnd = () => { s = (s * 1103515245 + 12345) % 2147483648; return s / 2147483648 }
+  const cl = machine(Array.from({ length: 6 }, (_, i) => ({ name: `n${i + 1}`, cpus: 4 })), [{ name: 'p', nodes: ['n1', 'n2', 'n3', 'n4', 'n5', 'n6'] }])
+  const jobs: JobDef[] = []
+  let at = 0
+  for (let k = 0; k < 300; k++) {
+    at += Math.floor(rnd() * 8)
+    const nodes = rnd() < 0.5 ? 0 : 1 + Math.floor(rnd() * 3)
+    const runs = 1 + Math.floor(rnd() * 60)
+    jobs.push({ name: `j${k}`, at, runs, limit: runs * (1 + Math.floor(rnd() * 5)), part: 'p', nodes, cpus: nodes === 0 ? 1 + Math.floor(rnd() * 6) : nodes * 4, user: k % 4 })
+  }
+  it('300 jobs, default settings and bf_job_part_count_reserve=1', () => {
+    for (const sch of [scheduling(), scheduling({ bf: { jobPartCountReserve: 1 } })]) {
+      const cut = startsOf(cl, jobs, sch, {})
+      const full = startsOf(cl, jobs, sch, { estimates: true })
+      expect(cut.start).toEqual(full.start)
+      expect(cut.backfilled).toEqual(full.backfilled)
+      expect(Object.values(cut.backfilled).filter(Boolean).length).toBeGreaterThan(10) // the backfill did work here
+    }
+  })
+})
+
+describe('progress hook', () => {
+  it('onCheck answering true stops the run between two event times (SimulationStopped)', () => {
+    const cl = machine(oneCpuNodes(1), [{ name: 'p', nodes: ['n1'] }])
+    const jobs = jobsOf(cl, Array.from({ length: 20 }, (_, k) => ({ name: `j${k}`, at: k, limit: 5, part: 'p' })))
+    const seen: number[] = []
+    expect(() => runSlurm(jobs, cl, scheduling(), {}, { checkEvery: 3, onCheck: (started) => { seen.push(started); return started >= 4 } }))
+      .toThrow(SimulationStopped)
+    expect(seen.at(-1)).toBeGreaterThanOrEqual(4)
+    expect(seen.at(-1)).toBeLessThan(20)
+    const all = runSlurm(jobs, cl, scheduling(), {}, { checkEvery: 3, onCheck: () => false })
+    expect(all.start.every((x) => Number.isFinite(x))).toBe(true)
   })
 })

@@ -1,6 +1,6 @@
-// Golden schedules of Slurm's backfill cycle (SLURM-SCHEDULER.md §8, G4–G9a), worked by hand. The
-// expected starts are the scenario's; the comments walk through the cycle as docs/CLUSTER.md §Slurm
-// scheduling implements it. Idealised timing unless said; times in minutes; cons_tres CR_CPU.
+// Golden schedules of Slurm's backfill cycle (the Slurm spec's §8, G4–G9a), worked by hand. The
+// expected starts are the scenario's; the comments walk through the cycle as implemented
+// (docs/CLUSTER.md §Slurm scheduling). Idealised timing unless said; times in minutes; cons_tres CR_CPU.
 import { describe, expect, it } from 'vitest'
 import { MIN, machine, oneCpuNodes, scheduling, startsOf, type JobDef } from '../../support/slurm-cluster'
 import type { SlurmTrace } from '../../../src/core/cluster/slurm/scheduler'

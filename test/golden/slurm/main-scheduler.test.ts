@@ -1,6 +1,6 @@
-// Golden schedules of Slurm's main scheduler and backfill cycle, worked by hand from
-// SLURM-SCHEDULER.md §8 (the scenario text is restated in each test; docs/CLUSTER.md §Slurm
-// scheduling says which rule each one checks). Idealised timing (§8): every submit and job end
+// Golden schedules of Slurm's main scheduler and backfill cycle, worked by hand from the Slurm
+// spec's §8 scenarios (restated in each test; the rules they check are listed in
+// docs/CLUSTER.md §Slurm scheduling). Idealised timing (§8): every submit and job end
 // triggers a main pass and then a backfill cycle at once. Times in minutes from t = 0; nodes have
 // one CPU unless said; cons_tres CR_CPU; priority/basic (FIFO by submit).
 import { describe, expect, it } from 'vitest'

@@ -1,4 +1,4 @@
-// Golden priorities of priority/multifactor (SLURM-SCHEDULER.md §8, G11–G14), worked by hand from
+// Golden priorities of priority/multifactor (the Slurm spec's §8, G11–G14), worked by hand from
 // the formula of §3.1–3.2 and the recomputation moments of §3.5 (docs/CLUSTER.md §Slurm scheduling).
 import { describe, expect, it } from 'vitest'
 import { MIN, jobsOf, machine, oneCpuNodes, scheduling, startsOf, type JobDef } from '../../support/slurm-cluster'

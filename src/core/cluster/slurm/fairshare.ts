@@ -3,8 +3,8 @@
 // formula (PriorityFlags=NO_FAIR_TREE) or by Fair Tree's ranking (the default).
 //
 // The association tree is root → account → user, built from the log's Account and User columns
-// (a job without one goes to an "unknown" account or user). Every association has 1 share: a log
-// does not carry sacctmgr's shares. Billable = allocated CPUs (TRESBillingWeights not modelled),
+// (a job without one goes to an "unknown" account or user). Every association has 1 share unless
+// the caller gives raw shares per account or per user (sacctmgr's Fairshare=; a log has none). Billable = allocated CPUs (TRESBillingWeights not modelled),
 // QOS UsageFactor 1. A job's usage is added at each calc tick for the time since the previous one
 // and at its end, as Δt CPU·s × cpus × d^Δt (as if it all happened at the interval's start).
 import type { ClusterJobs } from '../types'
@@ -26,8 +26,11 @@ export class FairShare {
   readonly accountUsage: Float64Array
   /** The fair-share factor of each user association, as of the last tick. */
   readonly factor: Float64Array
-  /** Users per account (level_shares of a user: every sibling has 1 share). */
-  private readonly usersIn: Int32Array
+  /** Raw shares: per account, per user association; level_shares: the sums over siblings. */
+  private readonly accShare: Float64Array
+  private readonly userShare: Float64Array
+  private readonly usersShares: Float64Array
+  private accSharesTotal = 0
   private readonly accEfctv: Float64Array
   private readonly d: number
   private readonly fairTree: boolean
@@ -38,7 +41,12 @@ export class FairShare {
   private readonly userOrder: Int32Array
   private readonly userLf: Float64Array
 
-  constructor(jobs: ClusterJobs, halfLife: number, fairTree: boolean, dampening: number) {
+  /**
+   * `shares`: raw shares by the log's account index and user index (missing, NaN or ≤ 0: 1); a
+   * user's share applies to each of its associations.
+   */
+  constructor(jobs: ClusterJobs, halfLife: number, fairTree: boolean, dampening: number,
+    shares: { account?: ArrayLike<number>; user?: ArrayLike<number> } = {}) {
     this.d = decayPerSecond(halfLife)
     this.fairTree = fairTree
     this.damp = dampening > 0 ? dampening : 1
@@ -48,24 +56,30 @@ export class FairShare {
     const accCount = maxAcc + 2 // index maxAcc+1 = unknown
     const ids = new Map<number, number>()
     const accOf: number[] = []
+    const userOfAssoc: number[] = []
+    const accLogIndex: number[] = []
     this.assocOf = new Int32Array(jobs.count)
     for (let j = 0; j < jobs.count; j++) {
       const a = jobs.account[j] >= 0 ? jobs.account[j] : maxAcc + 1
       const u = jobs.user[j] >= 0 ? jobs.user[j] : maxUser + 1
       const key = a * (maxUser + 2) + u
       let id = ids.get(key)
-      if (id === undefined) { id = accOf.length; ids.set(key, id); accOf.push(a) }
+      if (id === undefined) { id = accOf.length; ids.set(key, id); accOf.push(a); userOfAssoc.push(jobs.user[j]) }
       this.assocOf[j] = id
     }
     // Keep only accounts that have a user association (sacctmgr lists those).
     const accRemap = new Int32Array(accCount).fill(-1)
     let accounts = 0
-    for (const a of accOf) if (accRemap[a] < 0) accRemap[a] = accounts++
+    for (const a of accOf) if (accRemap[a] < 0) { accRemap[a] = accounts++; accLogIndex.push(a <= maxAcc ? a : -1) }
     this.accounts = accounts
     this.userAssocs = accOf.length
     this.accountOf = Int32Array.from(accOf, (a) => accRemap[a])
-    this.usersIn = new Int32Array(accounts)
-    for (let i = 0; i < this.userAssocs; i++) this.usersIn[this.accountOf[i]]++
+    const raw = (v: number | undefined) => (v !== undefined && v > 0 ? v : 1)
+    this.accShare = Float64Array.from(accLogIndex, (a) => raw(a >= 0 ? shares.account?.[a] : undefined))
+    this.userShare = Float64Array.from(userOfAssoc, (u) => raw(u >= 0 ? shares.user?.[u] : undefined))
+    this.usersShares = new Float64Array(accounts)
+    for (let i = 0; i < this.userAssocs; i++) this.usersShares[this.accountOf[i]] += this.userShare[i]
+    for (let a = 0; a < accounts; a++) this.accSharesTotal += this.accShare[a]
     this.usage = new Float64Array(this.userAssocs)
     this.accountUsage = new Float64Array(accounts)
     this.accEfctv = new Float64Array(accounts)
@@ -87,7 +101,7 @@ export class FairShare {
   }
 
   /**
-   * First half of a calc tick (docs/CLUSTER.md, order inside one tick): classic computes the
+   * First half of a calc tick (docs/CLUSTER.md §Slurm scheduling, "Fair-share": the order inside one tick): classic computes the
    * accounts' effective usage from the usage before decay; both then apply decay for `dt` seconds.
    * The caller then adds the running jobs' usage and calls endTick().
    */
@@ -130,9 +144,9 @@ export class FairShare {
       const a = this.accountOf[i]
       const un = root > 0 ? Math.min(1, this.usage[i] / root) : 0
       const accE = accEfctv !== null ? accEfctv[a] : (root > 0 ? Math.min(1, this.accountUsage[a] / root) : 0)
-      const share = 1 / this.usersIn[a]
+      const share = this.userShare[i] / this.usersShares[a]
       const ue = un + (accE - un) * share
-      const sNorm = (1 / this.accounts) * share
+      const sNorm = (this.accShare[a] / this.accSharesTotal) * share
       this.factor[i] = sNorm > 0 ? Math.pow(2, -(ue / sNorm) / this.damp) : 0
     }
   }
@@ -148,7 +162,7 @@ export class FairShare {
     const nAcc = this.accounts
     for (let a = 0; a < nAcc; a++) {
       const u = root > 0 ? this.accountUsage[a] / root : 0
-      this.accLf[a] = u === 0 ? Infinity : (1 / nAcc) / u
+      this.accLf[a] = u === 0 ? Infinity : (this.accShare[a] / this.accSharesTotal) / u
       this.accOrder[a] = a
     }
     const accLf = this.accLf
@@ -156,7 +170,7 @@ export class FairShare {
     for (let i = 0; i < this.userAssocs; i++) {
       const a = this.accountOf[i]
       const u = this.accountUsage[a] > 0 ? this.usage[i] / this.accountUsage[a] : 0
-      this.userLf[i] = u === 0 ? Infinity : (1 / this.usersIn[a]) / u
+      this.userLf[i] = u === 0 ? Infinity : (this.userShare[i] / this.usersShares[a]) / u
     }
     // Users grouped by account once (accounts' users in index order).
     const byAcc: number[][] = Array.from({ length: nAcc }, () => [])

@@ -30,6 +30,8 @@ export class NodeSpace {
   private readonly cover: Int32Array
   private readonly coverList: Int32Array
   private coverLen = 0
+  private raised = new Int32Array(256)
+  private raisedLen = 0
   begin = 0
   end = 0
 
@@ -81,7 +83,7 @@ export class NodeSpace {
   }
 
   /**
-   * The candidate walk of one try (SLURM-SCHEDULER.md §2.5 step 7): every node of a reservation
+   * The candidate walk of one try (the Slurm spec's §2.5 step 7): every node of a reservation
    * overlapping the window [s, e] (INCLUSIVE: end > s and start ≤ e, so a job ending exactly when a
    * reservation begins overlaps it) is marked in `blocked` (1) if `inCand(node)`; the marked nodes
    * are appended to `out` (for the caller's reset). Returns later_start (0 = none): Slurm walks the
@@ -91,8 +93,10 @@ export class NodeSpace {
    * ends: y qualifies when a candidate node's last reservation ends at y and none starts at y.
    */
   block(s: number, e: number, inCand: Uint8Array, blocked: Uint8Array, out: Int32Array, outLen: { n: number }): number {
-    for (let r = 0; r < this.count; r++) {
-      if (!(this.rEnd[r] > s) || this.rStart[r] > e) continue
+    const upTo = upperBound(this.byStart, this.rStart, e, this.count) // reservations starting by e
+    for (let q = 0; q < upTo; q++) {
+      const r = this.byStart[q]
+      if (!(this.rEnd[r] > s)) continue
       const off = this.rOff[r], len = this.rLen[r]
       for (let k = off; k < off + len; k++) {
         const i = this.pool[k]
@@ -106,20 +110,20 @@ export class NodeSpace {
   private laterStart(s: number, e: number, inCand: Uint8Array): number {
     const n = this.count
     const rs = this.rStart, re = this.rEnd
-    let a = 0, b = 0 // next start, next end (indices into byStart / byEnd)
-    let x = this.begin
+    // Coverage of the slot holding s: the reservations with start ≤ s < end.
+    let a = upperBound(this.byStart, rs, s, n) // next start after s
+    let b = upperBound(this.byEnd, re, s, n) // next end after s
+    for (let k = 0; k < a; k++) { const r = this.byStart[k]; if (re[r] > s) this.cover1(r, 1, inCand, false) }
+    let x = s
     let later = 0
-    // Reservations starting at the map's begin cover the first slot.
-    while (a < n && rs[this.byStart[a]] <= x) this.cover1(this.byStart[a++], 1, inCand, false)
     for (;;) {
       const ns = a < n ? rs[this.byStart[a]] : Infinity
       const ne = b < n ? re[this.byEnd[b]] : Infinity
       const y = ns < ne ? ns : ne
       if (!(y < this.end)) break // the last slot has no next slot
       // Ends at y first (nodes that may become free), then starts at y (nodes taken again).
-      const track = y > s
       let freed = false
-      while (b < n && re[this.byEnd[b]] <= y) if (this.cover1(this.byEnd[b++], -1, inCand, track)) freed = true
+      while (b < n && re[this.byEnd[b]] <= y) if (this.cover1(this.byEnd[b++], -1, inCand, true)) freed = true
       while (a < n && rs[this.byStart[a]] <= y) this.cover1(this.byStart[a++], 1, inCand, false)
       if (freed) {
         for (let k = 0; k < this.coverLen; k++) {
@@ -131,11 +135,9 @@ export class NodeSpace {
       if (later !== 0 || x > e) break
       x = y
     }
-    // Reset the coverage counts of this walk.
-    for (let r = 0; r < n; r++) {
-      const off = this.rOff[r], len = this.rLen[r]
-      for (let k = off; k < off + len; k++) this.cover[this.pool[k]] = 0
-    }
+    // Reset the coverage counts this walk raised.
+    for (let k = 0; k < this.raisedLen; k++) this.cover[this.raised[k]] = 0
+    this.raisedLen = 0
     this.coverLen = 0
     return later
   }
@@ -147,6 +149,7 @@ export class NodeSpace {
     for (let k = off; k < off + len; k++) {
       const i = this.pool[k]
       const c = (this.cover[i] += d)
+      if (c === 1 && d > 0) { if (this.raisedLen >= this.raised.length) this.growRaised(); this.raised[this.raisedLen++] = i }
       if (track && c === 0 && inCand[i] !== 0) { this.coverList[this.coverLen++] = i; any = true }
     }
     return any
@@ -177,6 +180,10 @@ export class NodeSpace {
     this.byEnd = grow(this.byEnd, (m) => new Int32Array(m))
   }
 
+  private growRaised(): void {
+    const r = new Int32Array(this.raised.length * 2); r.set(this.raised); this.raised = r
+  }
+
   private growPool(): void {
     const n = this.pool.length * 2
     const p = new Int32Array(n); p.set(this.pool); this.pool = p
@@ -196,4 +203,15 @@ function insertSorted(order: Int32Array, r: number, key: Float64Array): void {
   }
   order.copyWithin(lo + 1, lo, r)
   order[lo] = r
+}
+
+/** The number of entries of `order[0..n)` (sorted by key) whose key is ≤ v. */
+function upperBound(order: Int32Array, key: Float64Array, v: number, n: number): number {
+  let lo = 0, hi = n
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1
+    if (key[order[mid]] <= v) lo = mid + 1
+    else hi = mid
+  }
+  return lo
 }

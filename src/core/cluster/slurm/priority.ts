@@ -1,5 +1,5 @@
-// Slurm's priority/multifactor formula on the node-level machine (docs/CLUSTER.md §Slurm
-// scheduling, "Priority"). One job's priority is the weighted sum of its factors plus the site
+// Slurm's priority/multifactor formula on the node-level machine
+// (docs/CLUSTER.md §Slurm scheduling, "Priority"). One job's priority is the weighted sum of its factors plus the site
 // factor minus nice, floored at 1 (0 means "held"), capped at 2^32 − 1 and truncated toward zero,
 // exactly as slurmctld computes it in C doubles. It is computed at submit (age 0: the accrue time is
 // not set yet) and at every PriorityCalcPeriod tick, and nowhere else: between ticks the queue is

@@ -10,11 +10,12 @@
 // (depth-limited), a full-queue pass every sched_interval, a backfill cycle every bf_interval on the
 // absolute clock (k·bf_interval since the epoch), each skipped when nothing changed since the
 // previous one (then it could not start anything: see docs). Idealised (`idealised: true`, the
-// timing of SLURM-SCHEDULER.md's golden scenarios): a backfill cycle right after every main pass
+// timing of the Slurm spec's golden scenarios): a backfill cycle right after every main pass
 // that follows a change. Cycles and passes take no time (the cycle is instantaneous: no yields, so
 // bf_continue and bf_max_time never matter).
 import { SimulationStopped } from '../../sim/easy'
-import { buildDemand, Machine, PREF_NONE, Selection, VIEW_EMPTY, VIEW_FREE, VIEW_SHADOW } from '../machine'
+import * as machine from '../machine'
+import { buildDemand, Machine, Selection } from '../machine'
 import type { ClusterJobs, ClusterRun, ClusterSimOptions, ClusterSpec, SiteFactor, SlurmScheduling } from '../types'
 import { FairShare } from './fairshare'
 import { NodeSpace } from './nodespace'
@@ -22,11 +23,16 @@ import { SlurmPriority } from './priority'
 
 /** Options of runSlurm beyond ClusterSimOptions. */
 export interface SlurmSimOptions extends ClusterSimOptions {
-  /** SLURM-SCHEDULER.md §8's idealised timing: every submit and job end triggers a main pass and a
+  /** The idealised timing of the Slurm spec's golden scenarios (§8): every submit and job end triggers a main pass and a
    * backfill cycle at once (no bf_interval latency). Default false: cycles at k·bf_interval. */
   readonly idealised?: boolean
   /** Keep the age and fair-share weights without slurmdbd in the configuration (Slurm zeroes them). */
   readonly assumeAccounting?: boolean
+  /** Raw fair-share shares (sacctmgr Fairshare=) by the log's account index and user index; absent: 1 each. */
+  readonly fairShares?: { readonly account?: ArrayLike<number>; readonly user?: ArrayLike<number> }
+  /** Plan every tested record of a cycle even past the last one that could start now (the
+   * reservations then show Slurm's estimates in the trace; the starts are the same either way). */
+  readonly estimates?: boolean
   /** Observers for tests and diagnostics (cold paths: called per reservation / per priority set). */
   readonly trace?: SlurmTrace
 }
@@ -35,6 +41,8 @@ export interface SlurmSimOptions extends ClusterSimOptions {
 export interface SlurmTrace {
   /** A job's stored priority was set: at submit, or recomputed at a PriorityCalcPeriod tick. */
   readonly priority?: (job: number, t: number, value: number, when: 'submit' | 'tick') => void
+  /** A job started at t on `nodes`, taking `cpus[k]` CPUs and `gpus[k]` GPUs on nodes[k]. */
+  readonly start?: (job: number, t: number, nodes: readonly number[], cpus: readonly number[], gpus: readonly number[], backfill: boolean) => void
   /** A backfill reservation [start, end) (rounded by bf_resolution) on whole nodes, at cycle time t. */
   readonly reservation?: (job: number, t: number, start: number, end: number, nodes: readonly number[]) => void
 }
@@ -47,6 +55,12 @@ const KILL_WAIT = 30
 const WILL_RUN_WINDOW = 30
 /** Retries of one record inside a backfill cycle (later_start steps); a guard, never reached in practice. */
 const MAX_RETRIES = 256
+
+// The machine's view and preference constants, read once (hot loops then use plain locals).
+const PREF_NONE = machine.PREF_NONE
+const VIEW_EMPTY = machine.VIEW_EMPTY
+const VIEW_FREE = machine.VIEW_FREE
+const VIEW_SHADOW = machine.VIEW_SHADOW
 
 // Job states (0 = not yet submitted).
 const PENDING = 1, RUNNING = 2, DONE = 3, NEVER = 4
@@ -118,6 +132,13 @@ class SlurmSim {
   private readonly partResv: Int32Array
   private readonly userTested: Int32Array
   private readonly userOf: Int32Array
+  // Will-run counts per job: on the empty machine (static), and on the current one (valid while
+  // freeVer, bumped at every start and end, is unchanged).
+  private readonly capAll: Float64Array
+  private readonly capOk: Uint8Array
+  private readonly haveAll: Float64Array
+  private readonly haveVer: Int32Array
+  private freeVer = 1
   // Change flags: something a pass or a cycle could react to happened since the last one.
   private changedSinceFull = true
   private changedSinceBf = true
@@ -138,7 +159,7 @@ class SlurmSim {
       siteFactor: extra.siteFactor, nice: extra.nice, assumeAccounting: options.assumeAccounting,
     })
     this.fs = this.prioModel.multifactor && this.prioModel.weightFairshare !== 0
-      ? new FairShare(jobs, sch.priority.decayHalfLife, sch.priority.fairTree, sch.priority.dampeningFactor)
+      ? new FairShare(jobs, sch.priority.decayHalfLife, sch.priority.fairTree, sch.priority.dampeningFactor, options.fairShares)
       : null
     this.start = new Float64Array(n).fill(NaN)
     this.backfilled = new Uint8Array(n)
@@ -195,6 +216,10 @@ class SlurmSim {
     for (let j = 0; j < n; j++) if (jobs.user[j] > maxUser) maxUser = jobs.user[j]
     this.userTested = new Int32Array(maxUser + 2)
     this.userOf = Int32Array.from(jobs.user, (u) => u >= 0 ? u : maxUser + 1)
+    this.capAll = new Float64Array(n)
+    this.capOk = new Uint8Array(n)
+    this.haveAll = new Float64Array(n)
+    this.haveVer = new Int32Array(n)
   }
 
   // ---- The event loop ------------------------------------------------------------------------
@@ -287,6 +312,7 @@ class SlurmSim {
 
   private finish(j: number, t: number): void {
     this.m.release(j)
+    this.freeVer++
     this.state[j] = DONE
     this.removeByEst(j)
     if (this.fs !== null) this.fs.addUsage(j, this.allocCpus[j], t - this.lastUse[j])
@@ -296,10 +322,16 @@ class SlurmSim {
   private startJob(j: number, t: number, backfill: boolean): void {
     const sel = this.sel
     this.m.allocate(j, sel)
+    this.freeVer++
     let cpus = 0, first = sel.len > 0 ? sel.nodes[0] : -1
     for (let k = 0; k < sel.len; k++) { cpus += sel.cpus[k]; if (sel.nodes[k] < first) first = sel.nodes[k] }
     this.allocCpus[j] = cpus
     this.firstNode[j] = first
+    const onStart = this.options.trace?.start
+    if (onStart !== undefined) {
+      const len = sel.len
+      onStart(j, t, Array.from(sel.nodes.subarray(0, len)), Array.from(sel.cpus.subarray(0, len)), Array.from(sel.gpus.subarray(0, len)), backfill)
+    }
     this.state[j] = RUNNING
     this.start[j] = t
     this.backfilled[j] = backfill ? 1 : 0
@@ -442,7 +474,13 @@ class SlurmSim {
     this.userTested.fill(0)
     let tries = 0, starts = 0
     const maxTest = bf.maxJobTest > 0 ? bf.maxJobTest : Infinity
-    for (let k = 0; k < this.qLen; k++) {
+    // A reservation only matters to the records after it in this cycle (the map is rebuilt every
+    // cycle), and only by keeping one of them from starting now. The last record that could start
+    // now even with no reservation at all bounds the useful part of the cycle: past it nothing can
+    // start, so the cycle ends there (resources only shrink during a cycle, so the bound holds).
+    // With `estimates` every tested record is still planned (for the trace).
+    const lastUseful = this.options.estimates === true ? this.qLen - 1 : this.lastStartable()
+    for (let k = 0; k <= lastUseful; k++) {
       const j = this.queue[k]
       if (this.state[j] !== PENDING) continue
       if (tries >= maxTest) break
@@ -461,6 +499,16 @@ class SlurmSim {
       }
     }
     this.maybeCompact()
+  }
+
+  /** The last queue position whose job fits now on its partition, ignoring reservations (-1: none). */
+  private lastStartable(): number {
+    const m = this.m
+    for (let k = this.qLen - 1; k >= 0; k--) {
+      const j = this.queue[k]
+      if (this.state[j] === PENDING && !m.quickReject(j) && m.select(j, VIEW_FREE, PREF_NONE, this.sel)) return k
+    }
+    return -1
   }
 
   /** One record of the cycle. Returns 0 = not tried, 1 = tried (reserved or not), 2 = started now. */
@@ -541,27 +589,31 @@ class SlurmSim {
   private willRun(j: number, p: number, t: number, testNowOnly: boolean): number {
     const m = this.m
     const sel = this.sel
+    // Whether a test can succeed is kept as a count (sufficient nodes for an N-node job, usable
+    // CPUs for a flexible one): now, and when every running job is gone. The partition's totals are
+    // cached per job (the empty machine's for good, the current one's until a job starts or ends),
+    // the blocked candidates subtracted; then the node selection runs only when it can succeed.
+    const d = m.demand
+    const fixed = d.nodes[j] > 0
+    const need = fixed ? d.nodes[j] : d.cpus[j]
+    m.setExclude(null)
+    if (this.capOk[j] === 0) { this.capAll[j] = this.countIn(j, p, VIEW_EMPTY, fixed); this.capOk[j] = 1 }
+    if (this.haveVer[j] !== this.freeVer) { this.haveAll[j] = this.countIn(j, p, VIEW_FREE, fixed); this.haveVer[j] = this.freeVer }
+    let have = this.haveAll[j], cap = this.capAll[j]
+    for (let k = 0; k < this.blockedLen.n; k++) {
+      const i = this.blockedList[k]
+      const u = m.usable(j, i, VIEW_FREE), e = m.usable(j, i, VIEW_EMPTY)
+      have -= fixed ? (u > 0 ? 1 : 0) : u
+      cap -= fixed ? (e > 0 ? 1 : 0) : e
+    }
     m.setExclude(this.blocked)
     try {
-      if (!m.quickReject(j) && m.select(j, VIEW_FREE, PREF_NONE, sel)) return t
-      if (testNowOnly) return -1
-      m.scratchBegin()
+      if (have >= need && m.select(j, VIEW_FREE, PREF_NONE, sel)) return t
+      // Test-now-only, or even with every running job gone the candidates cannot hold it.
+      if (testNowOnly || cap < need) return -1
+      m.scratchBegin() // the scratch view starts equal to the current state: `have` holds for it
       const U = this.U
       const inCand = this.inPart[p]
-      // Whether the test after a group can succeed is kept as a count (sufficient nodes for an
-      // N-node job, usable CPUs for a flexible one), updated per released node, so the node
-      // selection runs only when it can succeed: the same answers as testing after every group.
-      const d = m.demand
-      const fixed = d.nodes[j] > 0
-      const need = fixed ? d.nodes[j] : d.cpus[j]
-      const nodes = this.partNodes[p]
-      let have = 0
-      for (let k = 0; k < nodes.length; k++) {
-        const i = nodes[k]
-        if (this.blocked[i] !== 0) continue
-        const u = m.usable(j, i, VIEW_SHADOW)
-        have += fixed ? (u > 0 ? 1 : 0) : u
-      }
       let T0 = NaN
       let win = WILL_RUN_WINDOW
       let r = 0
@@ -571,7 +623,8 @@ class SlurmSim {
         for (;;) {
           if (r >= this.runLen) { more = false; break }
           const job = this.byEst[r++]
-          if (!this.holdsCandidate(job, inCand)) continue
+          // (With no node blocked, a job of the same partition holds candidates by definition.)
+          if ((this.blockedLen.n !== 0 || this.jobs.partition[job] !== p) && !this.holdsCandidate(job, inCand)) continue
           if (T0 !== T0) {
             const abs = this.est[job] + U
             T0 = this.est[job] + (WILL_RUN_WINDOW - (((abs % WILL_RUN_WINDOW) + WILL_RUN_WINDOW) % WILL_RUN_WINDOW))
@@ -595,6 +648,17 @@ class SlurmSim {
     } finally {
       m.setExclude(null)
     }
+  }
+
+  /** Job j's count over its partition's nodes in a view (no node hidden). */
+  private countIn(j: number, p: number, view: typeof VIEW_FREE | typeof VIEW_EMPTY, fixed: boolean): number {
+    const nodes = this.partNodes[p]
+    let c = 0
+    for (let k = 0; k < nodes.length; k++) {
+      const u = this.m.usable(j, nodes[k], view)
+      c += fixed ? (u > 0 ? 1 : 0) : u
+    }
+    return c
   }
 
   /** Releases running job `job` in the scratch view; returns the change of job j's count there. */
