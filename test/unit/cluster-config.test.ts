@@ -92,7 +92,7 @@ describe('slurm.conf of a real-looking site (tigris)', () => {
     const notes = cluster.notes.join('\n')
     expect(notes).toMatch(/Include \/etc\/slurm\/auth\.conf \(line 6\) was not followed/)
     expect(notes).toMatch(/Include \/etc\/slurm\/partitions-extra\.conf \(line 59\) was not followed/)
-    expect(notes).toMatch(/Features= \(jobs' --constraint is not simulated/)
+    expect(notes).toMatch(/Features= \(jobs' constraints \(sbatch -C\) are not simulated/)
     expect(notes).toMatch(/Partition gpu: OverSubscribe=FORCE:1: the job count per core is not simulated/)
     expect(notes).toMatch(/Partition long: not simulated: AllowAccounts/)
     expect(notes).not.toMatch(/Preemption/) // PreemptType=preempt/none changes nothing
