@@ -181,7 +181,7 @@ class SlurmSim {
       const req = jobs.requested[j]
       const max = part?.maxTime ?? null
       this.limit[j] = req > 0 && Number.isFinite(req) ? req : (part?.defaultTime ?? max ?? YEAR)
-      this.minNodes[j] = Math.max(1, jobs.nodes[j])
+      this.minNodes[j] = Math.max(1, this.m.demand.nodes[j]) // the machine's reading (a node count above the CPUs is capped there)
       const el = jobs.eligible[j]
       this.arrival[j] = el > jobs.submit[j] ? el : jobs.submit[j]
     }
