@@ -115,6 +115,13 @@ export function machineModel(inputs: MachineInputs, log: MachineLog): MachineMod
     })
     scheduling = defaultScheduling()
   }
+  // A partition DOWN or INACTIVE in the file starts nothing in Slurm; the log shows its jobs ran,
+  // so the replay treats it as UP (said in the notes).
+  const down = cluster.partitions.filter((p) => p.state === 'DOWN' || p.state === 'INACTIVE')
+  if (down.length > 0) {
+    cluster = { ...cluster, partitions: cluster.partitions.map((p) => (p.state === 'DOWN' || p.state === 'INACTIVE' ? { ...p, state: 'UP' as const } : p)) }
+    notes.push(`Partition${down.length === 1 ? '' : 's'} ${down.map((p) => `${p.name} (${p.state})`).join(', ')} of the machine file ${down.length === 1 ? 'is' : 'are'} simulated as UP: the log shows their jobs ran.`)
+  }
   const scheduler = inputs.scheduler ?? (fromConf ? 'slurm' : 'easy')
   if (inputs.qosPriority) scheduling = { ...scheduling, priority: { ...scheduling.priority, qosPriority: { ...scheduling.priority.qosPriority, ...inputs.qosPriority } } }
   if (scheduler === 'slurm' && !fromConf) notes.push('Slurm\'s scheduling with Slurm 22.05\'s defaults (no slurm.conf was given: give --slurm-conf for the site\'s own settings).')

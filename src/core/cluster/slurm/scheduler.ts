@@ -53,8 +53,9 @@ const YEAR = 365 * 86400
 const KILL_WAIT = 30
 /** The will-run test's first group window (seconds), doubled after each failed test. */
 const WILL_RUN_WINDOW = 30
-/** Retries of one record inside a backfill cycle (later_start steps); a guard, never reached in practice. */
-const MAX_RETRIES = 256
+/** Retries of one record beyond two per reservation in the map (each later_start step passes a
+ * reservation's end, so 2 per reservation is already more than a record can use); a guard. */
+const EXTRA_RETRIES = 64
 
 // The machine's view and preference constants, read once (hot loops then use plain locals).
 const PREF_NONE = machine.PREF_NONE
@@ -181,7 +182,7 @@ class SlurmSim {
       const req = jobs.requested[j]
       const max = part?.maxTime ?? null
       this.limit[j] = req > 0 && Number.isFinite(req) ? req : (part?.defaultTime ?? max ?? YEAR)
-      this.minNodes[j] = Math.max(1, jobs.nodes[j])
+      this.minNodes[j] = Math.max(1, this.m.demand.nodes[j]) // the machine's reading (a node count above the CPUs is capped there)
       const el = jobs.eligible[j]
       this.arrival[j] = el > jobs.submit[j] ? el : jobs.submit[j]
     }
@@ -524,7 +525,8 @@ class SlurmSim {
     let startRes = t
     const inCand = this.inPart[p]
     const nodeCount = this.partNodes[p].length
-    for (let retry = 0; retry < MAX_RETRIES; retry++) {
+    const maxRetries = 2 * this.ns.size + EXTRA_RETRIES
+    for (let retry = 0; retry < maxRetries; retry++) {
       const endTime = (startRes > t ? startRes : t) + lim
       // Candidates: the partition's nodes minus those planned in a slot overlapping [startRes, endTime].
       this.blockedLen.n = 0
