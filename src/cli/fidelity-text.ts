@@ -10,7 +10,7 @@ export function fidelityLines(c: Calibration | null): string[] {
   if (c.within10m !== undefined) {
     const bf = c.backfilledShare
     const mape = c.movingWaitMape != null ? `two-week moving-average wait off by ${pct(c.movingWaitMape)} (MAPE over ${int(c.movingWaitDays ?? 0)} days)` : `no two-week moving average (${c.movingWaitReason ?? 'not measured'})`
-    lines.push(`Starts within 10 min of the recorded start: ${pct(c.within10m)}, within 1 h: ${pct(c.within1h ?? 0)}; started by backfill: ${bf?.recorded == null ? 'not in the log' : pct(bf.recorded)} recorded, ${bf?.simulated == null ? 'not known' : pct(bf.simulated)} simulated; ${mape}.`)
+    lines.push(`Starts within 10 min of the recorded start: ${pct(c.within10m)}, within 1 h: ${pct(c.within1h ?? 0)}; started by backfill: ${bf?.simulated == null ? 'not known' : pct(bf.simulated)} simulated, ${bf?.recorded == null ? 'not recorded in the log' : `${pct(bf.recorded)} recorded`}; ${mape}.`)
   }
   for (const [name, p] of Object.entries(c.partitions ?? {})) {
     lines.push(`  partition ${name}: ${int(p.jobs)} jobs, rank correlation ${p.spearman === null ? 'n/a' : p.spearman.toFixed(2)}, mean wait ${p.meanWaitRatio === null ? 'n/a' : `${p.meanWaitRatio.toFixed(2)}×`} the recorded, ${pct(p.within1h)} within 1 h`)

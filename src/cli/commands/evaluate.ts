@@ -260,7 +260,7 @@ export function formatEvaluation(r: EvaluationResult, cite: string | null): stri
   const dep = r.recommendation.asDeployed
   if (dep && !dep.same) lines.push(`As deployed on Slurm (the exported configuration simulated under Slurm's scheduling): ${dep.label} ${pct(dep.train.real.gain)} on train (${conf} interval ${pct(dep.train.real.ci[0])} to ${pct(dep.train.real.ci[1])}), ${pct(dep.test.real.gain)} on test${dep.differs ? ' — outside the idealised interval; the verdict uses this figure' : ''}.`)
   lines.push(`${baselineName(r.machine)} baseline: ${p.objective === 'avgWait' ? `${formatDuration(r.candidates[0].train.mean)} average wait on train, ${formatDuration(r.candidates[0].test.mean)} on test` : `${r.candidates[0].train.mean.toFixed(2)} average bounded slowdown on train, ${r.candidates[0].test.mean.toFixed(2)} on test`}.`)
-  lines.push(...whoPaysLines(r.recommendation.impact, p.risk.maxWaitRatio))
+  lines.push(...whoPaysLines(r.recommendation.impact, p.risk.maxWaitRatio, baselineName(r.machine)))
   if (r.calibration) lines.push('', ...fidelityLines(r.calibration))
   lines.push('', `Thresholds tried: ${p.thresholds.map(formatThreshold).join(', ')}.`)
   if (cite) lines.push('', `Data: ${cite}`)
