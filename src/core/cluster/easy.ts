@@ -175,13 +175,14 @@ export class ClusterEasySimulator {
     // A flexible job asking for CPUs only is reserved as the single pool does (a count of CPUs in
     // its partition): it may take its CPUs on any nodes at the shadow time.
     let shadow: number
-    this.countPart = machine.isCountOnly(blocked) ? machine.demand.partition[blocked] : -1
-    if (this.countPart >= 0) {
-      shadow = machine.earliestCount(blocked, now, this.running, this.runLen, this.estEnd)
-      this.extra = machine.extraCount
-    } else if (blocked === this.resJob && machine.version === this.resVersion && this.resShadow >= now) shadow = this.resShadow
-    else {
-      shadow = machine.earliest(blocked, now, this.running, this.runLen, this.estEnd, this.res)
+    if (blocked === this.resJob && machine.version === this.resVersion && this.resShadow >= now) {
+      shadow = this.resShadow // countPart and extra are still those of that reservation
+    } else {
+      this.countPart = machine.isCountOnly(blocked) ? machine.demand.partition[blocked] : -1
+      if (this.countPart >= 0) {
+        shadow = machine.earliestCount(blocked, now, this.running, this.runLen, this.estEnd)
+        this.extra = machine.extraCount
+      } else shadow = machine.earliest(blocked, now, this.running, this.runLen, this.estEnd, this.res)
       this.resJob = blocked; this.resVersion = machine.version; this.resShadow = shadow
     }
     if (this.backfill === null) {
