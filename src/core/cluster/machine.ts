@@ -207,6 +207,10 @@ export class Machine {
   private poolTop = 0
   readonly allocOff: Int32Array
   readonly allocLen: Int32Array
+  /** CPUs a running job holds in all. */
+  private readonly allocCpuTotal: Int32Array
+  /** within[q·P + p] = 1 when every node of partition q is in partition p. */
+  private readonly within: Uint8Array
   private readonly live: Int32Array
   private readonly livePos: Int32Array
   private liveLen = 0
@@ -352,6 +356,15 @@ export class Machine {
     const n = demand.count
     this.allocOff = new Int32Array(n).fill(-1)
     this.allocLen = new Int32Array(n)
+    this.allocCpuTotal = new Int32Array(n)
+    this.within = new Uint8Array(P * P)
+    for (let q = 0; q < P; q++) {
+      for (let p = 0; p < P; p++) {
+        let all = 1
+        for (let k = this.partStart[q]; k < this.partStart[q + 1] && all === 1; k++) if (this.inPart[p * nc + this.partNodes[k]] === 0) all = 0
+        this.within[q * P + p] = all
+      }
+    }
     this.live = new Int32Array(Math.min(n, totalCpu))
     this.livePos = new Int32Array(n).fill(-1)
     this.keys = new Float64Array(nc)
@@ -805,6 +818,9 @@ export class Machine {
     const off = this.poolTop
     this.poolTop += len
     this.allocOff[j] = off; this.allocLen[j] = len
+    let total = 0
+    for (let k = 0; k < len; k++) total += sel.cpus[k]
+    this.allocCpuTotal[j] = total
     for (let k = 0; k < len; k++) {
       const i = sel.nodes[k], c = sel.cpus[k], m = sel.mem[k], g = sel.gpus[k]
       this.poolNode[off + k] = i; this.poolCpu[off + k] = c; this.poolMem[off + k] = m; this.poolGpu[off + k] = g
@@ -971,11 +987,14 @@ export class Machine {
     let have = this.partFreeCpu[p]
     let r = 0
     let shadow = have >= need ? now : Infinity
+    const P = this.partitionCount, within = this.within, part = this.demand.partition
     while (r < len) {
       const e0 = estEnd[order[r]] > now ? estEnd[order[r]] : now
       if (e0 > shadow) break
       for (; r < len && (estEnd[order[r]] > now ? estEnd[order[r]] : now) === e0; r++) {
         const job = order[r]
+        // A job of a partition inside p gives back all its CPUs to p: no need to look at its nodes.
+        if (within[part[job] * P + p] !== 0) { have += this.allocCpuTotal[job]; continue }
         for (let k = this.allocOff[job], end = k + this.allocLen[job]; k < end; k++) {
           if (inPart[base + this.poolNode[k]] !== 0) have += this.poolCpu[k]
         }
