@@ -218,8 +218,11 @@ export class ClusterEasySimulator {
     if (this.countPart >= 0) {
       // Count reservation: a job ending by the shadow time needs only to fit now; a longer one may
       // use at most the extra CPUs of the reserved job's partition.
+      const long = now + this.requested[j] > shadow
+      // A long job of a partition inside the reserved one uses at least its CPUs there: O(1) refusal.
+      if (long && machine.cpusAsked(j) > this.extra && machine.partitionWithin(machine.demand.partition[j], this.countPart)) return
       if (!machine.select(j, VIEW_FREE, PREF_NONE, sel)) return
-      if (now + this.requested[j] > shadow) {
+      if (long) {
         const use = machine.cpusIn(sel, this.countPart)
         if (use > this.extra) return
         this.extra -= use

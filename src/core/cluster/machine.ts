@@ -1006,6 +1006,15 @@ export class Machine {
     return shadow
   }
 
+  /** True when every node of partition q is in partition p. */
+  partitionWithin(q: number, p: number): boolean { return this.within[q * this.partitionCount + p] !== 0 }
+
+  /** CPUs job j asks for in all (N × per node, or the flexible total), before core rounding. */
+  cpusAsked(j: number): number {
+    const d = this.demand
+    return d.nodes[j] > 0 ? d.nodes[j] * d.cpus[j] : d.cpus[j]
+  }
+
   /** CPUs that `sel` takes on the nodes of partition p. */
   cpusIn(sel: Selection, p: number): number {
     const base = p * this.nodeCount
