@@ -412,6 +412,8 @@ describe('select (bucketed) equals selectScan (the plain scan) in every view and
             for (let q = 0; q < jobs.length; q++) {
               if (m.allocOff[q] >= 0) continue
               for (const v of [VIEW_FREE, VIEW_SHADOW, VIEW_CAPPED] as const) for (const pr of [PREF_NONE, PREF_BUSY_NOW, PREF_RESERVED] as const) same(q, v, pr)
+              // The capped quick reject never refuses a job that fits beside the reservation.
+              if (m.cappedReject(q)) expect(m.selectScan(q, VIEW_CAPPED, PREF_NONE, ref)).toBe(false)
             }
             continue
           }

@@ -187,6 +187,8 @@ export class Machine {
   /** The capped layer is kept only while some node's capped CPUs are below its free CPUs. */
   private cappedLive = false
   private readonly hist: Int32Array
+  /** Like hist, for VIEW_CAPPED's CPUs (valid while cappedLive). */
+  private readonly histCapped: Int32Array
   private readonly histStride: number
   // Scratch (VIEW_SHADOW): copy on touch.
   private readonly sCpu: Int32Array
@@ -320,6 +322,7 @@ export class Machine {
     this.partIdle = new Int32Array(P); this.partMaxFree = new Int32Array(P); this.partCappedCpu = new Float64Array(P)
     this.histStride = maxCpu + 1
     this.hist = new Int32Array(P * this.histStride)
+    this.histCapped = new Int32Array(P * this.histStride)
     const buckets = maxCpu + 2
     // Layer p: free CPUs; layer P + p: VIEW_CAPPED's CPUs (min(free, scratch)), the same nodes.
     this.bitBase = new Int32Array(2 * P); this.sumBase = new Int32Array(2 * P); this.words = new Int32Array(2 * P); this.sums = new Int32Array(2 * P)
@@ -445,6 +448,8 @@ export class Machine {
       if (oldCv === 0) this.setBit(q, NF, pos)
       else if (newCv === 0) this.clearBit(q, NF, pos)
       this.partCappedCpu[p] += newCv - oldCv
+      this.histCapped[p * NF + oldCv]--
+      this.histCapped[p * NF + newCv]++
     }
   }
 
@@ -455,6 +460,7 @@ export class Machine {
     this.bits.copyWithin(this.bitBase[P], 0, this.bitBase[P])
     this.summary.copyWithin(this.sumBase[P], 0, this.sumBase[P])
     this.partCappedCpu.set(this.partFreeCpu)
+    this.histCapped.set(this.hist)
     this.cappedLive = true
   }
 
@@ -583,7 +589,8 @@ export class Machine {
     if (nn > 0) {
       if (d.whole[j] !== 0) { if (this.partIdle[p] < nn) return true } else if (d.cpus[j] > this.partMaxFree[p]) return true
       if (nn * d.cpus[j] > this.partFreeCpu[p]) return true
-      return d.gpus[j] > 0 && nn * d.gpus[j] > this.partFreeGpu[p]
+      if (d.gpus[j] > 0 && nn * d.gpus[j] > this.partFreeGpu[p]) return true
+      return nn > 1 && d.whole[j] === 0 && this.nodesWith(this.hist, p, d.cpus[j], nn) < nn
     }
     if (d.whole[j] !== 0 && this.partIdle[p] === 0) return true
     return d.cpus[j] > this.partFreeCpu[p]
@@ -594,7 +601,16 @@ export class Machine {
     const d = this.demand
     const nn = d.nodes[j]
     const p = d.partition[j]
-    return (nn > 0 ? nn * d.cpus[j] : d.cpus[j]) > (this.cappedLive ? this.partCappedCpu[p] : this.partFreeCpu[p])
+    if ((nn > 0 ? nn * d.cpus[j] : d.cpus[j]) > (this.cappedLive ? this.partCappedCpu[p] : this.partFreeCpu[p])) return true
+    return nn > 0 && d.whole[j] === 0 && this.nodesWith(this.cappedLive ? this.histCapped : this.hist, p, d.cpus[j], nn) < nn
+  }
+
+  /** How many nodes of partition p have at least c CPUs in `hist` (counting stops at `enough`). */
+  private nodesWith(hist: Int32Array, p: number, c: number, enough: number): number {
+    const stride = this.histStride, h = p * stride
+    let k = 0
+    for (let x = stride - 1; x >= c && k < enough; x--) k += hist[h + x]
+    return k
   }
 
   /**
