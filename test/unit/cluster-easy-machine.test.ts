@@ -271,6 +271,28 @@ describe('earliest: the shadow time of a reservation', () => {
   })
 })
 
+describe('earliestCount: the count reservation of a flexible CPU-only job', () => {
+  it('counts only the CPUs released on the blocked job\'s partition', () => {
+    // Nodes a, b, c (4 CPUs). A = {a, b}, B = {b, c}, ALL = {a, b, c}.
+    // J1 (B, flexible 8) holds b and c until 10; J2 (A, one node, 4) holds a until 20.
+    // F (A, flexible 6): at 10 J1 gives back b's 4 CPUs to A (c is not A's): 4 < 6; at 20 J2's 4: 8 → shadow 20, extra 2.
+    // G (ALL, flexible 6): at 10 J1's 8 → shadow 10, extra 2.
+    const spec = cluster([node('a', 4), node('b', 4), node('c', 4)], [partition('A', [0, 1], { isDefault: true }), partition('B', [1, 2]), partition('ALL', [0, 1, 2])])
+    const { m, sel } = machineOf(spec, [J(8, { partition: 1 }), J(4, { nodes: 1 }), J(6), J(6, { partition: 2 })])
+    m.allocate(0, (m.select(0, VIEW_FREE, PREF_NONE, sel), sel))
+    expect(nodesOf(sel)).toEqual([1, 2])
+    m.allocate(1, (m.select(1, VIEW_FREE, PREF_NONE, sel), sel))
+    expect(nodesOf(sel)).toEqual([0])
+    expect(m.isCountOnly(2) && m.isCountOnly(3)).toBe(true)
+    const order = Int32Array.from([0, 1]), est = Float64Array.from([10, 20, 0, 0])
+    expect(m.earliestCount(2, 1, order, 2, est)).toBe(20)
+    expect(m.extraCount).toBe(2)
+    expect(m.earliestCount(3, 1, order, 2, est)).toBe(10)
+    expect(m.extraCount).toBe(2)
+    expect(m.cpusIn(sel, 1)).toBe(0) // J2's selection (node a) has no CPU in B
+  })
+})
+
 describe('allocation bookkeeping', () => {
   it('random allocate/release keeps the free state and the per-partition totals equal to a recount', () => {
     const spec = cluster(
@@ -390,6 +412,8 @@ describe('select (bucketed) equals selectScan (the plain scan) in every view and
             for (let q = 0; q < jobs.length; q++) {
               if (m.allocOff[q] >= 0) continue
               for (const v of [VIEW_FREE, VIEW_SHADOW, VIEW_CAPPED] as const) for (const pr of [PREF_NONE, PREF_BUSY_NOW, PREF_RESERVED] as const) same(q, v, pr)
+              // The capped quick reject never refuses a job that fits beside the reservation.
+              if (m.cappedReject(q)) expect(m.selectScan(q, VIEW_CAPPED, PREF_NONE, ref)).toBe(false)
             }
             continue
           }

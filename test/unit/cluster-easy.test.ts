@@ -150,6 +150,18 @@ describe('simulateCluster and its resumable form', () => {
     expect(sim.jobsStarted).toBe(4)
   })
 
+  it('an empty log gives an empty schedule', () => {
+    const none: ClusterJobs = { count: 0, submit: new Float64Array(0), runtime: new Float64Array(0), requested: new Float64Array(0), procs: new Int32Array(0), partition: new Int32Array(0), nodes: new Int32Array(0), memPerNode: new Float64Array(0), gpusPerNode: new Int32Array(0), exclusive: new Uint8Array(0), user: new Int32Array(0), account: new Int32Array(0), qos: new Int32Array(0), eligible: new Float64Array(0) }
+    const run = simulateCluster(none, spec, { kind: 'easy', config })
+    expect([run.start.length, run.backfilled.length, run.firstNode.length]).toEqual([0, 0, 0])
+  })
+
+  it('a job that can never fit its partition is a clear error, not a hang', () => {
+    const big: ClusterJobs = { ...jobs, count: 1, submit: Float64Array.of(0), runtime: Float64Array.of(1), requested: Float64Array.of(1), procs: Int32Array.of(5), nodes: Int32Array.of(1), partition: Int32Array.of(0), memPerNode: Float64Array.of(0), gpusPerNode: Int32Array.of(0), exclusive: Uint8Array.of(0), eligible: Float64Array.of(0) }
+    // 5 CPUs on one node of a machine of 4-CPU nodes: blocked with nothing running → no shadow time.
+    expect(() => simulateCluster(big, spec, { kind: 'easy', config })).toThrow(/does not fit partition all even when every running job has ended/)
+  })
+
   it("'slurm' goes to runSlurm with the scheduling, site factor, nice and options", () => {
     const scheduling = { schedulerType: 'backfill' } as unknown as SlurmScheduling
     const nice = Int32Array.of(0, 0, 0, 0)

@@ -175,13 +175,14 @@ export class ClusterEasySimulator {
     // A flexible job asking for CPUs only is reserved as the single pool does (a count of CPUs in
     // its partition): it may take its CPUs on any nodes at the shadow time.
     let shadow: number
-    this.countPart = machine.isCountOnly(blocked) ? machine.demand.partition[blocked] : -1
-    if (this.countPart >= 0) {
-      shadow = machine.earliestCount(blocked, now, this.running, this.runLen, this.estEnd)
-      this.extra = machine.extraCount
-    } else if (blocked === this.resJob && machine.version === this.resVersion && this.resShadow >= now) shadow = this.resShadow
-    else {
-      shadow = machine.earliest(blocked, now, this.running, this.runLen, this.estEnd, this.res)
+    if (blocked === this.resJob && machine.version === this.resVersion && this.resShadow >= now) {
+      shadow = this.resShadow // countPart and extra are still those of that reservation
+    } else {
+      this.countPart = machine.isCountOnly(blocked) ? machine.demand.partition[blocked] : -1
+      if (this.countPart >= 0) {
+        shadow = machine.earliestCount(blocked, now, this.running, this.runLen, this.estEnd)
+        this.extra = machine.extraCount
+      } else shadow = machine.earliest(blocked, now, this.running, this.runLen, this.estEnd, this.res)
       this.resJob = blocked; this.resVersion = machine.version; this.resShadow = shadow
     }
     if (this.backfill === null) {
@@ -217,8 +218,11 @@ export class ClusterEasySimulator {
     if (this.countPart >= 0) {
       // Count reservation: a job ending by the shadow time needs only to fit now; a longer one may
       // use at most the extra CPUs of the reserved job's partition.
+      const long = now + this.requested[j] > shadow
+      // A long job of a partition inside the reserved one uses at least its CPUs there: O(1) refusal.
+      if (long && machine.cpusAsked(j) > this.extra && machine.partitionWithin(machine.demand.partition[j], this.countPart)) return
       if (!machine.select(j, VIEW_FREE, PREF_NONE, sel)) return
-      if (now + this.requested[j] > shadow) {
+      if (long) {
         const use = machine.cpusIn(sel, this.countPart)
         if (use > this.extra) return
         this.extra -= use

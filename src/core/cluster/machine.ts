@@ -187,6 +187,8 @@ export class Machine {
   /** The capped layer is kept only while some node's capped CPUs are below its free CPUs. */
   private cappedLive = false
   private readonly hist: Int32Array
+  /** Like hist, for VIEW_CAPPED's CPUs (valid while cappedLive). */
+  private readonly histCapped: Int32Array
   private readonly histStride: number
   // Scratch (VIEW_SHADOW): copy on touch.
   private readonly sCpu: Int32Array
@@ -207,6 +209,10 @@ export class Machine {
   private poolTop = 0
   readonly allocOff: Int32Array
   readonly allocLen: Int32Array
+  /** CPUs a running job holds in all. */
+  private readonly allocCpuTotal: Int32Array
+  /** within[q·P + p] = 1 when every node of partition q is in partition p. */
+  private readonly within: Uint8Array
   private readonly live: Int32Array
   private readonly livePos: Int32Array
   private liveLen = 0
@@ -316,6 +322,7 @@ export class Machine {
     this.partIdle = new Int32Array(P); this.partMaxFree = new Int32Array(P); this.partCappedCpu = new Float64Array(P)
     this.histStride = maxCpu + 1
     this.hist = new Int32Array(P * this.histStride)
+    this.histCapped = new Int32Array(P * this.histStride)
     const buckets = maxCpu + 2
     // Layer p: free CPUs; layer P + p: VIEW_CAPPED's CPUs (min(free, scratch)), the same nodes.
     this.bitBase = new Int32Array(2 * P); this.sumBase = new Int32Array(2 * P); this.words = new Int32Array(2 * P); this.sums = new Int32Array(2 * P)
@@ -352,6 +359,15 @@ export class Machine {
     const n = demand.count
     this.allocOff = new Int32Array(n).fill(-1)
     this.allocLen = new Int32Array(n)
+    this.allocCpuTotal = new Int32Array(n)
+    this.within = new Uint8Array(P * P)
+    for (let q = 0; q < P; q++) {
+      for (let p = 0; p < P; p++) {
+        let all = 1
+        for (let k = this.partStart[q]; k < this.partStart[q + 1] && all === 1; k++) if (this.inPart[p * nc + this.partNodes[k]] === 0) all = 0
+        this.within[q * P + p] = all
+      }
+    }
     this.live = new Int32Array(Math.min(n, totalCpu))
     this.livePos = new Int32Array(n).fill(-1)
     this.keys = new Float64Array(nc)
@@ -432,6 +448,8 @@ export class Machine {
       if (oldCv === 0) this.setBit(q, NF, pos)
       else if (newCv === 0) this.clearBit(q, NF, pos)
       this.partCappedCpu[p] += newCv - oldCv
+      this.histCapped[p * NF + oldCv]--
+      this.histCapped[p * NF + newCv]++
     }
   }
 
@@ -442,6 +460,7 @@ export class Machine {
     this.bits.copyWithin(this.bitBase[P], 0, this.bitBase[P])
     this.summary.copyWithin(this.sumBase[P], 0, this.sumBase[P])
     this.partCappedCpu.set(this.partFreeCpu)
+    this.histCapped.set(this.hist)
     this.cappedLive = true
   }
 
@@ -570,7 +589,8 @@ export class Machine {
     if (nn > 0) {
       if (d.whole[j] !== 0) { if (this.partIdle[p] < nn) return true } else if (d.cpus[j] > this.partMaxFree[p]) return true
       if (nn * d.cpus[j] > this.partFreeCpu[p]) return true
-      return d.gpus[j] > 0 && nn * d.gpus[j] > this.partFreeGpu[p]
+      if (d.gpus[j] > 0 && nn * d.gpus[j] > this.partFreeGpu[p]) return true
+      return nn > 1 && d.whole[j] === 0 && this.nodesWith(this.hist, p, d.cpus[j], nn) < nn
     }
     if (d.whole[j] !== 0 && this.partIdle[p] === 0) return true
     return d.cpus[j] > this.partFreeCpu[p]
@@ -581,7 +601,16 @@ export class Machine {
     const d = this.demand
     const nn = d.nodes[j]
     const p = d.partition[j]
-    return (nn > 0 ? nn * d.cpus[j] : d.cpus[j]) > (this.cappedLive ? this.partCappedCpu[p] : this.partFreeCpu[p])
+    if ((nn > 0 ? nn * d.cpus[j] : d.cpus[j]) > (this.cappedLive ? this.partCappedCpu[p] : this.partFreeCpu[p])) return true
+    return nn > 0 && d.whole[j] === 0 && this.nodesWith(this.cappedLive ? this.histCapped : this.hist, p, d.cpus[j], nn) < nn
+  }
+
+  /** How many nodes of partition p have at least c CPUs in `hist` (counting stops at `enough`). */
+  private nodesWith(hist: Int32Array, p: number, c: number, enough: number): number {
+    const stride = this.histStride, h = p * stride
+    let k = 0
+    for (let x = stride - 1; x >= c && k < enough; x--) k += hist[h + x]
+    return k
   }
 
   /**
@@ -805,6 +834,9 @@ export class Machine {
     const off = this.poolTop
     this.poolTop += len
     this.allocOff[j] = off; this.allocLen[j] = len
+    let total = 0
+    for (let k = 0; k < len; k++) total += sel.cpus[k]
+    this.allocCpuTotal[j] = total
     for (let k = 0; k < len; k++) {
       const i = sel.nodes[k], c = sel.cpus[k], m = sel.mem[k], g = sel.gpus[k]
       this.poolNode[off + k] = i; this.poolCpu[off + k] = c; this.poolMem[off + k] = m; this.poolGpu[off + k] = g
@@ -971,11 +1003,14 @@ export class Machine {
     let have = this.partFreeCpu[p]
     let r = 0
     let shadow = have >= need ? now : Infinity
+    const P = this.partitionCount, within = this.within, part = this.demand.partition
     while (r < len) {
       const e0 = estEnd[order[r]] > now ? estEnd[order[r]] : now
       if (e0 > shadow) break
       for (; r < len && (estEnd[order[r]] > now ? estEnd[order[r]] : now) === e0; r++) {
         const job = order[r]
+        // A job of a partition inside p gives back all its CPUs to p: no need to look at its nodes.
+        if (within[part[job] * P + p] !== 0) { have += this.allocCpuTotal[job]; continue }
         for (let k = this.allocOff[job], end = k + this.allocLen[job]; k < end; k++) {
           if (inPart[base + this.poolNode[k]] !== 0) have += this.poolCpu[k]
         }
@@ -985,6 +1020,15 @@ export class Machine {
     if (shadow === Infinity) throw new MachineError(`job index ${j} does not fit partition ${this.cluster.partitions[p].name} even when every running job has ended`)
     this.extraCount = have - need
     return shadow
+  }
+
+  /** True when every node of partition q is in partition p. */
+  partitionWithin(q: number, p: number): boolean { return this.within[q * this.partitionCount + p] !== 0 }
+
+  /** CPUs job j asks for in all (N × per node, or the flexible total), before core rounding. */
+  cpusAsked(j: number): number {
+    const d = this.demand
+    return d.nodes[j] > 0 ? d.nodes[j] * d.cpus[j] : d.cpus[j]
   }
 
   /** CPUs that `sel` takes on the nodes of partition p. */
