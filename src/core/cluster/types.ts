@@ -156,7 +156,7 @@ export interface ClusterJobs {
   readonly partition: Int32Array
   /** Node count; 0 = not known: the CPUs may spread over any nodes (flexible). */
   readonly nodes: Int32Array
-  /** Memory per node in MB; 0 = none requested (then the defaults / "all memory" rule apply). */
+  /** Memory per node in MB (a flexible job, nodes = 0: its total, spread per CPU); 0 = none requested (then the defaults / "all memory" rule apply). */
   readonly memPerNode: Float64Array
   /** GPUs per node. */
   readonly gpusPerNode: Int32Array
