@@ -7,6 +7,8 @@ import { existsSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { simulateEasyOnNodes } from '../src/core/cluster/easy'
+import { simulateCluster } from '../src/core/cluster/simulate'
+import { defaultScheduling } from '../src/core/cluster/config'
 import type { ClusterJobs, ClusterSpec, NodeSpec, PartitionSpec } from '../src/core/cluster/types'
 import { simulate } from '../src/core/sim/easy'
 import { computeMetrics } from '../src/core/sim/metrics'
@@ -172,6 +174,18 @@ async function nodeLevel(): Promise<void> {
     const single = best(1, () => simulate(jobs, 32000, config))
     const onNodes = best(1, () => simulateEasyOnNodes(jobs, spec, config))
     console.log(`synthetic 1M jobs, 1,000 nodes (32 cores, 256 GB; 100 with 4 GPUs), 3 partitions, CPUs+memory+GPUs, EASY-${p}: single pool on the same jobs ${single.toFixed(2)} s; on nodes ${onNodes.toFixed(2)} s (${(onNodes / single).toFixed(2)}×)`)
+  }
+  // (c) Slurm's own scheduling (22.05 defaults: FIFO priority, main passes, backfill cycles every
+  // 30 s reserving for every tested job) on the first 20,000 and 100,000 synthetic jobs: the target
+  // is within 5× the single pool (docs/PERFORMANCE.md).
+  for (const k of [20_000, 100_000]) {
+    const sub = { ...jobs, count: k } as ClusterJobs
+    const config = { primary: 'FCFS', backfill: 'same' as const, threshold: null }
+    const single = best(1, () => simulate(sub, 32000, config))
+    const t0 = performance.now()
+    simulateCluster(sub, spec, { kind: 'slurm', scheduling: defaultScheduling() })
+    const sl = (performance.now() - t0) / 1000
+    console.log(`synthetic first ${k.toLocaleString('en-US')} jobs, Slurm's scheduling (22.05 defaults) on the nodes: ${sl.toFixed(2)} s; single pool ${single.toFixed(3)} s (${(sl / single).toFixed(0)}×)`)
   }
 }
 
