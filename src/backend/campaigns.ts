@@ -97,6 +97,7 @@ export class CampaignRunner {
     }
     let lastProgress = 0
     let lastCells = -1
+    let runs = 0
     try {
       // Give the caller (and its socket) a moment to subscribe before the first event.
       await new Promise((r) => setImmediate(r))
@@ -105,9 +106,13 @@ export class CampaignRunner {
       const { result } = await evaluate(
         { logPath: w.path, ...(w.paths ? { logPaths: w.paths } : {}), importOptions: w.importOptions, spec, verdict: verdictOptions(req) },
         async (setup, cells) => {
+          // The first run is the campaign, shown live; the second (the recommendation as deployed
+          // on Slurm, a few cells) is not a campaign's progress: it runs without cell or progress events.
+          const campaignRun = runs++ === 0
           const results = await pool.run(setup, cells, {
-            signal, cache, workloadHash: w.sha256, onCell,
+            signal, cache, workloadHash: w.sha256, ...(campaignRun ? { onCell } : {}),
             onProgress: (p) => {
+              if (!campaignRun) return
               const now = Date.now()
               const final = p.cellsDone === p.cellsTotal
               if (!final && p.cellsDone === lastCells && now - lastProgress < PROGRESS_EVERY_MS) return
@@ -121,7 +126,7 @@ export class CampaignRunner {
             onWorkerCrash: (c) => emit({ kind: 'warning', message: c.message }),
             onWarning: (m) => emit({ kind: 'warning', message: m }),
           })
-          for (const c of cells) { const r = results.get(cellKey(c)); if (r) onCell(c, r) }
+          if (campaignRun) for (const c of cells) { const r = results.get(cellKey(c)); if (r) onCell(c, r) }
           return results
         },
         w.sha256, w.workload)

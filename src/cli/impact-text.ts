@@ -25,7 +25,7 @@ function find(p: PartImpact, key: typeof DIMENSIONS[number][1], label: string): 
 }
 
 /** The block's lines (empty when there is no impact: insufficient data). */
-export function whoPaysLines(impact: Impact | null | undefined, maxWaitRatio: number | null): string[] {
+export function whoPaysLines(impact: Impact | null | undefined, maxWaitRatio: number | null, baseline = 'EASY-FCFS'): string[] {
   if (!impact) return []
   const minJobs = DEFAULTS.impact.value.minJobs
   const risers: { key: typeof DIMENSIONS[number][1]; g: ImpactGroup; rise: number }[] = []
@@ -37,7 +37,7 @@ export function whoPaysLines(impact: Impact | null | undefined, maxWaitRatio: nu
   }
   risers.sort((a, b) => b.rise - a.rise)
   const who = impact.train.accountKind === 'account' ? 'account' : 'user'
-  const lines = ['', `Who pays (mean wait per job, EASY-FCFS → recommended, each part's real weeks; groups of ${minJobs} jobs or more; ${who}s by name):`]
+  const lines = ['', `Who pays (mean wait per job, ${baseline} → recommended, each part's real weeks; groups of ${minJobs} jobs or more; ${who}s by name):`]
   if (risers.length === 0) {
     lines.push(`  No job-size class, requested-time class or ${who} waits longer on average on the training months.`)
   } else {

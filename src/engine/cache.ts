@@ -67,6 +67,7 @@ export class CellCache {
       v: CACHE_FORMAT_VERSION, workload: scope.workloadHash, engine: scope.engine, importOptions,
       split: scope.setup.split, resample: scope.setup.resample, tau: scope.setup.tau, cell: cellKey(cell),
       compat: scope.setup.compat === undefined || scope.setup.compat === 'none' ? undefined : scope.setup.compat,
+      machine: scope.setup.machine,
     }))
   }
 

@@ -4,12 +4,15 @@
 // desktop app and the browser mode.
 import { DEFAULTS } from '../core/defaults'
 import { simulate } from '../core/sim/easy'
-import { calibrate } from '../core/tune/calibrate'
 import { campaignCells, cellKey, BASELINE, type CampaignSpec, type CellResult, type CellSpec } from '../core/tune/campaign'
 import { dataProblem, prepare } from '../core/tune/prepare'
-import { buildResult, withImpact, type EvaluationResult } from '../core/tune/result'
+import { buildResult, withAsDeployed, withImpact, type AsDeployed, type EvaluationResult } from '../core/tune/result'
 import { recommendationImpact } from '../core/tune/impact'
-import { summarize, type VerdictOptions } from '../core/tune/select'
+import { summarize, type PartData, type Selection, type VerdictOptions } from '../core/tune/select'
+import { campaignMachine, clusterJobs, describeMachine, machineFidelity, machineSummary, MachineInputError, runOnMachine, type MachineInputs } from '../core/cluster/model'
+import type { CellMachine } from '../core/tune/campaign'
+import type { Calibration } from '../core/tune/calibrate'
+import type { Compat, SimConfig } from '../core/sim/types'
 import type { ImportOptions, Workload } from '../core/workload/import'
 import { readLogs } from '../node/read-log'
 import type { WorkloadSetup } from './protocol'
@@ -24,6 +27,8 @@ export interface EvaluateRequest {
   spec: CampaignSpec
   /** The verdict's settings (risk limit, criterion, confidence, minimum gain and weeks). */
   verdict: VerdictOptions
+  /** The machine inputs (docs/CLUSTER.md §Inputs); absent: inferred from the log, or the single pool. */
+  machine?: MachineInputs
 }
 
 /** Runs cells somewhere (the worker pool, or in this process) and returns results by cellKey. */
@@ -42,12 +47,16 @@ export async function evaluate(req: EvaluateRequest, runCells: CellRunner, sha25
   // Enough data, decided up front and independent of --weeks (docs/STATISTICS.md §Enough data).
   const problem = dataProblem(w.jobs, w.machineProcs, spec.split)
   if (problem) throw new InsufficientDataError(problem)
+  // The machine (docs/CLUSTER.md): the same inputs give the same model here and in every worker.
+  const machine = campaignMachine(req.machine, w)
+  if (machine && compat !== 'none') throw new MachineInputError(`--compat ${compat} is the research's single-pool rule; it cannot run on a machine of nodes and partitions (${describeMachine(machine.model)})`)
   const prepared = prepare(w.jobs, w.machineProcs, spec.split, spec.resample, compat)
   const cells = campaignCells(spec)
-  const setup: WorkloadSetup = { logPath: req.logPath, ...(req.logPaths ? { logPaths: req.logPaths } : {}), importOptions: req.importOptions, split: spec.split, resample: spec.resample, tau: spec.tau, ...(compat === 'none' ? {} : { compat }) }
+  const setup: WorkloadSetup = { logPath: req.logPath, ...(req.logPaths ? { logPaths: req.logPaths } : {}), importOptions: req.importOptions, split: spec.split, resample: spec.resample, tau: spec.tau, ...(compat === 'none' ? {} : { compat }), ...(req.machine ? { machine: req.machine } : {}) }
   const running = runCells(setup, cells)
-  // While the workers start and compute, this process does its own share: the calibration run.
-  const calibration = calibrate(w.jobs, simulate(w.jobs, w.machineProcs, { primary: 'FCFS', backfill: 'same', threshold: null }, { compat }))
+  // While the workers start and compute, this process does its own share: the baseline on the
+  // whole log, compared with the recorded history (docs/CLUSTER.md §Fidelity).
+  const calibration = baselineFidelity(w, machine, compat)
   const results = await running
   const data = {
     train: { weeks: prepared.trainReal.originalWeeks, jobs: prepared.split.trainStats.jobs },
@@ -61,12 +70,47 @@ export async function evaluate(req: EvaluateRequest, runCells: CellRunner, sha25
     split: { at: prepared.split.at, train: prepared.split.trainStats, test: prepared.split.testStats },
     weeks: { trainOriginal: prepared.train.originalWeeks, testOriginal: prepared.test.originalWeeks, train: prepared.train.count, test: prepared.test.count },
     calibration, cells: cells.length, maxRequestedSeconds: maxRequested(w.jobs.requested, w.jobs.count),
+    machine: machineSummary(machine?.model ?? null, w.machineProcs, w.report.machine.source),
   })
   // Who gains, who loses (docs/IMPACT.md): two simulations of each part's real weeks; none without
   // a recommendation. The sentence then names the groups beyond the risk ratio.
   const recommended = selection.recommended === null ? null : selection.candidates[selection.recommended]
-  const impact = recommendationImpact(prepared.split, w.machineProcs, recommended, w, req.verdict.risk.maxWaitRatio, compat === 'none' ? {} : { compat })
-  return { result: withImpact(result, impact), workload: w }
+  const impact = recommendationImpact(prepared.split, w.machineProcs, recommended, w, req.verdict.risk.maxWaitRatio, compat === 'none' ? {} : { compat }, machine)
+  // The exported configuration itself, simulated under Slurm's scheduling (docs/CLUSTER.md §As deployed).
+  const asDeployed = await deployedFigures(req, setup, selection, data, runCells, machine)
+  return { result: withAsDeployed(withImpact(result, impact), asDeployed), workload: w }
+}
+
+/** The baseline on the whole log against the recorded history, or null when nothing is recorded. */
+function baselineFidelity(w: Workload, machine: CellMachine | undefined, compat: Compat): Calibration | null {
+  const fcfs: SimConfig = { primary: 'FCFS', backfill: 'same', threshold: null }
+  if (machine === undefined) return machineFidelity(w, null, { start: simulate(w.jobs, w.machineProcs, fcfs, { compat }) })
+  return machineFidelity(w, machine.model, runOnMachine(machine.model, clusterJobs(machine.model, w.jobs), fcfs, machine.deploy, {}, machine.deployed))
+}
+
+/**
+ * The recommendation (the baseline for keep) as Slurm runs it once exported: when the campaign
+ * already ran under Slurm's scheduling these are its own figures; otherwise its cells and the
+ * baseline's run again on the same machine under Slurm's scheduling (a log without nodes: its
+ * processors as one-CPU nodes), gains against that baseline.
+ */
+async function deployedFigures(req: EvaluateRequest, setup: WorkloadSetup, selection: Selection, data: { train: PartData; test: PartData }, runCells: CellRunner, machine: CellMachine | undefined): Promise<AsDeployed | null> {
+  if (selection.recommended === null) return null
+  const rec = selection.candidates[selection.recommended]
+  if (machine?.model.scheduler === 'slurm') return { label: rec.label, train: rec.train, test: rec.test, same: true, differs: false }
+  // The real weeks only (resampling 'none'): the verdict's evidence is there, and Slurm's
+  // scheduling costs more than EASY's (docs/PERFORMANCE.md).
+  const resample = { method: 'none' as const, weeks: 1, seed: req.spec.resample.seed }
+  const spec: CampaignSpec = {
+    ...req.spec, preset: undefined, resample,
+    candidates: rec.baseline ? [] : [{ primary: rec.candidate.primary, backfill: 'same' }],
+    thresholds: rec.baseline ? [null] : [rec.threshold],
+  }
+  const slurmSetup: WorkloadSetup = { ...setup, resample, machine: { ...(req.machine ?? {}), scheduler: 'slurm', poolAsNodes: true } }
+  const results = await runCells(slurmSetup, campaignCells(spec))
+  const s = summarize(spec, results, req.verdict, req.spec.resample.seed, data)
+  const d = s.candidates[rec.baseline ? 0 : 1]
+  return { label: rec.label, train: d.train, test: d.test, same: false, differs: false }
 }
 
 /** The longest requested time among the jobs, seconds (export sizes bf_window from it); null if none. */

@@ -10,6 +10,7 @@ import type { ImportOptions, Workload } from '../core/workload/import'
 import { FileInputError, readLogs, type ReadProgress } from '../node/read-log'
 import type { InspectData } from '../core/workload/inspect'
 import { hashLogFiles } from './log-hash'
+import { campaignMachine, clusterJobs, describeMachine, machineFidelity, runOnMachine } from '../core/cluster/model'
 
 export interface ImportedLog {
   workload: Workload
@@ -76,5 +77,16 @@ export async function importLogFile(path: string | readonly string[], options: I
     if (best > 0.5) break // large log: one timing is enough and the second run would cost
   }
   const inspect = inspectWorkload({ jobs, machineProcs, users: workload.users }, starts)
+  // On the log's own machine (inferred when it names nodes or partitions), the baseline as the
+  // evaluation will simulate it, against the recorded history (docs/CLUSTER.md §Fidelity).
+  const machine = jobs.count > 0 ? campaignMachine(undefined, workload) : undefined
+  if (machine) {
+    const run = runOnMachine(machine.model, clusterJobs(machine.model, jobs), { primary: 'FCFS', backfill: 'same', threshold: null }, machine.deploy, {}, machine.deployed)
+    inspect.machine = describeMachine(machine.model)
+    inspect.fidelity = machineFidelity(workload, machine.model, run)
+  } else {
+    inspect.machine = null
+    inspect.fidelity = jobs.count > 0 ? machineFidelity(workload, null, { start: starts }) : null
+  }
   return { workload, sha256: hash.value, inspect, simSeconds: best, readSeconds }
 }

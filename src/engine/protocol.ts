@@ -17,6 +17,7 @@ import type { CellResult, CellSpec } from '../core/tune/campaign'
 import type { OnlineSpec, TraceRuns } from '../core/tune/online'
 import type { MixedOptions, Standardization } from '../core/tune/mixed'
 import type { Compat, MixedSpec } from '../core/sim/types'
+import type { MachineInputs } from '../core/cluster/model'
 import type { ResampleSpec } from '../core/tune/resample'
 import type { SplitSpec } from '../core/tune/split'
 import type { ImportOptions } from '../core/workload/import'
@@ -40,6 +41,10 @@ export interface WorkloadSetup {
   /** 'ocst': the parts' weeks cut by rule C13 and every cell simulated with the seeds' shadow-time
    * rule (docs/SIMULATOR.md §Shadow-time rules); absent = 'none'. Part of the cells' cache keys. */
   compat?: Compat
+  /** The machine inputs (docs/CLUSTER.md §Inputs: --cluster, --slurm-conf, --current-conf,
+   * --scheduler, --qos-priority, as file texts): absent = none given (the machine is then inferred
+   * from the log when it names nodes or partitions). Part of the cells' cache keys. */
+  machine?: MachineInputs
 }
 
 /** One independent piece of work, run by whichever worker is free. */

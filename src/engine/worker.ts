@@ -16,7 +16,8 @@
 import { FileInputError, readLogs } from '../node/read-log'
 import { InputError } from '../core/workload/errors'
 import { prepare, type Prepared } from '../core/tune/prepare'
-import { runCell } from '../core/tune/campaign'
+import { runCell, type CellMachine } from '../core/tune/campaign'
+import { campaignMachine } from '../core/cluster/model'
 import { emulateTrace } from '../core/tune/online'
 import { featureStats, trainObjective } from '../core/tune/mixed'
 import type { Workload } from '../core/workload/import'
@@ -34,7 +35,7 @@ const crashAfter = testCrashAfter()
 let unitsFinished = 0
 /** `prepared` is null after a setup with `prepare: false` (an online analysis); `trainWeeks` is
  * built the first time a mixed search needs it. */
-let state: { workload: Workload; setup: WorkloadSetup; prepared: Prepared | null; trainWeeks: JobTable[] | null } | null = null
+let state: { workload: Workload; setup: WorkloadSetup; prepared: Prepared | null; trainWeeks: JobTable[] | null; machine: CellMachine | undefined } | null = null
 /** 'progress' of a unit other than a cell at most this often. */
 const UNIT_PROGRESS_MS = 200
 let chain: Promise<void> = Promise.resolve()
@@ -66,7 +67,9 @@ async function setup(s: WorkloadSetup): Promise<void> {
   try {
     const w = await readLogs(s.logPaths ?? [s.logPath], s.importOptions)
     const prepared = s.prepare === false ? null : prepare(w.jobs, w.machineProcs, s.split, s.resample, s.compat ?? 'none')
-    state = { workload: w, setup: s, prepared, trainWeeks: null }
+    // The node-level machine (docs/CLUSTER.md), built here as the parent builds it: same inputs, same model.
+    const machine = campaignMachine(s.machine, w)
+    state = { workload: w, setup: s, prepared, trainWeeks: null, machine }
     port.post({ type: 'setup-done', trainWeeks: prepared?.train.count ?? 0, testWeeks: prepared?.test.count ?? 0, trainRealWeeks: prepared?.trainReal.count ?? 0, testRealWeeks: prepared?.testReal.count ?? 0 })
   } catch (e) {
     postError(null, e)
@@ -94,7 +97,7 @@ function compute(id: number, unit: Exclude<WorkUnit, { kind: 'import' }>): UnitR
       const p = state.prepared
       const samples = unit.cell.samples === 'real' ? (unit.cell.part === 'train' ? p.trainReal : p.testReal) : unit.cell.part === 'train' ? p.train : p.test
       const cell = { ...unit.cell, candidate: { ...unit.cell.candidate, primary: fastSpec(unit.cell.candidate.primary) } }
-      return runCell(samples, w.machineProcs, cell, s.tau, progress.forCell(id, cellLabel(unit.cell), samples.count, unit.campaign !== false))
+      return runCell(samples, w.machineProcs, cell, s.tau, progress.forCell(id, cellLabel(unit.cell), samples.count, unit.campaign !== false), state.machine)
     }
     case 'online-trace': {
       let last = Date.now()

@@ -209,7 +209,7 @@ export const EvaluationResultSchema = z.unknown().superRefine((v, ctx) => {
   if (problem) ctx.addIssue({ code: 'custom', message: problem, abort: true })
 }).pipe(z.looseObject({
   kind: z.literal('easytune-evaluation', 'is not an EasyTune evaluation result'),
-  schemaVersion: z.union([z.literal(1), z.literal(2)], { error: 'must be 1 or 2 (no other schema version is supported)' }),
+  schemaVersion: z.union([z.literal(1), z.literal(2), z.literal(3)], { error: 'must be 1, 2 or 3 (no other schema version is supported)' }),
   log: z.looseObject({ name: z.string().max(1024), machineProcs: int(1, 1e8) }),
   protocol: loose,
   candidates: z.array(z.looseObject({ label: z.string().max(200), train: loose, test: loose })).min(1).max(100_000),
@@ -227,8 +227,8 @@ export const EvaluationResultSchema = z.unknown().superRefine((v, ctx) => {
   weekly: z.array(z.unknown()).max(100),
 }).superRefine((r, ctx) => {
   const n = r.candidates.length
-  if (r.schemaVersion === 2 && r.recommendation.verdict === undefined) ctx.addIssue({ code: 'custom', path: ['recommendation', 'verdict'], message: 'is required in version 2' })
-  if (r.recommended === undefined && !(r.schemaVersion === 2 && r.recommendation.verdict === 'insufficient-data')) {
+  if (r.schemaVersion >= 2 && r.recommendation.verdict === undefined) ctx.addIssue({ code: 'custom', path: ['recommendation', 'verdict'], message: `is required in version ${r.schemaVersion}` })
+  if (r.recommended === undefined && !(r.schemaVersion >= 2 && r.recommendation.verdict === 'insufficient-data')) {
     ctx.addIssue({ code: 'custom', path: ['recommended'], message: 'is required unless the verdict is insufficient-data' })
   }
   for (const k of ['recommended', 'bestOnTest', 'bestOnTrain'] as const) {

@@ -67,6 +67,8 @@ const SACCT_KINDS: Record<string, Kind> = {
   jobid: 'id', jobidraw: 'id', submit: 'time', start: 'time', end: 'time', elapsedraw: 'count', cputimeraw: 'count',
   resvcpuraw: 'count', alloccpus: 'count', ncpus: 'count', reqcpus: 'count', timelimitraw: 'slurm-duration',
   timelimit: 'slurm-duration', elapsed: 'slurm-duration',
+  // resource columns (issue #21): counts and times read as strictly as the others
+  reqnodes: 'count', nnodes: 'count', allocnodes: 'count', priority: 'count', eligible: 'time',
 }
 const JOBCOMP_KINDS: Record<string, Kind> = { jobid: 'id', submit: 'time', start: 'time', end: 'time', procs: 'count', limit: 'slurm-duration' }
 const PBS_KINDS: Record<string, Kind> = {

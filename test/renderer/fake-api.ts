@@ -77,7 +77,8 @@ export function makeResult(over: Partial<EvaluationResult> = {}): EvaluationResu
     calibration: null, candidates, recommended: 1, bestOnTest: 2, bestOnTrain: 1, ranking: [1, 2, 0, 3],
     recommendation: { label: 'EASY-SPF Θ=40 h', sentence: "EASY with SPF order and a 40 h threshold cut the average wait on the test months by 27% (90% CI 22% to 32%), with the longest wait 0.7× today's (11.7 h).", testDisagrees: false,
       verdict: 'switch', reason: 'switch to EASY-SPF Θ=40 h: train gain 40.0 % on the real weeks ≥ 5.0 %, its interval above 0, no risk limit set', equivalent: [],
-      export: { target: 'slurm', fidelity: 'job_submit.lua', lost: [] }, impact: null },
+      export: { target: 'slurm', fidelity: 'job_submit.lua', lost: [] }, impact: null, asDeployed: null },
+    machine: { kind: 'pool', scheduler: 'easy', description: '100 interchangeable processors (header-maxprocs)', source: 'header-maxprocs', nodes: 0, cpus: 100, gpus: 0, partitions: [], notes: [], conf: null },
     weekly: [{ label: 'EASY-FCFS', train: [1, 2, 3], test: [1, 2, 3] }, { label: 'EASY-SPF Θ=40 h', train: [1, 1, 2], test: [1, 1, 2] }],
     ...over,
   }

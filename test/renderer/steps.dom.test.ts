@@ -19,6 +19,7 @@ import { useResultsStore } from '../../src/renderer/src/stores/results'
 import { useWizardStore } from '../../src/renderer/src/stores/wizard'
 import { useSettingsStore } from '../../src/renderer/src/stores/settings'
 import { freshApp, tracked, makeResult, makeWorkload, settle } from './fake-api'
+import { sacctCommand } from '../../src/core/workload/sacct-command'
 
 const app = freshApp()
 
@@ -58,6 +59,23 @@ describe('Import step', () => {
     expect(text).toContain('No job matched: C3-too-big.')
     expect(text).toContain('requested time missing for 11,290 jobs')
     expect(text).toContain('Time zone')
+    w.unmount()
+  })
+
+  it('shows the sacct command that gives EasyTune everything, exactly as declared, and what a log lacks', async () => {
+    const w = mountStep(ImportStep)
+    const box = w.get('[data-testid="sacct-command"]')
+    expect(box.get('pre code').text()).toBe(sacctCommand('2024-01-01', '2024-06-30'))
+    expect(box.text()).toContain('--duplicates')
+    const s = useWorkloadStore()
+    await s.importSample()
+    await flushPromises()
+    s.summary = { ...s.summary!, report: { ...s.summary!.report, resources: { has: ['partition'], lacks: [{ field: 'node list', cost: 'no NodeList: the machine\'s nodes cannot be inferred; give --cluster' }] } } }
+    await flushPromises()
+    const lacks = w.get('[data-testid="import-resources"]').text()
+    expect(lacks).toContain('node list')
+    expect(lacks).toContain('a cluster file (command line only)') // the GUI's words, never a flag
+    expect(lacks).not.toContain('--cluster')
     w.unmount()
   })
 
@@ -142,6 +160,27 @@ describe('Inspect step', () => {
     await w.findAll('th button').find((b) => b.text().startsWith('Jobs'))!.trigger('click')
     expect(users()).toEqual(['u2', 'u1', 'u3'])
     expect(w.text()).toContain('2.5×')
+    w.unmount()
+  })
+
+  it('says which machine the log runs on and how closely the simulation follows its history', async () => {
+    await withLog()
+    const s = useWorkloadStore()
+    s.summary!.inspect.machine = '404 nodes (8,080 CPUs), 4 partitions (core, devel, node, devcore), inferred from the log'
+    s.summary!.inspect.fidelity = {
+      jobs: 100, share: 1, recordedMean: 600, simulatedMean: 300, recordedMedian: 60, simulatedMedian: 30, recordedP90: 1200, simulatedP90: 900,
+      pearson: 0.5, spearman: 0.71, meanDifference: -300, verdict: 'Follows closely.', meanWaitRatio: 0.5, within10m: 0.4, within1h: 0.8,
+      backfilledShare: { recorded: 0.2, simulated: 0.25 }, movingWaitMape: null, movingWaitDays: 0, movingWaitReason: 'the log spans fewer than 14 days',
+      partitions: { core: { jobs: 90, spearman: 0.7, meanWaitRatio: 0.4, within10m: 0.4, within1h: 0.8, recordedMeanWait: 600, simulatedMeanWait: 240 } }, limits: [],
+    }
+    const w = mountStep(InspectStep)
+    await flushPromises()
+    const text = w.text()
+    expect(text).toContain('Machine: 404 nodes (8,080 CPUs)')
+    expect(text).toContain('0.71') // rank correlation, against its aim
+    expect(text).toContain('Mean wait, simulated / recorded0.5×') // the mean wait ratio, against its aim
+    expect(text).toContain('the log spans fewer than 14 days')
+    expect(w.findAll('tbody tr').map((r) => r.find('td').text())).toContain('core')
     w.unmount()
   })
 })

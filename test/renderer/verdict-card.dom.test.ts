@@ -37,6 +37,25 @@ describe('the verdict card', () => {
     w.unmount()
   })
 
+  it('the recommendation as deployed on Slurm: its gains with intervals, and a warning when the verdict uses it', () => {
+    const r = switchResult()
+    const part = (gain: number, ci: [number, number]) => ({ ...r.candidates[r.recommended!].train, real: { weeks: 23, gain, ci, vsBest: null, selectionCi: null } })
+    r.recommendation.asDeployed = { label: 'EASY-SPF Θ=20 h', train: part(0.18, [0.1, 0.25]), test: part(0.15, [0.05, 0.24]), same: false, differs: false }
+    const w = mountIt(VerdictCard, { result: r })
+    expect(row(w, 'deployed')).toBe("The exported configuration, simulated with Slurm's own priority, main scheduler and backfill on the processors as one-CPU nodes: 18.0% (interval 10.0% to 25.0%) on the training weeks, 15.0% (interval 5.0% to 24.0%) on the test weeks, against the baseline as Slurm runs it.")
+    w.unmount()
+    r.recommendation.asDeployed.differs = true
+    const w2 = mountIt(VerdictCard, { result: r })
+    expect(row(w2, 'deployed')).toContain('the verdict uses this figure')
+    expect(w2.get('[data-testid="verdict-deployed"]').classes().join(' ')).toMatch(/warning/)
+    w2.unmount()
+    // Already simulated as deployed (--scheduler slurm): no separate row.
+    r.recommendation.asDeployed.same = true
+    const w3 = mountIt(VerdictCard, { result: r })
+    expect(w3.find('[data-testid="verdict-deployed"]').exists()).toBe(false)
+    w3.unmount()
+  })
+
   it('switch with a group over the risk ratio and a lost part: both said as warnings', () => {
     const r = switchResult()
     r.recommendation.impact!.overRisk = [{ part: 'train', dimension: 'size', label: '65–100 processors', meanRatio: 1.62, jobs: 82 }]

@@ -255,10 +255,12 @@ describe('Backend', () => {
       expect((await finished).kind).toBe('done')
       const { readdirSync, statSync } = await import('node:fs')
       const cells = readdirSync(cacheDir).filter((f) => f.endsWith('.cell'))
-      expect(cells.length).toBe(12) // 2 candidates + EASY-FCFS, on train and test, resampled and real weeks
+      // 2 candidates + EASY-FCFS, on train and test, resampled and real weeks; and the recommendation
+      // (or the baseline) with its baseline as deployed on Slurm, on the real weeks of each part.
+      expect(cells.length).toBe(12 + 4)
       const size = cells.reduce((s, f) => s + statSync(join(cacheDir, f)).size, 0)
       writeFileSync(join(cacheDir, 'notes.txt'), 'not the cache\'s')
-      expect(await b.clearCellCache()).toEqual({ cells: 12, bytes: size })
+      expect(await b.clearCellCache()).toEqual({ cells: 12 + 4, bytes: size })
       expect(readdirSync(cacheDir)).toEqual(['notes.txt'])
       expect(await b.clearCellCache()).toEqual({ cells: 0, bytes: 0 })
     } finally {

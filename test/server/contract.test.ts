@@ -208,7 +208,7 @@ describe('API argument schemas', () => {
 
   it('reject results and projects that are not ours', () => {
     rejects('generateReport', [{ ...result, kind: 'something-else' }], /result's kind is not an EasyTune evaluation result/)
-    rejects('generateReport', [{ ...result, schemaVersion: 3 }], /schemaVersion must be 1 or 2/)
+    rejects('generateReport', [{ ...result, schemaVersion: 4 }], /schemaVersion must be 1, 2 or 3/)
     rejects('generateReport', [{ ...result, schemaVersion: 2, recommendation: { sentence: 'x' } }], /recommendation\.verdict is required in version 2/)
     rejects('generateReport', [{ ...result, recommended: 5 }], /recommended must be a candidate's index, between 0 and 0, got 5/)
     rejects('generateReport', [{ ...result, ranking: [0, 3] }], /ranking has more entries|ranking\[1\] must be a candidate's index/)

@@ -3,7 +3,8 @@
 # is laid out). usage: cluster.sh start | stop | status
 # env: RUN_DIR (scratch folder, required), CTLD_PORT, NODE_PORTS (space separated, one per node),
 #      CPUS_PER_NODE (default 1), SITE_CONF (optional: a whole slurm.conf to use instead of the one
-#      written here; it must use RUN_DIR's paths and ports). The test writes $RUN_DIR/etc/policy.conf (the exported fragment),
+#      written here; it must use RUN_DIR's paths and ports), GRES_CONF (optional: a gres.conf copied
+#      next to slurm.conf, for the fake GPUs of the agreement test). The test writes $RUN_DIR/etc/policy.conf (the exported fragment),
 #      $RUN_DIR/etc/test.conf (test-only overrides) and $RUN_DIR/etc/job_submit.lua before start.
 # Daemons run in the foreground (-D/-F) as background children; their PIDs are recorded in
 # $RUN_DIR/run/*.bgpid and stop() kills exactly those PIDs (never by name).
@@ -28,6 +29,7 @@ wait_for() {  # wait_for <tries> <sleep> <cmd...>
 write_conf() {
     local ports=(${NODE_PORTS:?NODE_PORTS is required}) cpus=${CPUS_PER_NODE:-1} i=1
     printf 'AuthType=auth/munge\nCredType=cred/munge\nAuthInfo=socket=%s\n' "$SOCK" > $B/etc/auth.conf
+    if [ -n "${GRES_CONF:-}" ]; then cp "$GRES_CONF" $B/etc/gres.conf; else rm -f $B/etc/gres.conf; fi
     if [ -n "${SITE_CONF:-}" ]; then cp "$SITE_CONF" $B/etc/slurm.conf; return; fi
     cat > $B/etc/slurm.conf <<EOF
 # Loopback test cluster written by cluster.sh (Slurm 22.05, Debian 12). All paths under RUN_DIR.

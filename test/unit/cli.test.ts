@@ -60,8 +60,10 @@ describe('easytune CLI conventions', () => {
     expect(r.stdout).toMatch(/Average wait/)
     expect(JSON.parse(readFileSync(out, 'utf8')).config.primary).toBe('FCFS')
     const csv = readFileSync(join(dir, 's.csv'), 'utf8').trim().split('\n')
-    expect(csv[0]).toBe('job_id,submit_s,start_s,end_s,wait_s,procs,requested_s,runtime_s,user,source_line')
+    expect(csv[0]).toBe('job_id,submit_s,start_s,end_s,wait_s,procs,requested_s,runtime_s,user,source_line,partition,nodes,cpus,mem_mb,gpus,backfilled')
     expect(csv.length).toBe(SAMPLE.jobsKept + 1)
+    // The single pool of an SWF log has no partitions or nodes: those columns stay empty.
+    expect(csv[1]).toMatch(/,,,,,,$/)
   })
 
   it('durations accept 72000, 90m, 20h, 2d; none is no threshold; 0 is refused (it makes every order FCFS)', async () => {

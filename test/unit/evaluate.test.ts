@@ -20,8 +20,14 @@ describe('easytune evaluate', () => {
     const r = await runCli(['evaluate', KTH, ...SMALL, '--no-cache', '--json'])
     expect(r.code, r.stderr).toBe(0)
     const j = JSON.parse(r.stdout)
-    expect(j.schemaVersion).toBe(2)
+    expect(j.schemaVersion).toBe(3)
     expect(j.kind).toBe('easytune-evaluation')
+    // An SWF log without a machine file: the research's single pool (docs/CLUSTER.md §Inputs).
+    expect(j.machine).toMatchObject({ kind: 'pool', scheduler: 'easy', cpus: 100, conf: null })
+    // The recommendation (or the baseline, for keep) as deployed on Slurm: its processors as
+    // one-CPU nodes under Slurm's scheduling, gains against the baseline as deployed.
+    expect(j.recommendation.asDeployed).toMatchObject({ same: false })
+    expect(j.recommendation.asDeployed.train.real.weeks).toBeGreaterThan(0)
     expect(j.log.sha256).toBe('3e152f201fd2e96808a735bced6ea6eb0bb07fdc447689cafb0750d87b264c0b')
     expect(j.log.maxRequestedSeconds).toBe(216_000) // the largest requested time (SWF field 9) in the log: 60 h, for bf_window
     // Resampled and real-week cells: 2 kinds × 2 parts × (baseline + 11 × 2 thresholds).

@@ -170,7 +170,7 @@ describe('hostile results', () => {
     bad((r) => { r.candidates[0].candidate.primary = MIX([NaN, 0, 0, 0, 0, 0]) }, /6 finite numbers/)
     bad((r) => { r.candidates[0].candidate.primary = MIX([1e300, 0, 0, 0, 0, 0]) }, /6 finite numbers/)
     bad((r) => { r.candidates[0].candidate.primary = MIX([1, 0, 0, 0, 0, 0], [-1, 1, 1, 1, 1, 1]) }, /negative/)
-    bad((r) => { r.schemaVersion = 3 }, /schemaVersion 3/)
+    bad((r) => { r.schemaVersion = 4 }, /schemaVersion 4/)
     bad((r) => { r.schemaVersion = 2 }, /no verdict/) // a version 2 result must carry its verdict
     bad((r) => { r.kind = 'x' }, /not an EasyTune evaluation/)
     bad((r) => { r.recommended = 5 }, /recommended/)

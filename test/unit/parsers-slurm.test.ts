@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs'
 import { InputError } from '../../src/core/workload/errors'
 import { createJobcompParser } from '../../src/core/workload/jobcomp'
 import { createSacctParser, slurmJobId, splitCsvLine } from '../../src/core/workload/sacct'
+import { sacctCommand } from '../../src/core/workload/sacct-command'
 import {
   TimeReader, parseKeyValues, parsePbsDate, parsePbsDuration, parseSlurmDuration,
 } from '../../src/core/workload/timeparse'
@@ -127,6 +128,17 @@ describe('sacct parser', () => {
     expect(log.warnings[0]).toMatch(/^No time zone on 12 time stamps \(e\.g\. 2024-01-01T00:00:00\): read as UTC\./)
   })
 
+  it('reads the Partition column and the task index of array ids (docs/SIMULATOR.md §Resource columns)', () => {
+    const log = run(createSacctParser(), PIPE)
+    expect(log.partitions).toEqual(['cpu'])
+    expect(Array.from(log.jobs.partition!)).toEqual([0, 0, 0])
+    expect(Array.from(log.jobs.subId!)).toEqual([-1, 3, -1]) // 101_3
+    expect(log.qosNames).toBeUndefined() // no QOS column: nothing allocated
+    expect(log.jobs.qos).toBeUndefined()
+    expect(log.jobs.nodes).toBeUndefined()
+    expect(log.nodesSeen).toBeUndefined()
+  })
+
   it('gives identical results whatever the chunk size, and with CRLF line ends', () => {
     const whole = run(createSacctParser(), PIPE)
     expect(run(createSacctParser(), PIPE, 1)).toEqual(whole)
@@ -195,6 +207,7 @@ describe('sacct parser', () => {
     expect(noSubmit).toBeInstanceOf(InputError)
     expect((noSubmit as InputError).line).toBe(1)
     expect((noSubmit as InputError).message).toMatch(/no Submit column/)
+    expect((noSubmit as InputError).message).toContain(`Export with \`${sacctCommand()}\``) // the one recommended command
     const noRuntime = error(lines('JobID,Submit,NCPUS'))
     expect((noRuntime as InputError).message).toMatch(/no a run time \(ElapsedRaw, Elapsed, Start and End, or CPUTimeRAW\) column/)
     const neither = error(lines('', 'JobID|NCPUS'))
@@ -289,6 +302,20 @@ describe('jobcomp parser', () => {
     expect(run(createJobcompParser(), SITE, 7)).toEqual(log)
   })
 
+  it('reads site-style node lists into node counts and the nodes seen', () => {
+    const log = run(createJobcompParser(), SITE)
+    expect(Array.from(log.jobs.nodes!)).toEqual([1, 2]) // nodes=r380; nodes=r[1-2]
+    expect(log.partitions).toEqual(['core', 'node'])
+    expect(Array.from(log.jobs.partition!)).toEqual([0, 1])
+    expect(Array.from(log.jobs.subId!)).toEqual([-1, 7]) // jobid=502_7
+    // job 502: 40 CPUs over r1 and r2 → 20 each
+    expect(log.nodesSeen).toEqual([
+      { name: 'r380', maxCpus: 1, maxGpus: -1, partitions: [0] },
+      { name: 'r1', maxCpus: 20, maxGpus: -1, partitions: [1] },
+      { name: 'r2', maxCpus: 20, maxGpus: -1, partitions: [1] },
+    ])
+  })
+
   const CLASSIC = lines(
     'JobId=10 UserId=alice(1000) GroupId=users(100) Name=my job JobState=COMPLETED Partition=debug TimeLimit=60 StartTime=2026-11-22T11:55:39 EndTime=2026-11-22T11:55:49 NodeList=n1 NodeCnt=1 ProcCnt=8 WorkDir=/home/alice SubmitTime=2026-11-22T11:55:00',
     'JobId=11 UserId=bob(1001) GroupId=users(100) Name=x JobState=CANCELLED Partition=debug TimeLimit=UNLIMITED StartTime=Unknown EndTime=2026-11-22T11:56:00 NodeList=(null) NodeCnt=0 ProcCnt=4 SubmitTime=2026-11-22T11:55:10',
@@ -311,6 +338,14 @@ describe('jobcomp parser', () => {
     ])
     expect(run(createJobcompParser(), CLASSIC, 1)).toEqual(log)
     expect(run(createJobcompParser(), CLASSIC, 7)).toEqual(log)
+  })
+
+  it('reads NodeList, NodeCnt and Partition of SLURM\'s own spelling', () => {
+    const log = run(createJobcompParser(), CLASSIC)
+    expect(Array.from(log.jobs.nodes!)).toEqual([1, 1, -1]) // job 13 has no node keys
+    expect(log.partitions).toEqual(['debug'])
+    expect(Array.from(log.jobs.partition!)).toEqual([0, 0, -1])
+    expect(log.nodesSeen!.map((n) => [n.name, n.maxCpus])).toEqual([['n1', 8], ['n2', 4]])
   })
 
   it('reports unreadable lines and skips them', () => {

@@ -70,7 +70,7 @@ describe('validateResult', () => {
     expect(validateResult(fakeResult()).log.jobsKept).toBe(1100)
     expect(() => validateResult([])).toThrow(/not an EasyTune result/)
     expect(broken((r) => { r.kind = 'other' })).toThrow(/kind is the text "other"/)
-    expect(broken((r) => { r.schemaVersion = 3 })).toThrow(/schema version number 3 is not supported: this EasyTune reads versions 1 and 2/)
+    expect(broken((r) => { r.schemaVersion = 4 })).toThrow(/schema version number 4 is not supported: this EasyTune reads versions 1 to 3/)
     // Version 1 (this fixture) is read through the upgrade: the verdict its recommendation implied.
     expect(validateResult(fakeResult()).recommendation).toMatchObject({ verdict: 'switch', equivalent: [], impact: null, export: { target: 'slurm' } })
     expect(broken((r) => { r.schemaVersion = 2 })).toThrow(/recommendation\.verdict should be text, but it is missing/)
@@ -235,7 +235,7 @@ describe('report HTML', () => {
   })
 
   it('throws on a bad result, and exports by itself when not given bundles', () => {
-    expect(() => renderReportHtml({ kind: 'easytune-evaluation', schemaVersion: 3 })).toThrow(/schema version number 3/)
+    expect(() => renderReportHtml({ kind: 'easytune-evaluation', schemaVersion: 4 })).toThrow(/schema version number 4/)
     expect(renderReportHtml(fakeResult())).toMatch(/<h3>SLURM<\/h3>[\s\S]*<h3>PBS<\/h3>/)
   })
 })
@@ -254,10 +254,10 @@ describe('easytune report', () => {
     writeFileSync(join(dir, 'bad.json'), '{"schemaVersion": 1,')
     const bad = await runCli(['report', join(dir, 'bad.json')])
     expect([bad.code, bad.stderr]).toEqual([2, expect.stringMatching(/bad\.json: is not a JSON result file/)])
-    writeFileSync(join(dir, 'v3.json'), JSON.stringify({ ...fakeResult(), schemaVersion: 3 }))
-    const v3 = await runCli(['report', join(dir, 'v3.json'), '--out', join(dir, 'v3.html')])
-    expect([v3.code, v3.stderr]).toEqual([2, expect.stringMatching(/v3\.json: result schema version number 3 is not supported/)])
-    expect(existsSync(join(dir, 'v3.html'))).toBe(false)
+    writeFileSync(join(dir, 'v4.json'), JSON.stringify({ ...fakeResult(), schemaVersion: 4 }))
+    const v4 = await runCli(['report', join(dir, 'v4.json'), '--out', join(dir, 'v4.html')])
+    expect([v4.code, v4.stderr]).toEqual([2, expect.stringMatching(/v4\.json: result schema version number 4 is not supported/)])
+    expect(existsSync(join(dir, 'v4.html'))).toBe(false)
     const before = process.env.EASYTUNE_CHROMIUM
     process.env.EASYTUNE_CHROMIUM = join(dir, 'no-such-browser')
     try {

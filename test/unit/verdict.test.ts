@@ -209,14 +209,16 @@ describe('documents: version 1 results and older project files are still read', 
 
   it('the API schema upgrades a v1 result: the verdict its recommendation implied, the export of that candidate', () => {
     const r = EvaluationResultSchema.parse(v1())
-    expect(r.schemaVersion).toBe(2)
+    expect(r.schemaVersion).toBe(3) // read as the current version: v1 → v2 → v3
+    expect(r.machine).toMatchObject({ kind: 'pool', scheduler: 'easy', conf: null })
+    expect(r.recommendation.asDeployed).toBeNull()
     expect(r.recommendation).toMatchObject({ verdict: 'switch', equivalent: [], impact: null, export: { target: 'slurm', fidelity: 'native', lost: [] } })
     expect(r.recommendation.reason).toMatch(/version-1 result/)
     expect(r.protocol).toMatchObject({ confidence: 0.9, minGain: 0, criterion: 'ratio-of-means', statistics: null })
     expect(r.candidates[1].train.real).toMatchObject({ weeks: 0, gain: 0.2 })
     const keep = EvaluationResultSchema.parse({ ...v1(), recommended: 0 })
     expect(keep.recommendation.verdict).toBe('keep')
-    expect(() => EvaluationResultSchema.parse({ ...v1(), schemaVersion: 3 })).toThrow(/must be 1 or 2/)
+    expect(() => EvaluationResultSchema.parse({ ...v1(), schemaVersion: 4 })).toThrow(/must be 1, 2 or 3/)
   })
 
   it('export reads a v1 result, and refuses an insufficient-data one with its reason', () => {

@@ -7,7 +7,7 @@ import type { PolicySpec } from '../../core/sim/types'
 import { candidateSetNote, PRESET_IDS, type Candidate, type CampaignSpec, type Objective, type PresetId } from '../../core/tune/campaign'
 import { presetCandidates, presetInfo } from '../../core/tune/presets'
 import { RESAMPLE_METHODS, type ResampleMethod } from '../../core/tune/resample'
-import type { Criterion, EvaluationResult } from '../../core/tune/result'
+import { baselineName, type Criterion, type EvaluationResult } from '../../core/tune/result'
 import { formatDuration, formatThreshold, parseThreshold } from '../../core/util/duration'
 import { CellCache, DEFAULT_CACHE_DIR } from '../../engine/cache'
 import { evaluate, InsufficientDataError } from '../../engine/evaluate'
@@ -16,6 +16,11 @@ import { EnginePool, defaultWorkerCount, hashLogFiles } from '../../engine/pool'
 import { DEFAULTS } from '../../core/defaults'
 import { shown, whyDefaults } from '../defaults-help'
 import { whoPaysLines } from '../impact-text'
+import { fidelityLines } from '../fidelity-text'
+import { MACHINE_FLAGS, MACHINE_HELP, machineInputs } from '../machine-args'
+import { MachineInputError } from '../../core/cluster/model'
+import { ClusterConfigError } from '../../core/cluster/config'
+import { ClusterJobsError } from '../../core/cluster/jobs'
 import { COMPAT_FLAGS, compatFlag, compatHelp } from '../compat-arg'
 
 export const evaluateHelp = `easytune evaluate <log>… [options]
@@ -64,6 +69,10 @@ Engine:
   --cache-dir D            where finished cells are kept (default ${DEFAULT_CACHE_DIR}); a re-run
                            only computes new cells, an interrupted run resumes
   --no-cache               compute everything, keep nothing
+${MACHINE_HELP}
+  --current-conf FILE      --slurm-conf plus "this is what runs today": the baseline is this
+                           configuration as simulated ("current configuration"), every candidate
+                           a change to it, and export merges into it without being given it again
 ${IMPORT_HELP}
   --json [file]            the full result (docs/RESULT-SCHEMA.md) to stdout, or to the file
 
@@ -75,7 +84,7 @@ ${whyDefaults([['split', 'split'], ['weeks', 'weeks'], ['resample', 'resample'],
 const FLAGS = {
   ...IMPORT_FLAGS, ...COMPAT_FLAGS, split: 'string', weeks: 'string', resample: 'string', seed: 'string', preset: 'string', primaries: 'string',
   backfills: 'string', thresholds: 'string', objective: 'string', 'max-wait-ratio': 'string', 'min-gain': 'string', confidence: 'string', 'min-weeks': 'string', criterion: 'string', tau: 'string', workers: 'string',
-  'cache-dir': 'string', 'no-cache': 'boolean', json: 'optional', help: 'boolean',
+  'cache-dir': 'string', 'no-cache': 'boolean', json: 'optional', help: 'boolean', ...MACHINE_FLAGS, 'current-conf': 'string',
 } as const
 
 export async function evaluateCommand(argv: string[], io: Io): Promise<number> {
@@ -84,6 +93,7 @@ export async function evaluateCommand(argv: string[], io: Io): Promise<number> {
   const log = await logArg(a, 'evaluate', io)
   const path = log.label
   const opts = importOptions(a)
+  const machine = machineInputs(a, str(a, 'current-conf'))
   const json = jsonTarget(a)
   const workers = positiveInt(a, 'workers')
   const ratioText = str(a, 'max-wait-ratio')
@@ -113,26 +123,29 @@ export async function evaluateCommand(argv: string[], io: Io): Promise<number> {
   const cache = bool(a, 'no-cache') ? undefined : new CellCache(str(a, 'cache-dir') ?? DEFAULT_CACHE_DIR)
   const progress = new Progress(io, 0)
   const t0 = performance.now()
-  let cachedCells = 0
+  const runs: { cells: number; cached: number }[] = []
   const files = setupFiles(log)
   let evaluated
   try {
     evaluated = await untilInterrupted(io, progress, async (signal) => {
       const sha = await hashLogFiles(files.logPaths ?? [files.logPath])
-      return evaluate({ ...files, importOptions: opts, spec, verdict }, (setup, cells) =>
-        pool.run(setup, cells, {
+      // The campaign's cells, then (a second run) the recommendation's as deployed on Slurm.
+      return evaluate({ ...files, importOptions: opts, spec, verdict, machine }, (setup, cells) => {
+        runs.push({ cells: cells.length, cached: 0 })
+        return pool.run(setup, cells, {
           signal, cache, workloadHash: sha,
           onProgress: (p) => {
-            cachedCells = p.cachedCells
+            runs[runs.length - 1].cached = p.cachedCells
             const eta = p.etaSeconds === null ? '' : `, ${formatDuration(p.etaSeconds)} left`
             progress.update('simulating', p.cellsTotal ? p.cellsDone / p.cellsTotal : null, `${int(p.cellsDone)}/${int(p.cellsTotal)} cells${p.cachedCells ? ` (${int(p.cachedCells)} cached)` : ''}${eta}`)
           },
           onWorkerCrash: (c) => { progress.done(); io.err(`warning: ${c.message}\n`) },
           onWarning: (m) => { progress.done(); io.err(`warning: ${m}\n`) },
-        }), sha, w)
+        })
+      }, sha, w)
     }, 'interrupted: finished cells are kept in the cache; run the same command again to resume.')
   } catch (e) {
-    if (e instanceof InsufficientDataError) {
+    if (e instanceof InsufficientDataError || e instanceof MachineInputError || e instanceof ClusterConfigError || e instanceof ClusterJobsError) {
       io.err(`${path}: ${e.message}\n`)
       return 2
     }
@@ -141,7 +154,9 @@ export async function evaluateCommand(argv: string[], io: Io): Promise<number> {
   if (evaluated === INTERRUPTED) return 130
   const { result } = evaluated
   const seconds = (performance.now() - t0) / 1000
-  io.err(`evaluated ${int(result.protocol.cells)} cells (${int(cachedCells)} from the cache) on ${pool.workers} worker${pool.workers === 1 ? '' : 's'} in ${seconds.toFixed(1)} s\n`)
+  const [campaign, deployed] = runs
+  const asDeployed = deployed ? `, and the recommendation as deployed on Slurm: ${int(deployed.cells)} cells (${int(deployed.cached)} from the cache)` : ''
+  io.err(`evaluated ${int(result.protocol.cells)} cells (${int(campaign?.cached ?? 0)} from the cache)${asDeployed} on ${pool.workers} worker${pool.workers === 1 ? '' : 's'} in ${seconds.toFixed(1)} s\n`)
   if (json) writeJson(io, json, { ...result, citation: citation(w) })
   if (!json || json.file !== null) io.out(formatEvaluation(result, citation(w)))
   return 0
@@ -213,7 +228,8 @@ function thresholds(a: ParsedArgs): (number | null)[] {
 export function formatEvaluation(r: EvaluationResult, cite: string | null): string {
   const p = r.protocol
   const lines: string[] = []
-  lines.push(`${r.log.name}: ${int(r.log.jobsKept)} jobs on ${int(r.log.machineProcs)} processors`)
+  lines.push(r.machine.kind === 'pool' ? `${r.log.name}: ${int(r.log.jobsKept)} jobs on ${int(r.log.machineProcs)} processors` : `${r.log.name}: ${int(r.log.jobsKept)} jobs on ${r.machine.description}; scheduling: ${r.machine.scheduler === 'slurm' ? 'Slurm\'s (priority, main scheduler, backfill cycle)' : 'EASY with each candidate order'}`)
+  for (const n of r.machine.notes) lines.push(`  ${n}`)
   lines.push(`Split at ${p.split.atIso ? p.split.atIso.slice(0, 10) : formatDuration(p.split.at)}: train ${int(p.split.train.jobs)} jobs (${formatDuration(p.split.train.seconds)}, load ${pct(p.split.train.load)}), test ${int(p.split.test.jobs)} jobs (${formatDuration(p.split.test.seconds)}, load ${pct(p.split.test.load)})`)
   lines.push(`Weeks: ${p.resample.method}, ${int(p.resample.trainSamples)} train and ${int(p.resample.testSamples)} test samples from ${p.resample.trainOriginalWeeks} and ${p.resample.testOriginalWeeks} original weeks, seed ${p.resample.seed}; objective ${p.objective}${p.risk.maxWaitRatio === null ? '; no risk limit' : `; risk limit: longest wait ≤ ${p.risk.maxWaitRatio}× EASY-FCFS`}; switch needs a train gain ≥ ${pct(p.minGain)} with its ${Math.round(p.confidence * 100)}% interval above 0`)
   const note = candidateSetNote(p.candidates)
@@ -241,14 +257,11 @@ export function formatEvaluation(r: EvaluationResult, cite: string | null): stri
   }
   lines.push(`Top ${show.length} of ${r.candidates.length} by train ${p.objective} over the resampled weeks (the thesis's ranking); gains and intervals on the real weeks (${p.statistics ? `${p.statistics.trainWeeks} train, ${p.statistics.testWeeks} test` : 'version-1 result: resampled weeks'}), ${p.criterion}; * = recommended:`)
   lines.push(table(rows, ['l', 'r', 'r', 'r', 'r', 'r', 'r', ...(limited ? ['l' as const] : [])]).trimEnd())
-  lines.push(`EASY-FCFS baseline: ${p.objective === 'avgWait' ? `${formatDuration(r.candidates[0].train.mean)} average wait on train, ${formatDuration(r.candidates[0].test.mean)} on test` : `${r.candidates[0].train.mean.toFixed(2)} average bounded slowdown on train, ${r.candidates[0].test.mean.toFixed(2)} on test`}.`)
-  lines.push(...whoPaysLines(r.recommendation.impact, p.risk.maxWaitRatio))
-  if (r.calibration) {
-    const c = r.calibration
-    lines.push('')
-    lines.push(`Calibration (${int(c.jobs)} jobs with recorded waits): recorded mean ${formatDuration(c.recordedMean)}, simulated EASY-FCFS ${formatDuration(c.simulatedMean)}; medians ${formatDuration(c.recordedMedian)} vs ${formatDuration(c.simulatedMedian)}; correlation ${c.pearson.toFixed(2)} (rank ${c.spearman.toFixed(2)}).`)
-    lines.push(c.verdict)
-  }
+  const dep = r.recommendation.asDeployed
+  if (dep && !dep.same) lines.push(`As deployed on Slurm (the exported configuration simulated under Slurm's scheduling): ${dep.label} ${pct(dep.train.real.gain)} on train (${conf} interval ${pct(dep.train.real.ci[0])} to ${pct(dep.train.real.ci[1])}), ${pct(dep.test.real.gain)} on test${dep.differs ? ' — outside the idealised interval; the verdict uses this figure' : ''}.`)
+  lines.push(`${baselineName(r.machine)} baseline: ${p.objective === 'avgWait' ? `${formatDuration(r.candidates[0].train.mean)} average wait on train, ${formatDuration(r.candidates[0].test.mean)} on test` : `${r.candidates[0].train.mean.toFixed(2)} average bounded slowdown on train, ${r.candidates[0].test.mean.toFixed(2)} on test`}.`)
+  lines.push(...whoPaysLines(r.recommendation.impact, p.risk.maxWaitRatio, baselineName(r.machine)))
+  if (r.calibration) lines.push('', ...fidelityLines(r.calibration))
   lines.push('', `Thresholds tried: ${p.thresholds.map(formatThreshold).join(', ')}.`)
   if (cite) lines.push('', `Data: ${cite}`)
   return lines.join('\n') + '\n'

@@ -12,6 +12,12 @@ import type { Workload } from '../../core/workload/import'
 import { DEFAULTS } from '../../core/defaults'
 import { shown, whyDefaults } from '../defaults-help'
 import { COMPAT_FLAGS, compatFlag, compatHelp } from '../compat-arg'
+import { MACHINE_FLAGS, MACHINE_HELP, machineInputs } from '../machine-args'
+import { fidelityLines } from '../fidelity-text'
+import { clusterJobs, describeMachine, machineFidelity, machineModel, machineSummary, MachineInputError, runOnMachine, type MachineModel } from '../../core/cluster/model'
+import { ClusterConfigError } from '../../core/cluster/config'
+import { ClusterJobsError } from '../../core/cluster/jobs'
+import type { ClusterJobs } from '../../core/cluster/types'
 
 export const SIMULATE_SCHEMA_VERSION = 1
 
@@ -27,8 +33,10 @@ Options:
                            none = no threshold; 0 is refused (default ${shown('threshold')})
   --tau S                  bound of the bounded slowdown in seconds (default ${shown('tau')})
 ${compatHelp(false)}
+${MACHINE_HELP}
 ${IMPORT_HELP}
-  --schedule out.csv       also write every job's simulated start time
+  --schedule out.csv       also write every job's simulated start time (with its partition,
+                           nodes, CPUs, memory and GPUs on a machine of nodes)
   --json [file]            print the result as JSON (to stdout, or to the file)
 
 Policies: ${POLICIES.map((p) => p.id).join(', ')} (see easytune policies).
@@ -39,7 +47,7 @@ ${whyDefaults([['primary', 'primary'], ['backfill', 'backfill'], ['threshold', '
 export async function simulateCommand(argv: string[], io: Io): Promise<number> {
   const a = parseArgs(argv, {
     ...IMPORT_FLAGS, ...COMPAT_FLAGS, primary: 'string', backfill: 'string', threshold: 'string', tau: 'string',
-    schedule: 'string', json: 'optional', help: 'boolean',
+    schedule: 'string', json: 'optional', help: 'boolean', ...MACHINE_FLAGS,
   })
   if (bool(a, 'help')) { io.out(simulateHelp); return 0 }
   const log = await logArg(a, 'simulate', io)
@@ -48,6 +56,7 @@ export async function simulateCommand(argv: string[], io: Io): Promise<number> {
   const compat = compatFlag(a)
   const tau = positiveNumber(a, 'tau') ?? DEFAULT_TAU
   const opts = importOptions(a)
+  const inputs = machineInputs(a)
   const json = jsonTarget(a)
   const schedulePath = str(a, 'schedule')
 
@@ -57,28 +66,53 @@ export async function simulateCommand(argv: string[], io: Io): Promise<number> {
     for (const warning of w.report.warnings) io.err(`  ${warning}\n`)
     return 1
   }
-  const overload = overloadWarning(offeredLoad(w.jobs, w.machineProcs))
-  if (overload !== null) io.err(`easytune: warning: ${nameMachineSizeControl(overload, 'with --procs')}\n`)
+  let model: MachineModel | null
+  try {
+    model = machineModel(inputs, w)
+    if (model && compat !== 'none') throw new MachineInputError(`--compat ${compat} is the research's single-pool rule; it cannot run on a machine of nodes and partitions (${describeMachine(model)})`)
+  } catch (e) {
+    if (e instanceof MachineInputError || e instanceof ClusterConfigError || e instanceof ClusterJobsError) { io.err(`easytune: ${e.message}\n`); return 2 }
+    throw e
+  }
+  if (model === null) {
+    const overload = overloadWarning(offeredLoad(w.jobs, w.machineProcs))
+    if (overload !== null) io.err(`easytune: warning: ${nameMachineSizeControl(overload, 'with --procs')}\n`)
+  } else io.err(`machine: ${describeMachine(model)}; scheduling: ${model.scheduler === 'slurm' ? 'Slurm\'s' : 'EASY'}\n`)
   const t0 = performance.now()
   const progress = new Progress(io)
-  const start = await untilInterrupted(io, progress, (signal) => simulateWithProgress(io, progress, w, config, compat, signal))
-  if (start === INTERRUPTED) return 130
+  let run: { start: Float64Array; backfilled?: Uint8Array; jobs?: ClusterJobs } | typeof INTERRUPTED
+  if (model === null) {
+    const start = await untilInterrupted(io, progress, (signal) => simulateWithProgress(io, progress, w, config, compat, signal))
+    run = start === INTERRUPTED ? INTERRUPTED : { start }
+  } else {
+    const m = model
+    run = await untilInterrupted(io, progress, async () => {
+      const jobs = clusterJobs(m, w.jobs)
+      const r = runOnMachine(m, jobs, config, { machineProcs: w.machineProcs, maxRequested: maxOf(w.jobs.requested), longestWait: null })
+      return { start: r.start, backfilled: r.backfilled, jobs }
+    })
+  }
+  if (run === INTERRUPTED) return 130
+  const start = run.start
   const simSeconds = (performance.now() - t0) / 1000
-  const metrics = computeMetrics(w.jobs, w.machineProcs, start, tau)
+  const cpus = model === null ? w.machineProcs : model.cluster.nodes.reduce((a, n) => a + n.cpus, 0)
+  const metrics = computeMetrics(w.jobs, cpus, start, tau)
   const users = perUserWait(w.jobs, start)
-  if (schedulePath) writeSchedule(schedulePath, w, start)
+  if (schedulePath) writeSchedule(schedulePath, w, start, model, run.jobs, run.backfilled)
   io.err(`simulated ${int(w.jobs.count)} jobs in ${simSeconds.toFixed(2)} s (${int(w.jobs.count / Math.max(simSeconds, 1e-9))} jobs/s)\n`)
 
   const result = {
     schemaVersion: SIMULATE_SCHEMA_VERSION,
     log: { name: w.name, format: w.format, machineProcs: w.machineProcs, machineSource: w.report.machine.source, jobsRead: w.report.jobsRead },
+    machine: machineSummary(model, w.machineProcs, w.report.machine.source),
+    calibration: machineFidelity(w, model, run),
     config: { primary: config.primary, backfill: config.backfill, threshold: config.threshold, tau, compat },
     ...metrics,
     perUser: users.map((u) => ({ user: w.users[u.user] ?? String(u.user), jobs: u.jobs, avgWait: u.avgWait })),
     citation: citation(w),
   }
   if (json) writeJson(io, json, result)
-  if (!json || json.file !== null) io.out(formatResult(w, config, metrics, users.length, compat))
+  if (!json || json.file !== null) io.out(formatResult(w, config, metrics, users.length, compat, model) + fidelityLines(result.calibration).map((l) => `${l}\n`).join(''))
   return 0
 }
 
@@ -143,10 +177,10 @@ function simConfig(a: ReturnType<typeof parseArgs>): SimConfig {
   return { primary: policy('primary', DEFAULTS.primary.value), backfill: policy('backfill', DEFAULTS.backfill.value), threshold }
 }
 
-function formatResult(w: Workload, c: SimConfig, m: ReturnType<typeof computeMetrics>, users: number, compat: Compat): string {
+function formatResult(w: Workload, c: SimConfig, m: ReturnType<typeof computeMetrics>, users: number, compat: Compat, model: MachineModel | null): string {
   const bf = c.backfill === 'same' ? 'same order' : String(c.backfill)
   const lines = [
-    `EASY-${String(c.primary)} (backfill: ${bf}, threshold: ${formatThreshold(c.threshold)}${compat === 'none' ? '' : `, compat: ${compat}`}) on ${w.name}, ${int(w.machineProcs)} processors`,
+    `${model?.scheduler === 'slurm' ? `Slurm's scheduling, ${String(c.primary)} order as exported (` : `EASY-${String(c.primary)} (backfill: ${bf}, `}threshold: ${formatThreshold(c.threshold)}${compat === 'none' ? '' : `, compat: ${compat}`}) on ${w.name}, ${model ? describeMachine(model) : `${int(w.machineProcs)} processors`}`,
     '',
     table([
       ['Jobs', int(m.jobs), ''],
@@ -167,13 +201,24 @@ function formatResult(w: Workload, c: SimConfig, m: ReturnType<typeof computeMet
   return lines.join('\n') + '\n'
 }
 
-function writeSchedule(path: string, w: Workload, start: Float64Array): void {
+/** One row per job; on a machine of nodes also its partition, nodes (0 = spread over any nodes),
+ * CPUs, memory (MB, whole job) and GPUs (whole job) as simulated, and whether the backfill started it. */
+function writeSchedule(path: string, w: Workload, start: Float64Array, model: MachineModel | null, cj?: ClusterJobs, backfilled?: Uint8Array): void {
   const j = w.jobs
-  const rows = ['job_id,submit_s,start_s,end_s,wait_s,procs,requested_s,runtime_s,user,source_line']
+  const rows = ['job_id,submit_s,start_s,end_s,wait_s,procs,requested_s,runtime_s,user,source_line,partition,nodes,cpus,mem_mb,gpus,backfilled']
   for (let i = 0; i < j.count; i++) {
-    rows.push(`${j.id[i]},${j.submit[i]},${start[i]},${start[i] + j.runtime[i]},${start[i] - j.submit[i]},${j.procs[i]},${j.requested[i]},${j.runtime[i]},${j.user[i] >= 0 ? csvCell(w.users[j.user[i]]) : ''},${j.line[i]}`)
+    const base = `${j.id[i]},${j.submit[i]},${start[i]},${start[i] + j.runtime[i]},${start[i] - j.submit[i]},${j.procs[i]},${j.requested[i]},${j.runtime[i]},${j.user[i] >= 0 ? csvCell(w.users[j.user[i]]) : ''},${j.line[i]}`
+    if (model === null || cj === undefined) { rows.push(`${base},,,,,,`); continue }
+    const n = cj.nodes[i], per = Math.max(1, n)
+    rows.push(`${base},${csvCell(model.cluster.partitions[cj.partition[i]].name)},${n},${cj.procs[i]},${cj.memPerNode[i] * per},${cj.gpusPerNode[i] * per},${backfilled?.[i] ?? ''}`)
   }
   writeFileSync(path, rows.join('\n') + '\n')
+}
+
+function maxOf(a: Float64Array): number | null {
+  let m = 0
+  for (let i = 0; i < a.length; i++) if (a[i] > m) m = a[i]
+  return m > 0 ? m : null
 }
 
 function csvCell(s: string): string {

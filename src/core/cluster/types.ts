@@ -43,7 +43,7 @@ export interface PartitionSpec {
   readonly state: 'UP' | 'DOWN' | 'DRAIN' | 'INACTIVE'
 }
 
-/** SelectType/SelectTypeParameters, reduced to what changes an allocation (SLURM-SCHEDULER.md §4). */
+/** SelectType/SelectTypeParameters, reduced to what changes an allocation (docs/CLUSTER.md §Allocation). */
 export interface SelectSpec {
   /** 'linear': whole nodes; 'cons_tres' (also cons_res): per CPU/core/socket. */
   readonly type: 'linear' | 'cons_tres'
@@ -74,7 +74,7 @@ export interface ClusterSpec {
 /** Which scheduling is simulated on the machine: the research's EASY or Slurm's own. */
 export type SchedulerKind = 'easy' | 'slurm'
 
-/** PriorityWeight* and friends (SLURM-SCHEDULER.md §3). Weights are Slurm's integers. */
+/** PriorityWeight* and friends (docs/CLUSTER.md §Slurm scheduling). Weights are Slurm's integers. */
 export interface PriorityConfig {
   /** priority/basic = FIFO by submit; priority/multifactor = the formula. */
   readonly type: 'basic' | 'multifactor'
@@ -103,7 +103,7 @@ export interface PriorityConfig {
   readonly accounting: boolean
 }
 
-/** SchedulerParameters and the main/backfill settings (SLURM-SCHEDULER.md §0–§2). Seconds. */
+/** SchedulerParameters and the main/backfill settings (docs/CLUSTER.md §Slurm scheduling). Seconds. */
 export interface SlurmScheduling {
   readonly schedulerType: 'backfill' | 'builtin'
   readonly sched: {
@@ -156,7 +156,7 @@ export interface ClusterJobs {
   readonly partition: Int32Array
   /** Node count; 0 = not known: the CPUs may spread over any nodes (flexible). */
   readonly nodes: Int32Array
-  /** Memory per node in MB; 0 = none requested (then the defaults / "all memory" rule apply). */
+  /** Memory per node in MB (a flexible job, nodes = 0: its total, spread per CPU); 0 = none requested (then the defaults / "all memory" rule apply). */
   readonly memPerNode: Float64Array
   /** GPUs per node. */
   readonly gpusPerNode: Int32Array
@@ -181,7 +181,7 @@ export interface ClusterRun {
 
 /** A site factor as the exported configuration computes it (job_submit.lua at submit: 'static';
  * the periodic script: 'dynamic', re-evaluated at each priority recomputation). Raw integer added
- * to the priority, no weight (SLURM-SCHEDULER.md §3.1). */
+ * to the priority, no weight (docs/CLUSTER.md §Slurm scheduling). */
 export type SiteFactor =
   | { readonly kind: 'static'; readonly value: Float64Array }
   | { readonly kind: 'dynamic'; readonly value: (job: number, now: number) => number }

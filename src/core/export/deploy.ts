@@ -24,7 +24,8 @@ export interface Deployment {
   lost: string[]
 }
 
-function choiceOf(p: PolicySpec): PolicyChoice {
+/** The export's view of a policy spec (a registry id or a mixed policy with its scales). */
+export function choiceOf(p: PolicySpec): PolicyChoice {
   if (typeof p === 'string') return { kind: 'pure', id: findPolicy(p)?.id ?? p }
   return { kind: 'mixed', weights: [...p.weights], scale: [...(p.scale ?? [1, 1, 1, 1, 1, 1])] }
 }

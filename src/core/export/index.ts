@@ -7,6 +7,7 @@ import type { EvaluationResult } from '../tune/result'
 import { pbsFormula, exportPbs } from './pbs'
 import { describeMixed, isDynamic, mixedCoefficients } from './policy'
 import { checkSlurmVersion, DEFAULT_SLURM_VERSION, exportSlurm } from './slurm'
+import { MAX_CONF_CHARS } from './slurm-conf'
 import { ExportInputError, readExportInput, type ExportInput } from './validate'
 
 export { ExportInputError, InsufficientDataError } from './validate'
@@ -36,9 +37,13 @@ export function exportConfig(result: EvaluationResult, target: ExportTarget, opt
       notes: ['The evaluation says keep: the baseline order stays (no candidate passed every condition to switch), so nothing is exported and no setting changes.'],
     }
   }
+  // The slurm.conf the evaluation simulated the candidates on (--current-conf / --slurm-conf,
+  // recorded in the result): merged into without being given again; a given one wins.
+  const recorded = options?.currentConf === undefined && target === 'slurm' ? recordedConf(result) : null
   const bundle: ExportBundle = target === 'slurm'
-    ? exportSlurm(x, checkSlurmVersion(options?.slurmVersion ?? DEFAULT_SLURM_VERSION), options?.currentConf)
+    ? exportSlurm(x, checkSlurmVersion(options?.slurmVersion ?? DEFAULT_SLURM_VERSION), options?.currentConf ?? recorded?.text)
     : { ...exportPbs(x), changes: [], notes: [], approximate: null }
+  if (recorded) (bundle.notes ??= []).unshift(`Merged into the slurm.conf the evaluation simulated (${recorded.file}, recorded in the result).`)
   bundle.files.push({
     name: RECOMMENDATION_FILE,
     content: JSON.stringify(recommendationOf(x), null, 2) + '\n',
@@ -77,4 +82,15 @@ function recommendationOf(x: ExportInput): object {
       pbs: { items: pbs.items, gaps: pbs.gaps, lost: pbs.lost, jobSortFormula: f.formula },
     },
   }
+}
+
+/** The slurm.conf recorded in a result (schema v3 `machine.conf`), checked as untrusted input. */
+function recordedConf(result: unknown): { file: string; text: string } | null {
+  const m = (result as { machine?: unknown } | null)?.machine
+  const c = m !== null && typeof m === 'object' ? (m as { conf?: unknown }).conf : undefined
+  if (c === null || typeof c !== 'object') return null
+  const { file, text } = c as { file?: unknown; text?: unknown }
+  if (typeof text !== 'string' || text.length > MAX_CONF_CHARS) return null
+  const name = typeof file === 'string' ? file.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ').slice(0, 200) : 'slurm.conf'
+  return { file: name, text }
 }

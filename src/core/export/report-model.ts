@@ -62,7 +62,7 @@ export function validateResult(x: unknown): EvaluationResult {
   // so the defaults filled in below never change the caller's document.
   const o = { ...(upgradeResult(x) as Record<string, unknown>) }
   if (o.kind !== 'easytune-evaluation') throw new Error(`this is not an EasyTune evaluation result (kind is ${describe(o.kind)}; expected "easytune-evaluation", from \`easytune evaluate --json\`)`)
-  if (o.schemaVersion !== RESULT_SCHEMA_VERSION) throw new Error(`result schema version ${describe(o.schemaVersion)} is not supported: this EasyTune reads versions 1 and ${RESULT_SCHEMA_VERSION}`)
+  if (o.schemaVersion !== RESULT_SCHEMA_VERSION) throw new Error(`result schema version ${describe(o.schemaVersion)} is not supported: this EasyTune reads versions 1 to ${RESULT_SCHEMA_VERSION}`)
   for (const p of ['generator', 'log.name', 'log.sha256', 'log.format', 'log.machineSource', 'recommendation.label', 'recommendation.sentence', 'recommendation.verdict', 'recommendation.reason', 'protocol.objective', 'protocol.resample.method']) field(o, p, 'string')
   for (const p of ['log.machineProcs', 'log.jobsRead', 'log.jobsKept', 'protocol.split.at', 'protocol.tau', 'protocol.cells', 'protocol.resample.weeks', 'protocol.resample.seed', 'protocol.resample.trainSamples', 'protocol.resample.testSamples', 'protocol.resample.trainOriginalWeeks', 'protocol.resample.testOriginalWeeks']) field(o, p, 'number')
   for (const part of ['train', 'test']) for (const k of ['jobs', 'start', 'end', 'seconds', 'load']) field(o, `protocol.split.${part}.${k}`, 'number')

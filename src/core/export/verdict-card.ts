@@ -12,7 +12,7 @@ import { formatInt, formatPercent, formatRatio, objectiveName } from '../util/fo
 
 export interface VerdictCardRow {
   /** Stable id (tests and styling). */
-  key: 'train' | 'test' | 'risk' | 'losers' | 'export' | 'calibration' | 'data' | 'equivalent'
+  key: 'train' | 'test' | 'risk' | 'losers' | 'export' | 'deployed' | 'calibration' | 'data' | 'equivalent'
   label: string
   text: string
   tone?: 'warning' | 'note'
@@ -150,6 +150,15 @@ export function buildVerdictCard(r: EvaluationResult): VerdictCard {
     rows.push({ key: 'export', label: 'Export to Slurm', text: 'Nothing to change: keep your current configuration.' })
   }
 
+  // The exported configuration itself, simulated under Slurm's scheduling (result schema v3).
+  const dep = rec.asDeployed
+  if (dep && !dep.same && dep.train?.real && dep.test?.real) {
+    const g = (x: { gain: number; ci: [number, number] }) => `${formatPercent(x.gain, 1)} (interval ${formatPercent(x.ci[0], 1)} to ${formatPercent(x.ci[1], 1)})`
+    rows.push({ key: 'deployed', label: 'As deployed on Slurm', tone: dep.differs ? 'warning' : undefined,
+      text: `The exported configuration, simulated with Slurm's own priority, main scheduler and backfill on ${r.machine?.kind === 'cluster' ? 'this machine' : 'the processors as one-CPU nodes'}: ${g(dep.train.real)} on the training weeks, ${g(dep.test.real)} on the test weeks, against the baseline as Slurm runs it.` +
+        (dep.differs ? ' This lies outside the idealised order\'s interval: the verdict uses this figure.' : '') })
+  }
+
   if (Array.isArray(rec.equivalent) && rec.equivalent.length) {
     const names = rec.equivalent.filter((i) => r.candidates[i]).map((i) => r.candidates[i].label)
     if (names.length) rows.push({ key: 'equivalent', label: 'As good', text: `${names.slice(0, 5).join(', ')}${names.length > 5 ? ` and ${names.length - 5} more` : ''}: not significantly different; the simplest to deploy was chosen.` })
@@ -175,5 +184,6 @@ export function calibrationWords(r: EvaluationResult): string {
   if (!c) return 'This log records no waits, so the simulator could not be compared with the real scheduler: trust the comparisons between orders, not the absolute waits.'
   const level = c.spearman >= 0.6 ? 'closely' : c.spearman >= 0.3 ? 'loosely' : 'poorly'
   const ratioText = c.recordedMean > 0 && ok(c.simulatedMean) ? ` (${formatRatio(c.simulatedMean / c.recordedMean, 2)})` : ''
-  return `Simulated EASY-FCFS follows the recorded waits ${level}: rank correlation ${ok(c.spearman) ? c.spearman.toFixed(2) : '–'} per job, mean wait ${dur(c.simulatedMean)} simulated against ${dur(c.recordedMean)} recorded${ratioText}, median ${dur(c.simulatedMedian)} against ${dur(c.recordedMedian)}, on ${formatInt(c.jobs)} jobs (${formatPercent(c.share, 0)} of the log).`
+  const who = r.machine?.kind === 'cluster' ? (r.machine.scheduler === 'slurm' ? 'Slurm\'s scheduling, simulated on this machine,' : 'Simulated EASY-FCFS on this machine\'s nodes') : 'Simulated EASY-FCFS'
+  return `${who} follows the recorded waits ${level}: rank correlation ${ok(c.spearman) ? c.spearman.toFixed(2) : '–'} per job, mean wait ${dur(c.simulatedMean)} simulated against ${dur(c.recordedMean)} recorded${ratioText}, median ${dur(c.simulatedMedian)} against ${dur(c.recordedMedian)}, on ${formatInt(c.jobs)} jobs (${formatPercent(c.share, 0)} of the log).`
 }

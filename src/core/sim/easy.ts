@@ -32,8 +32,9 @@ export function simulate(jobs: SimJobs, machineProcs: number, config: SimConfig,
   return sim.start
 }
 
-/** An ordered list of waiting jobs: ascending index (FIFO) or by a policy's priority. */
-class Queue {
+/** An ordered list of waiting jobs: ascending index (FIFO) or by a policy's priority. Also the
+ * queue of the node-level EASY (src/core/cluster/easy.ts): one implementation of the order. */
+export class Queue {
   readonly items: Int32Array
   len = 0
   readonly key: Float64Array

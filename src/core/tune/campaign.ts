@@ -3,6 +3,8 @@
 // part's resampled weeks from an empty machine until drained. A cell's result is the per-week
 // metrics; everything else (relative gains, selection) is computed from them.
 import { simulate } from '../sim/easy'
+import { clusterJobs, runOnMachine, type MachineModel } from '../cluster/model'
+import type { DeployContext, DeployedOrder } from '../cluster/deploy-order'
 import { computeMetrics } from '../sim/metrics'
 import { policyLabel } from '../sim/policies'
 import type { Compat, PolicySpec, SimConfig, SimOptions } from '../sim/types'
@@ -90,7 +92,16 @@ export interface CellResult {
 
 /** Runs one cell. Pure and deterministic: the same samples and spec give the same bytes. The
  * simulator runs under the compatibility mode the samples were cut under (samples.compat). */
-export function runCell(samples: WeekSamples, machineProcs: number, cell: CellSpec, tau: number, onSample?: (k: number) => void): CellResult {
+/** The node-level machine of a campaign (docs/CLUSTER.md), absent for the single pool: the model,
+ * what the export needs to deploy an order under Slurm's scheduling, and the deployed orders
+ * read so far (one per candidate). */
+export interface CellMachine {
+  readonly model: MachineModel
+  readonly deploy: Omit<DeployContext, 'conf' | 'base'>
+  readonly deployed: Map<string, DeployedOrder>
+}
+
+export function runCell(samples: WeekSamples, machineProcs: number, cell: CellSpec, tau: number, onSample?: (k: number) => void, machine?: CellMachine): CellResult {
   const n = samples.count
   const r: CellResult = {
     avgWait: new Float64Array(n), maxWait: new Float64Array(n), avgBsld: new Float64Array(n), maxBsld: new Float64Array(n), jobs: new Int32Array(n),
@@ -103,7 +114,8 @@ export function runCell(samples: WeekSamples, machineProcs: number, cell: CellSp
   const options: SimOptions = samples.compat === 'none' ? { windowStart: 0 } : { windowStart: 0, compat: samples.compat }
   for (let k = 0; k < n; k++) {
     const week = samples.get(k)
-    const start = simulate(week, machineProcs, config, options)
+    const start = machine === undefined ? simulate(week, machineProcs, config, options)
+      : runOnMachine(machine.model, clusterJobs(machine.model, week), config, machine.deploy, { windowStart: 0 }, machine.deployed).start
     const m = computeMetrics(week, machineProcs, start, tau, false)
     r.avgWait[k] = m.avgWait; r.maxWait[k] = m.maxWait; r.avgBsld[k] = m.avgBsld; r.maxBsld[k] = m.maxBsld; r.jobs[k] = m.jobs
     // The 99th percentile by selection (linear time) rather than the full sort computeMetrics

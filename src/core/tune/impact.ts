@@ -7,7 +7,10 @@ import { simulate } from '../sim/easy'
 import { percentile } from '../sim/metrics'
 import type { SimConfig, SimJobs, SimOptions } from '../sim/types'
 import { DEFAULTS } from '../defaults'
-import { BASELINE } from './campaign'
+import { BASELINE, type CellMachine } from './campaign'
+import { clusterJobs, runOnMachine } from '../cluster/model'
+import { sliceJobs } from './split'
+import type { JobTable } from '../workload/types'
 import { WEEK } from './resample'
 
 /** One group of jobs (a size class, a requested-time class, an account or a user) and its waits
@@ -234,7 +237,7 @@ export type SimRules = Omit<SimOptions, 'windowStart'>
  * empty machine with the window's start as the origin of the policies' clock (as the campaign's
  * cells, whose week-relative submits start at 0).
  */
-export function realWeekWaits(part: SimJobs, machineProcs: number, config: SimConfig, sim: SimRules = {}): Float64Array {
+export function realWeekWaits(part: SimJobs, machineProcs: number, config: SimConfig, sim: SimRules = {}, machine?: CellMachine): Float64Array {
   const n = part.count
   const wait = new Float64Array(n)
   const first = n > 0 ? part.submit[0] : 0
@@ -247,7 +250,9 @@ export function realWeekWaits(part: SimJobs, machineProcs: number, config: SimCo
       count: to - from, submit: part.submit.subarray(from, to), runtime: part.runtime.subarray(from, to),
       requested: part.requested.subarray(from, to), procs: part.procs.subarray(from, to),
     }
-    const start = simulate(week, machineProcs, config, { ...sim, windowStart: weekStart })
+    // On a node-level machine (docs/CLUSTER.md) the week runs there, as the campaign's cells do.
+    const start = machine === undefined ? simulate(week, machineProcs, config, { ...sim, windowStart: weekStart })
+      : runOnMachine(machine.model, clusterJobs(machine.model, sliceJobs(part as JobTable, from, to)), config, machine.deploy, { windowStart: weekStart }, machine.deployed).start
     for (let i = 0; i < week.count; i++) wait[from + i] = start[i] - week.submit[i]
     from = to
   }
@@ -260,12 +265,12 @@ export function realWeekWaits(part: SimJobs, machineProcs: number, config: SimCo
  */
 export function measureImpact(
   parts: { train: SimJobs & ImpactJobs; test: SimJobs & ImpactJobs }, machineProcs: number,
-  baseline: SimConfig, recommended: SimConfig, names: OwnerNames, options: ImpactOptions, sim: SimRules = {},
+  baseline: SimConfig, recommended: SimConfig, names: OwnerNames, options: ImpactOptions, sim: SimRules = {}, machine?: CellMachine,
 ): Impact {
   const same = JSON.stringify(baseline) === JSON.stringify(recommended)
   const one = (p: SimJobs & ImpactJobs): PartImpact => {
-    const base = realWeekWaits(p, machineProcs, baseline, sim)
-    return partImpact(p, machineProcs, base, same ? base : realWeekWaits(p, machineProcs, recommended, sim), names, options)
+    const base = realWeekWaits(p, machineProcs, baseline, sim, machine)
+    return partImpact(p, machineProcs, base, same ? base : realWeekWaits(p, machineProcs, recommended, sim, machine), names, options)
   }
   const train = one(parts.train), test = one(parts.test)
   return { train, test, overRisk: overRisk(train, test, options.maxWaitRatio, options.minJobs, options.minRise) }
@@ -283,10 +288,10 @@ export interface RecommendedOrder {
  */
 export function recommendationImpact(
   parts: { train: SimJobs & ImpactJobs; test: SimJobs & ImpactJobs }, machineProcs: number,
-  recommended: RecommendedOrder | null | undefined, names: OwnerNames, maxWaitRatio: number | null, sim: SimRules = {},
+  recommended: RecommendedOrder | null | undefined, names: OwnerNames, maxWaitRatio: number | null, sim: SimRules = {}, machine?: CellMachine,
 ): Impact | null {
   if (!recommended) return null
   const baseline: SimConfig = { ...BASELINE, threshold: null }
   const config: SimConfig = { primary: recommended.candidate.primary, backfill: recommended.candidate.backfill, threshold: recommended.threshold }
-  return measureImpact(parts, machineProcs, baseline, config, names, { maxWaitRatio }, sim)
+  return measureImpact(parts, machineProcs, baseline, config, names, { maxWaitRatio }, sim, machine)
 }

@@ -15,6 +15,7 @@
 import type { Compat } from '../sim/types'
 import { deriveSeed, Rng } from '../util/random'
 import type { JobTable } from '../workload/types'
+import { concatOptional, pickOptionalColumns } from '../workload/columns'
 import { partWeeks, WEEK } from './split'
 
 export { WEEK } from './split'
@@ -189,7 +190,7 @@ export class WeekSamples {
       t.id[k] = p.id[i]; t.runtime[k] = p.runtime[i]; t.requested[k] = p.requested[i]; t.procs[k] = p.procs[i]
       t.user[k] = p.user[i]; t.recordedWait[k] = p.recordedWait[i]; t.line[k] = p.line[i]
     }
-    return t
+    return { ...t, ...pickOptionalColumns(p, idx, (k) => t.submit[k] - p.submit[idx[k]]) }
   }
 }
 
@@ -214,12 +215,14 @@ export function longTrace(samples: WeekSamples, count: number): JobTable {
     procs: new Int32Array(n), user: new Int32Array(n), recordedWait: new Float64Array(n), line: new Int32Array(n),
   }
   let o = 0
+  const extra: Partial<JobTable>[] = []
   parts.forEach((s, k) => {
     for (let i = 0; i < s.count; i++, o++) {
       t.submit[o] = s.submit[i] + k * WEEK
       t.id[o] = s.id[i]; t.runtime[o] = s.runtime[i]; t.requested[o] = s.requested[i]; t.procs[o] = s.procs[i]
       t.user[o] = s.user[i]; t.recordedWait[o] = s.recordedWait[i]; t.line[o] = s.line[i]
     }
+    extra.push(pickOptionalColumns(s, Int32Array.from({ length: s.count }, (_, i) => i), () => k * WEEK))
   })
-  return t
+  return { ...t, ...concatOptional(extra, n) }
 }

@@ -6,7 +6,7 @@ import { formatPercent, objectiveName } from '../util/format'
 import { policyLabel } from '../sim/policies'
 import type { Calibration } from './calibrate'
 import { candidateLabel, candidateSetNote, type CampaignSpec, type CellResult, type Candidate, type PresetId } from './campaign'
-import type { Selection, CandidateSummary, SelectionStatistics } from './select'
+import type { Selection, CandidateSummary, PartSummary, SelectionStatistics } from './select'
 import { slurmDeployment } from '../export/deploy'
 import type { PartStats } from './split'
 import type { Fidelity } from '../export/types'
@@ -14,7 +14,7 @@ import type { Impact } from './impact'
 import type { Compat } from '../sim/types'
 import { DEFAULTS } from '../defaults'
 
-export const RESULT_SCHEMA_VERSION = 2
+export const RESULT_SCHEMA_VERSION = 3
 
 export interface EvaluationResult {
   schemaVersion: number
@@ -63,6 +63,9 @@ export interface EvaluationResult {
     statistics: SelectionStatistics | null
   }
   calibration: Calibration | null
+  /** The machine and scheduling simulated (schema v3; docs/CLUSTER.md). Documents of versions 1
+   * and 2 read as the single pool under the research's EASY. */
+  machine: MachineSummary
   candidates: (CandidateSummary & { primary: string; backfill: string })[]
   /** The recommendation's index: the switch target, the baseline's (0) for `keep`, absent for
    * `insufficient-data`. */
@@ -101,6 +104,43 @@ export interface Recommendation {
   equivalent: number[]
   /** Who gains and who loses; null for `insufficient-data` (and until computed). */
   impact: Impact | null
+  /** The recommendation (the baseline for `keep`) as Slurm would run it once exported, simulated
+   * under Slurm's scheduling (schema v3): null for `insufficient-data` and in upgraded documents. */
+  asDeployed: AsDeployed | null
+}
+
+/** The machine of a result (schema v3). */
+export interface MachineSummary {
+  /** 'pool': the research's single pool of processors; 'cluster': nodes and partitions. */
+  kind: 'pool' | 'cluster'
+  scheduler: 'easy' | 'slurm'
+  /** In words: nodes, CPUs, GPUs, partitions and where they came from. */
+  description: string
+  /** 'slurm.conf' | 'scontrol' | 'inferred' for a cluster; the pool's machineSource otherwise. */
+  source: string
+  nodes: number
+  cpus: number
+  gpus: number
+  partitions: { name: string; nodes: number; cpus: number; gpus: number }[]
+  notes: string[]
+  /** The slurm.conf given (--slurm-conf, or --current-conf with current true): every candidate
+   * was simulated exported onto it, and `easytune export` merges into it without being given it again. */
+  conf: { file: string; text: string; current: boolean } | null
+}
+
+/** The exported configuration itself, simulated (docs/CLUSTER.md §As deployed). */
+export interface AsDeployed {
+  /** The order as exported ('EASY-FCFS' = nothing exported). */
+  label: string
+  /** Gains are against the baseline as Slurm runs it on the same machine. */
+  train: PartSummary
+  test: PartSummary
+  /** True when the candidates were already simulated as deployed (--scheduler slurm): these are
+   * the recommendation's own figures. */
+  same: boolean
+  /** The deployable train gain lies outside the idealised order's interval: the verdict says so
+   * and uses the deployable figure. */
+  differs: boolean
 }
 
 export function specLabel(p: Candidate['primary'] | Candidate['backfill']): string {
@@ -112,6 +152,7 @@ export function buildResult(args: {
   spec: CampaignSpec; selection: Selection; results: Map<string, CellResult>; cellKeyOf: (c: CandidateSummary, part: 'train' | 'test') => string
   split: { at: number; train: PartStats; test: PartStats }; weeks: { trainOriginal: number; testOriginal: number; train: number; test: number }
   calibration: Calibration | null; cells: number; maxRequestedSeconds?: number | null; impact?: Impact | null
+  machine?: MachineSummary
 }): EvaluationResult {
   const { spec, selection: s, report } = args
   const iso = (t: number) => (args.unixStartTime === null ? null : new Date((args.unixStartTime + t) * 1000).toISOString())
@@ -139,12 +180,13 @@ export function buildResult(args: {
       minGain: o.minGain, confidence: o.confidence, minWeeks: o.minWeeks, minJobs: o.minJobs, criterion: o.criterion, statistics: s.statistics,
     },
     calibration: args.calibration,
-    candidates: s.candidates.map((c) => ({ ...c, primary: specLabel(c.candidate.primary), backfill: specLabel(c.candidate.backfill) })),
+    machine: args.machine ?? poolMachine(args.machineProcs, report.machine.source),
+    candidates: s.candidates.map((c) => ({ ...c, ...(c.baseline && args.machine?.conf ? { label: baselineName(args.machine) } : {}), primary: specLabel(c.candidate.primary), backfill: specLabel(c.candidate.backfill) })),
     ...(s.recommended === null ? {} : { recommended: s.recommended }),
     bestOnTest: s.bestOnTest, bestOnTrain: s.bestOnTrain, ranking: s.ranking,
     recommendation: {
       label: '', sentence: '', testDisagrees: false, verdict: s.verdict, reason: s.reason, equivalent: s.equivalent,
-      export: s.recommended === null ? null : exportOf(s.candidates[s.recommended]), impact: args.impact ?? null,
+      export: s.recommended === null ? null : exportOf(s.candidates[s.recommended]), impact: args.impact ?? null, asDeployed: null,
     },
     weekly: chosen.map(weeklyFor),
   }
@@ -156,6 +198,47 @@ export function buildResult(args: {
  * groups whose mean wait rises beyond the risk ratio (the engine's impact step calls this). */
 export function withImpact(r: EvaluationResult, impact: Impact | null): EvaluationResult {
   const out: EvaluationResult = { ...r, recommendation: { ...r.recommendation, impact } }
+  Object.assign(out.recommendation, recommendationSentence(out))
+  return out
+}
+
+/** The research's single pool of `procs` processors (documents before schema v3, SWF logs). */
+export function poolMachine(procs: number, source: string): MachineSummary {
+  return {
+    kind: 'pool', scheduler: 'easy', description: `${procs.toLocaleString('en-US')} interchangeable processors (${source})`, source,
+    nodes: 0, cpus: procs, gpus: 0, partitions: [], notes: [], conf: null,
+  }
+}
+
+/** What the baseline is called: the site's configuration when one was given, else EASY-FCFS. */
+export function baselineName(m: MachineSummary | undefined): string {
+  if (m?.conf) return m.conf.current ? 'current configuration' : `configuration in ${m.conf.file}`
+  return 'EASY-FCFS'
+}
+
+/**
+ * The result with `recommendation.asDeployed` set (docs/CLUSTER.md §As deployed). When the
+ * deployable train gain lies outside the idealised order's interval, `differs` is set, the
+ * sentence says so, and the verdict uses the deployable figure: a switch stands only if the
+ * deployed order's train gain is at least the minimum gain with its interval above 0.
+ */
+export function withAsDeployed(r: EvaluationResult, a: AsDeployed | null): EvaluationResult {
+  const rec = r.recommendation
+  const out: EvaluationResult = { ...r, recommendation: { ...rec, asDeployed: a } }
+  if (a !== null && rec.verdict === 'switch' && r.recommended !== undefined) {
+    const t = r.candidates[r.recommended].train
+    const ideal = t.real ?? { gain: t.gain, ci: t.gainCi } // hand-made or early documents may lack `real`
+    const dep = a.train.real
+    a.differs = !a.same && (dep.gain < ideal.ci[0] || dep.gain > ideal.ci[1])
+    if (a.differs && !(dep.gain >= r.protocol.minGain && dep.ci[0] > 0)) {
+      out.recommendation.verdict = 'keep'
+      out.recommendation.reason = `keep ${baselineName(r.machine)}: as deployed on Slurm (whole-node reservations, its backfill and priority arithmetic), ` +
+        `${a.label} gains ${formatPercent(dep.gain, 1)} on the real train weeks (interval ${formatPercent(dep.ci[0], 1)} to ${formatPercent(dep.ci[1], 1)}), ` +
+        `not the ${formatPercent(ideal.gain, 1)} of the idealised order: not enough to switch`
+      out.recommended = 0
+      out.recommendation.export = exportOf(r.candidates[0])
+    }
+  }
   Object.assign(out.recommendation, recommendationSentence(out))
   return out
 }
@@ -192,6 +275,11 @@ export function recommendationSentence(r: EvaluationResult): { label: string; se
   const conf = `${Math.round(r.protocol.confidence * 100)}%`
   const calib = calibrationWords(r.calibration)
   const what = objectiveName(r.protocol.objective)
+  const base = baselineName(r.machine)
+  const dep = rec.asDeployed
+  const deployed = dep && !dep.same
+    ? `; as deployed on Slurm${dep.differs ? ' (outside the idealised interval: the verdict uses this figure)' : ''}: ${formatPercent(dep.train.real.gain, 1)} on train (interval ${formatPercent(dep.train.real.ci[0], 1)} to ${formatPercent(dep.train.real.ci[1], 1)}), ${formatPercent(dep.test.real.gain, 1)} on test`
+    : ''
   if (rec.verdict === 'insufficient-data') return { label: '', testDisagrees: false, sentence: `Insufficient data: ${rec.reason.replace(/^Not enough data for a verdict: /, '')} ${cap(calib)}.` }
   const shown = rec.verdict === 'switch' ? r.recommended! : r.ranking.find((i) => r.candidates[i].admissible && !r.candidates[i].baseline)
   const c = shown === undefined ? null : r.candidates[shown]
@@ -201,9 +289,9 @@ export function recommendationSentence(r: EvaluationResult): { label: string; se
     const ratio = Number.isFinite(x.train.maxMaxWaitRatio) ? `${x.train.maxMaxWaitRatio.toFixed(2)}×` : 'unbounded ×'
     const p99 = x.train.maxP99Wait !== null && r.candidates[0].train.maxP99Wait ? `, 99th percentile ${(x.train.maxP99Wait / r.candidates[0].train.maxP99Wait).toFixed(2)}×` : ''
     const change = tr.gain >= 0 ? `${pct(tr.gain)} lower` : `${pct(-tr.gain)} higher`
-    return `${what} ${change} than EASY-FCFS on the ${tr.weeks} real train weeks (${conf} interval ${pct(sel[0])} to ${pct(sel[1])}, corrected for choosing among ${r.candidates.length - 1} candidates), ` +
+    return `${what} ${change} than ${base} on the ${tr.weeks} real train weeks (${conf} interval ${pct(sel[0])} to ${pct(sel[1])}, corrected for choosing among ${r.candidates.length - 1} candidates), ` +
       `${pct(te.gain)} on the ${te.weeks} test weeks (${conf} interval ${pct(te.ci[0])} to ${pct(te.ci[1])}; reported, not the evidence); ` +
-      `longest train wait ${ratio} EASY-FCFS's${p99}`
+      `longest train wait ${ratio} ${base}'s${p99}`
   }
   const over = rec.impact?.overRisk ?? []
   // Named as the impact tables name them ("user 3", "account chem"), at most six; the rest counted.
@@ -216,11 +304,11 @@ export function recommendationSentence(r: EvaluationResult): { label: string; se
     const eq = rec.equivalent.length ? `; ${rec.equivalent.length} other candidate${rec.equivalent.length === 1 ? ' is' : 's are'} as good on train (no significant difference), none simpler to deploy` : ''
     return {
       label: candidateLabel(c.candidate) + (c.threshold === null ? '' : ` Θ=${formatThreshold(c.threshold)}`), testDisagrees: c.test.real.gain <= 0,
-      sentence: `Switch to ${orderWords(c)}: ${evidence(c)}; ${fid}${eq}${groups}; ${calib}.`,
+      sentence: `Switch to ${orderWords(c)}: ${evidence(c)}; ${fid}${eq}${deployed}${groups}; ${calib}.`,
     }
   }
   const best = c ? `; ${c.label}: ${evidence(c)}` : ''
-  return { label: r.candidates[0].label, testDisagrees: false, sentence: `Keep EASY-FCFS (no change to export): ${rec.reason.replace(/^keep EASY-FCFS: /, '')}${best}${groups}; ${calib}.` }
+  return { label: r.candidates[0].label, testDisagrees: false, sentence: `Keep ${base} (no change to export): ${rec.reason.replace(/^keep [^:]*: /, '')}${best}${deployed}${groups}; ${calib}.` }
 }
 
 function orderWords(c: CandidateSummary): string {
@@ -239,10 +327,12 @@ function cap(s: string): string {
  * the v2 protocol fields of that time (90 % intervals over the resampled weeks, no minimum gain). */
 export function upgradeResult<T>(doc: T): T {
   const obj = (x: unknown): x is Record<string, unknown> => x !== null && typeof x === 'object' && !Array.isArray(x)
-  if (!obj(doc) || doc.schemaVersion !== 1) return doc
+  if (!obj(doc)) return doc
+  if (doc.schemaVersion === 2) return upgradeV2(doc) as T
+  if (doc.schemaVersion !== 1) return doc
   // Defensive: a broken v1 document stays broken (its readers refuse it in words), never throws here.
   // Copies of the objects it fills in (the caller's document is left as it was).
-  const r: Record<string, unknown> = { ...doc, schemaVersion: RESULT_SCHEMA_VERSION }
+  const r: Record<string, unknown> = { ...doc, schemaVersion: 2 }
   if (obj(r.protocol)) r.protocol = { ...r.protocol }
   r.recommendation = obj(r.recommendation) ? { ...r.recommendation } : {}
   if (Array.isArray(r.candidates)) {
@@ -284,5 +374,16 @@ export function upgradeResult<T>(doc: T): T {
       }
     }
   }
-  return r as unknown as T
+  return upgradeV2(r) as T
+}
+
+/** Version 2 → 3: the single pool under the research's EASY (all there was), nothing simulated as deployed. */
+function upgradeV2(doc: Record<string, unknown>): Record<string, unknown> {
+  const obj = (x: unknown): x is Record<string, unknown> => x !== null && typeof x === 'object' && !Array.isArray(x)
+  const r: Record<string, unknown> = { ...doc, schemaVersion: RESULT_SCHEMA_VERSION }
+  const log = obj(r.log) ? r.log : {}
+  const procs = typeof log.machineProcs === 'number' && Number.isFinite(log.machineProcs) ? log.machineProcs : 0
+  r.machine ??= poolMachine(procs, typeof log.machineSource === 'string' ? log.machineSource : 'unknown')
+  if (obj(r.recommendation)) r.recommendation = { asDeployed: null, ...r.recommendation }
+  return r
 }

@@ -3,6 +3,7 @@
 // (partWeeks, docs/PROTOCOL.md §Week resampling): which real weeks the protocol uses, and how long
 // each one is.
 import type { Compat } from '../sim/types'
+import { sliceOptionalColumns } from '../workload/columns'
 import type { JobTable } from '../workload/types'
 
 /** Seconds in a week. */
@@ -68,7 +69,7 @@ export function sliceJobs(j: JobTable, from: number, to: number): JobTable {
     id: j.id.subarray(from, to), submit: j.submit.subarray(from, to), runtime: j.runtime.subarray(from, to),
     requested: j.requested.subarray(from, to), procs: j.procs.subarray(from, to), user: j.user.subarray(from, to),
     recordedWait: j.recordedWait.subarray(from, to), line: j.line.subarray(from, to),
-    ...(j.account ? { account: j.account.subarray(from, to) } : {}),
+    ...sliceOptionalColumns(j, from, to),
   }
 }
 

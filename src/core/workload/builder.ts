@@ -2,6 +2,48 @@ import type { BadLineCode } from './limits'
 import type { LineIssue, RawJobs, RuleCount } from './types'
 import { showControlOneLine } from '../util/control'
 
+/** The optional columns of RawJobs and JobTable (resources, ids): each present only when the log
+ * records it, so a 10M-job log without them allocates nothing for them. */
+export const OPTIONAL_COLUMNS = ['partition', 'qos', 'nodes', 'memMB', 'gpus', 'exclusive', 'eligible', 'schedFlag', 'priority', 'rawId', 'subId'] as const
+export type OptionalColumn = (typeof OPTIONAL_COLUMNS)[number]
+export type ColumnArray = Float64Array | Int32Array | Uint8Array
+
+/** Each optional column's array type and the value that means "unknown" (types.ts). */
+export const COLUMN_SPEC: Readonly<Record<OptionalColumn, { readonly make: (n: number) => ColumnArray; readonly unknown: number }>> = {
+  partition: { make: (n) => new Int32Array(n), unknown: -1 },
+  qos: { make: (n) => new Int32Array(n), unknown: -1 },
+  nodes: { make: (n) => new Int32Array(n), unknown: -1 },
+  memMB: { make: (n) => new Float64Array(n), unknown: -1 },
+  gpus: { make: (n) => new Int32Array(n), unknown: -1 },
+  exclusive: { make: (n) => new Uint8Array(n), unknown: 0 },
+  eligible: { make: (n) => new Float64Array(n), unknown: NaN },
+  schedFlag: { make: (n) => new Uint8Array(n), unknown: 0 },
+  priority: { make: (n) => new Float64Array(n), unknown: NaN },
+  rawId: { make: (n) => new Float64Array(n), unknown: -1 },
+  subId: { make: (n) => new Int32Array(n), unknown: -1 },
+}
+
+/** The optional columns a table has, as a record (for code that copies them all). */
+export function optionalColumns(t: Partial<Record<OptionalColumn, ColumnArray>>): [OptionalColumn, ColumnArray][] {
+  const out: [OptionalColumn, ColumnArray][] = []
+  for (const c of OPTIONAL_COLUMNS) { const a = t[c]; if (a !== undefined) out.push([c, a]) }
+  return out
+}
+
+/** One job's optional values, filled by a parser per line (one object reused: no allocation per job). */
+export type ResourceRow = Record<OptionalColumn, number>
+
+export function emptyRow(): ResourceRow {
+  const r = {} as ResourceRow
+  for (const c of OPTIONAL_COLUMNS) r[c] = COLUMN_SPEC[c].unknown
+  return r
+}
+
+/** Sets every value of `row` to unknown. */
+export function clearRow(row: ResourceRow): void {
+  for (const c of OPTIONAL_COLUMNS) row[c] = COLUMN_SPEC[c].unknown
+}
+
 /** Growable columns: parsers push one job at a time without allocating per job. */
 export class RawJobsBuilder {
   private cap: number
@@ -22,6 +64,14 @@ export class RawJobsBuilder {
   /** Account names, when the format records them (docs/IMPACT.md: the impact groups by account). */
   readonly accounts: string[] = []
   private readonly accountIndex = new Map<string, number>()
+  /** Partition and QOS names (index = the partition / qos column). */
+  readonly partitions: string[] = []
+  private readonly partitionIndex = new Map<string, number>()
+  readonly qosNames: string[] = []
+  private readonly qosIndex = new Map<string, number>()
+  /** The optional columns the log has (enabled by the parser when it sees the field). */
+  private readonly opt: Partial<Record<OptionalColumn, ColumnArray>> = {}
+  private readonly enabled: OptionalColumn[] = []
 
   constructor(initialCapacity = 1024) {
     this.cap = Math.max(16, initialCapacity)
@@ -62,6 +112,41 @@ export class RawJobsBuilder {
     return a
   }
 
+  /** Index of a partition name (interned); '' gives -1. */
+  internPartition(name: string): number {
+    return intern(name, this.partitions, this.partitionIndex)
+  }
+
+  /** Index of a QOS name (interned); '' gives -1. */
+  internQos(name: string): number {
+    return intern(name, this.qosNames, this.qosIndex)
+  }
+
+  /** Adds an optional column (idempotent); the jobs pushed so far get its unknown value. */
+  enable(col: OptionalColumn): void {
+    if (this.opt[col] !== undefined) return
+    const a = COLUMN_SPEC[col].make(this.cap)
+    a.fill(COLUMN_SPEC[col].unknown)
+    this.opt[col] = a
+    this.enabled.push(col)
+  }
+
+  /** Adds an optional column whose value for the jobs pushed so far is their `id` (jobcomp rawId). */
+  enableAsId(col: 'rawId'): void {
+    this.enable(col)
+    this.opt[col]!.set(this.id.subarray(0, this.count))
+  }
+
+  has(col: OptionalColumn): boolean {
+    return this.opt[col] !== undefined
+  }
+
+  /** Writes the enabled columns of the job pushed last from `row`. */
+  setRow(row: ResourceRow): void {
+    const i = this.count - 1
+    for (const c of this.enabled) this.opt[c]![i] = row[c]
+  }
+
   push(
     id: number, submit: number, recordedWait: number, runtime: number,
     allocProcs: number, reqProcs: number, requested: number,
@@ -85,6 +170,8 @@ export class RawJobsBuilder {
   /** Shift every submit time (SLURM/PBS: make times relative to the earliest submit). */
   shiftSubmits(delta: number): void {
     for (let i = 0; i < this.count; i++) this.submit[i] += delta
+    const e = this.opt.eligible
+    if (e !== undefined) for (let i = 0; i < this.count; i++) e[i] += delta // NaN stays NaN
   }
 
   private grow(): void {
@@ -94,6 +181,13 @@ export class RawJobsBuilder {
     this.id = g64(this.id); this.submit = g64(this.submit); this.recordedWait = g64(this.recordedWait)
     this.runtime = g64(this.runtime); this.allocProcs = g64(this.allocProcs); this.reqProcs = g64(this.reqProcs)
     this.requested = g64(this.requested); this.user = g32(this.user); this.account = g32(this.account); this.status = g32(this.status); this.line = g32(this.line)
+    for (const c of this.enabled) {
+      const old = this.opt[c]!
+      const b = COLUMN_SPEC[c].make(this.cap)
+      b.set(old)
+      b.fill(COLUMN_SPEC[c].unknown, old.length)
+      this.opt[c] = b
+    }
   }
 
   /** Trimmed views (no copy) of what was pushed. */
@@ -106,8 +200,20 @@ export class RawJobsBuilder {
       requested: this.requested.subarray(0, n), user: this.user.subarray(0, n), status: this.status.subarray(0, n),
       line: this.line.subarray(0, n),
       ...(this.accounts.length > 0 ? { account: this.account.subarray(0, n) } : {}),
+      ...Object.fromEntries(OPTIONAL_COLUMNS.filter((c) => this.opt[c] !== undefined).map((c) => [c, this.opt[c]!.subarray(0, n)])),
     }
   }
+}
+
+function intern(name: string, names: string[], index: Map<string, number>): number {
+  if (name === '') return -1
+  let k = index.get(name)
+  if (k === undefined) {
+    k = names.length
+    names.push(name)
+    index.set(name, k)
+  }
+  return k
 }
 
 /** Keeps a count and the first few examples of something, for reports. */

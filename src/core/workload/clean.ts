@@ -1,7 +1,7 @@
 // Log cleaning: the research's rules, exactly (docs/SIMULATOR.md §Cleaning rules), each counted with example
 // lines so the import report shows what happened to every job.
 import { formatNumber } from '../util/format'
-import { ExampleCounter, ruleCount } from './builder'
+import { COLUMN_SPEC, ExampleCounter, optionalColumns, ruleCount } from './builder'
 import type { JobTable, MachineSource, ParsedLog, RawJobs, RuleCount } from './types'
 import { DEFAULTS } from '../defaults'
 
@@ -131,6 +131,10 @@ export function cleanJobs(raw: RawJobs, m: number, opts: CleanOptions = {}): Cle
     recordedWait: new Float64Array(kept), line: new Int32Array(kept),
     ...(raw.account ? { account: new Int32Array(kept) } : {}),
   }
+  // The optional columns (resources, ids) the log has: carried as they are, absent ones stay absent.
+  const extra = optionalColumns(raw).map(([name, from]) => ({ name, from, to: COLUMN_SPEC[name].make(kept) }))
+  // Duplicates by the record's own id (sacct JobIDRaw) when the log has it: array tasks share `id`.
+  const key = raw.rawId ?? raw.id
   const seen = new Set<number>()
   for (let k = 0; k < kept; k++) {
     const i = order[k]
@@ -139,7 +143,8 @@ export function cleanJobs(raw: RawJobs, m: number, opts: CleanOptions = {}): Cle
     out.requested[k] = requested[src]; out.procs[k] = procs[src]; out.user[k] = raw.user[i]
     out.recordedWait[k] = raw.recordedWait[i]; out.line[k] = raw.line[i]
     if (out.account) out.account[k] = raw.account![i]
-    if (raw.id[i] >= 0) { if (seen.has(raw.id[i])) c.duplicate.add(raw.line[i]); else seen.add(raw.id[i]) }
+    for (const e of extra) e.to[k] = e.from[i]
+    if (key[i] >= 0) { if (seen.has(key[i])) c.duplicate.add(raw.line[i]); else seen.add(key[i]) }
   }
 
   const overrunText = {
@@ -164,7 +169,8 @@ export function cleanJobs(raw: RawJobs, m: number, opts: CleanOptions = {}): Cle
     ruleCount('unsorted', 'submitted earlier than the line before: the jobs were sorted by submit time', 'info', c.unsorted),
     ruleCount('duplicate-id', 'job id seen before: kept (ids need not be unique, e.g. SLURM arrays; unknown ids are not counted)', 'info', c.duplicate),
   ]
-  return { jobs: out, rules, requestedMissing }
+  const jobs: JobTable = { ...out, ...Object.fromEntries(extra.map((e) => [e.name, e.to])) }
+  return { jobs, rules, requestedMissing }
 }
 
 /** Counts and sizes in the report's words: "93,312". */

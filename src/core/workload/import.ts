@@ -13,7 +13,8 @@ import { createSacctParser } from './sacct'
 import { createSwfParser } from './swf'
 import { offeredLoad, overloadWarning } from './load'
 import { mergeParsedLogs, type FileGap } from './merge'
-import type { JobTable, LineIssue, LogFormat, LogParser, MachineSource, ParsedLog, RuleCount } from './types'
+import { missingFieldReport, type ResourceReport } from './sacct-command'
+import type { JobTable, LineIssue, LogFormat, LogParser, MachineSource, NodeSeen, ParsedLog, RuleCount } from './types'
 import { DEFAULTS } from '../defaults'
 
 export interface ImportOptions extends CleanOptions {
@@ -51,6 +52,11 @@ export interface ImportReport {
   files?: { name: string; jobsRead: number; duplicates: number; startIso: string | null; endIso: string | null; firstSubmit: number | null; lastSubmit: number | null }[]
   duplicates?: number
   gaps?: (FileGap & { fromIso: string | null; toIso: string | null })[]
+  /** Which resource information the log has (partition, QOS, nodes, memory, GPUs, node list,
+   * eligible time, flags, priority, recorded start), which it lacks and what each lack costs; for
+   * sacct, the fields of the recommended command it lacks (sacct-command.ts). Optional addition
+   * to schema version 1: absent in reports written before issue #21. */
+  resources?: ResourceReport
 }
 
 export interface Workload {
@@ -60,6 +66,11 @@ export interface Workload {
   users: string[]
   /** Account names (index = JobTable.account), when the log records accounts. */
   accounts?: string[]
+  /** Partition and QOS names (index = JobTable.partition / qos), when the log records them. */
+  partitions?: string[]
+  qosNames?: string[]
+  /** The nodes the log's node lists name (docs/SIMULATOR.md §Resource columns), when it has node lists. */
+  nodesSeen?: readonly NodeSeen[]
   machineProcs: number
   unixStartTime: number | null
   report: ImportReport
@@ -218,8 +229,14 @@ function finishImport(log: ParsedLog, opts: ImportOptions, formatSource: 'detect
     users: users.size, requestedMissing: cleaned.requestedMissing, recordedWaits,
     options: { overrun: opts.overrun ?? DEFAULTS.overrun.value, requestedFallback: fallback, procs: opts.procs ?? null },
     header: headerKeep,
+    resources: missingFieldReport(log),
   }
-  return { name, format: log.format, jobs, users: log.users, ...(log.accounts ? { accounts: log.accounts } : {}), machineProcs: machine.procs, unixStartTime: log.unixStartTime, report }
+  return {
+    name, format: log.format, jobs, users: log.users, ...(log.accounts ? { accounts: log.accounts } : {}),
+    ...(log.partitions ? { partitions: log.partitions } : {}), ...(log.qosNames ? { qosNames: log.qosNames } : {}),
+    ...(log.nodesSeen ? { nodesSeen: log.nodesSeen } : {}),
+    machineProcs: machine.procs, unixStartTime: log.unixStartTime, report,
+  }
 }
 
 /** Largest |epoch milliseconds| a JavaScript Date holds. */

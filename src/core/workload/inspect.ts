@@ -4,6 +4,7 @@
 // Pure and deterministic: the same jobs give the same numbers. Plain arrays out (JSON safe).
 import { simulate } from '../sim/easy'
 import type { JobTable } from './types'
+import type { Calibration } from '../tune/calibrate'
 
 /** What the wizard's "Inspect" step shows about a cleaned log (units in each field's name). */
 export interface InspectData {
@@ -20,6 +21,12 @@ export interface InspectData {
   topUsers: { user: string; jobs: number; procSeconds: number }[]
   /** Recorded waits (seconds), when the log has them: log bins. */
   recordedWaits: { edges: number[]; counts: number[]; mean: number; median: number } | null
+  /** The machine the log runs on when it is not the single pool (docs/CLUSTER.md), in words;
+   * absent or null: the single pool of `machineProcs` processors. */
+  machine?: string | null
+  /** The baseline on that machine against the recorded history (docs/CLUSTER.md §Fidelity);
+   * absent or null when the log records no waits. */
+  fidelity?: Calibration | null
 }
 
 const WEEK = 604800

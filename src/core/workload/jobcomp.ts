@@ -4,11 +4,17 @@
 // TimeLimit=60 StartTime=2026-11-22T11:55:39 … ProcCnt=… SubmitTime=…`. Keys are case-insensitive.
 
 import { ExampleCounter, ruleCount } from './builder'
-import { isSlurmStep, slurmJobId } from './sacct'
+import { isPendingArray, isSlurmStep, slurmJobId } from './sacct'
 import { MAX_COUNT, MAX_EXACT } from './limits'
 import { parseKeyValues, parseSlurmDuration, plural, readCount, readDuration } from './timeparse'
 import { TextLogParser } from './text-parser'
 import type { LogParser, RuleCount } from './types'
+import { clearRow, emptyRow } from './builder'
+import { jobMemMB, readNodeList, readTres } from './resources'
+import { slurmSubId } from './sacct'
+
+/** SLURM's NO_VAL (0xfffffffe) where an array task or het offset is not set. */
+const NO_VAL = 0xfffffffe
 
 /** Accepted keys (lower case) per attribute, preferred first. */
 const KEYS = {
@@ -18,10 +24,19 @@ const KEYS = {
   submit: ['submit', 'submittime'],
   start: ['start', 'starttime'],
   end: ['end', 'endtime'],
-  procs: ['procs', 'proccnt', 'ncpus'],
+  procs: ['procs', 'proccnt', 'ncpus', 'total_cpus'],
   limit: ['limit', 'timelimit'],
   nodes: ['nodes', 'nodelist'],
-  nodeCount: ['nodecnt'],
+  nodeCount: ['nodecnt', 'total_nodes'],
+  partition: ['partition'],
+  qos: ['qos'],
+  tresAlloc: ['tres_alloc'],
+  tresReq: ['tres', 'tres_req'],
+  eligible: ['eligibletime', 'eligible'],
+  arrayJobId: ['arrayjobid', 'array_job_id'],
+  arrayTaskId: ['arraytaskid', 'array_task_id'],
+  hetJobId: ['hetjobid', 'het_job_id', 'packjobid'],
+  hetJobOffset: ['hetjoboffset', 'het_job_offset', 'packjoboffset'],
 } as const
 
 /** Node-list values that mean no node was ever allocated. */
@@ -49,11 +64,22 @@ function neverAllocated(pairs: ReadonlyMap<string, string>): boolean {
   return field(pairs, KEYS.nodeCount) === '0'
 }
 
+/** The resource values of one line, read before the line is classified. */
+interface JobcompResources {
+  nodeList: string[] | null
+  nodeCount: number
+  tresAlloc: ReturnType<typeof readTres> | undefined
+  tresReq: ReturnType<typeof readTres> | undefined
+  eligible: number | undefined
+  subId: number
+}
+
 class JobcompParser extends TextLogParser {
   readonly format = 'jobcomp'
   private readonly steps = new ExampleCounter()
   private readonly neverStarted = new ExampleCounter()
   private requestedUnknown = 0
+  private readonly row = emptyRow()
 
   protected onLine(line: string, lineNo: number): void {
     if (line.trim() === '') return
@@ -74,8 +100,10 @@ class JobcompParser extends TextLogParser {
     const end = this.times.time('end', field(pairs, KEYS.end) ?? '')
     const procs = readCount('procs', field(pairs, KEYS.procs) ?? '', MAX_COUNT)
     const requested = readDuration('limit', field(pairs, KEYS.limit) ?? '', parseSlurmDuration)
-    if (Number.isNaN(start) || neverAllocated(pairs)) return this.neverStarted.add(lineNo)
+    const res = this.readResources(pairs)
+    if (Number.isNaN(start) || neverAllocated(pairs) || isPendingArray(idText)) return this.neverStarted.add(lineNo)
     this.pushJob(pairs, id, submit, start, end, procs, requested, lineNo)
+    this.pushResources(pairs, res, idText, procs)
   }
 
   private pushJob(pairs: ReadonlyMap<string, string>, id: number, submit: number, start: number, end: number, procs: number, requested: number, lineNo: number): void {
@@ -83,7 +111,72 @@ class JobcompParser extends TextLogParser {
     if (requested < 0) this.requestedUnknown++
     const user = this.jobs.internUser(userName(field(pairs, KEYS.user)))
     const account = this.jobs.internAccount(field(pairs, KEYS.account))
-    this.jobs.push(id, submit, start - submit, runtime, procs, procs, requested, user, -1, lineNo, account)
+    const group = this.groupId(pairs)
+    this.jobs.push(group >= 0 ? group : id, submit, start - submit, runtime, procs, procs, requested, user, -1, lineNo, account)
+    // JobId is each record's own id; with an ArrayJobId / HetJobId the group becomes `id` and
+    // JobId is kept as `rawId` (jobs read before the first such line: their id is their JobId).
+    if (group >= 0 && !this.jobs.has('rawId')) this.jobs.enableAsId('rawId')
+    this.row.rawId = id
+  }
+
+  /** The array or het job id the record belongs to (ArrayJobId / HetJobId), -1 when none. */
+  private groupId(pairs: ReadonlyMap<string, string>): number {
+    const a = readCount('ArrayJobId', field(pairs, KEYS.arrayJobId) ?? '', MAX_EXACT)
+    if (a > 0 && a !== NO_VAL) return a
+    const h = readCount('HetJobId', field(pairs, KEYS.hetJobId) ?? '', MAX_EXACT)
+    return h > 0 && h !== NO_VAL ? h : -1
+  }
+
+  /** Reads every resource value strictly (a bad one makes a bad line) before the line is classified. */
+  private readResources(pairs: ReadonlyMap<string, string>): JobcompResources {
+    const nodesText = field(pairs, KEYS.nodes)
+    const tresAlloc = field(pairs, KEYS.tresAlloc)
+    const tresReq = field(pairs, KEYS.tresReq)
+    const eligibleText = field(pairs, KEYS.eligible)
+    const nodeCount = readCount('NodeCnt', field(pairs, KEYS.nodeCount) ?? '', MAX_COUNT)
+    const task = readCount('ArrayTaskId', field(pairs, KEYS.arrayTaskId) ?? '', MAX_EXACT)
+    const offset = readCount('HetJobOffset', field(pairs, KEYS.hetJobOffset) ?? '', MAX_EXACT)
+    this.groupId(pairs) // strict: a bad ArrayJobId / HetJobId makes a bad line here
+    return {
+      nodeList: nodesText === undefined ? null : readNodeList('nodes', nodesText),
+      nodeCount,
+      tresAlloc: tresAlloc === undefined ? undefined : readTres('tres_alloc', tresAlloc),
+      tresReq: tresReq === undefined ? undefined : readTres('Tres', tresReq),
+      eligible: eligibleText === undefined ? undefined : this.times.time('EligibleTime', eligibleText),
+      subId: task >= 0 && task < NO_VAL && task <= MAX_COUNT ? task : offset >= 0 && offset < NO_VAL && offset <= MAX_COUNT ? offset : -1,
+    }
+  }
+
+  /** Fills the optional columns of the job pushed last (columns appear when a line has their key). */
+  private pushResources(pairs: ReadonlyMap<string, string>, res: JobcompResources, idText: string, procs: number): void {
+    const r = this.row
+    const rawId = r.rawId
+    clearRow(r)
+    r.rawId = rawId // set by pushJob
+    const jobs = this.jobs
+    const partition = field(pairs, KEYS.partition)
+    if (partition !== undefined) { jobs.enable('partition'); r.partition = jobs.internPartition(partition.split(',')[0].trim()) }
+    const qos = field(pairs, KEYS.qos)
+    if (qos !== undefined) { jobs.enable('qos'); r.qos = jobs.internQos(qos) }
+    const list = res.nodeList ?? []
+    if (res.nodeList !== null || res.nodeCount >= 0 || res.tresAlloc !== undefined || res.tresReq !== undefined) {
+      jobs.enable('nodes')
+      r.nodes = res.nodeCount > 0 ? res.nodeCount : res.tresAlloc?.node && res.tresAlloc.node > 0 ? res.tresAlloc.node
+        : list.length > 0 ? list.length : res.tresReq?.node && res.tresReq.node > 0 ? res.tresReq.node : -1
+    }
+    const tres = res.tresAlloc ?? res.tresReq
+    if (tres !== undefined) {
+      jobs.enable('gpus')
+      jobs.enable('memMB')
+      r.gpus = res.tresAlloc?.gpus ?? res.tresReq?.gpus ?? -1
+      const mem = res.tresAlloc?.mem ?? res.tresReq?.mem ?? null
+      r.memMB = jobMemMB(mem, r.nodes, procs)
+    }
+    if (res.eligible !== undefined) { jobs.enable('eligible'); r.eligible = res.eligible }
+    const sub = res.subId >= 0 ? res.subId : slurmSubId(idText)
+    if (sub >= 0) { jobs.enable('subId'); r.subId = sub }
+    jobs.setRow(r)
+    if (list.length > 0) this.nodes.add(list, procs, r.gpus, r.partition)
   }
 
   protected drops(): RuleCount[] {

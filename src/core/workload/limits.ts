@@ -13,12 +13,17 @@ export const MAX_COUNT = 0x7fffffff
 /** Largest magnitude of any other number (job ids, user numbers, memory): exact in a double, 2⁵³ − 1. */
 export const MAX_EXACT = Number.MAX_SAFE_INTEGER
 
+/** Most distinct node names a log's node lists may name, and most nodes one job's list may expand
+ * to (a bound against hostile input: `n[1-999999999]`). Far above real machines' node counts (Frontier
+ * 9,408); beyond it the import warns and stops counting new nodes. */
+export const MAX_NODES_SEEN = 100_000
+
 /**
  * Why a line was rejected: one stable code per cause, shown with the line number in the import
  * report and checked by the fuzz test (test/fuzz). Documented in docs/SIMULATOR.md §Bad lines.
  */
 export const BAD_LINE_CODES = [
   'too-few-fields', 'too-many-fields', 'not-a-number', 'out-of-range', 'bad-time', 'bad-duration',
-  'missing-field', 'bad-quote', 'not-a-record', 'line-too-long',
+  'missing-field', 'bad-quote', 'not-a-record', 'line-too-long', 'bad-hostlist', 'bad-resource',
 ] as const
 export type BadLineCode = (typeof BAD_LINE_CODES)[number]

@@ -1,9 +1,11 @@
 // Several files as one log: a site's accounting kept as daily jobcomp files or monthly sacct dumps.
 // Pure: each file is parsed on its own (ParsedLog), then merged here BEFORE cleaning, so the
 // cleaning rules and their counts apply once to the whole log (docs/SIMULATOR.md §Several files).
+import { COLUMN_SPEC, OPTIONAL_COLUMNS, type ColumnArray, type OptionalColumn } from './builder'
 import { fmt } from './clean'
 import { InputError } from './errors'
-import type { LineIssue, ParsedLog, RawJobs, RuleCount } from './types'
+import { mergeNodesSeen } from './nodes-seen'
+import type { LineIssue, NodeSeen, ParsedLog, RawJobs, RuleCount } from './types'
 import { DEFAULTS } from '../defaults'
 
 /** One file of a merged log, as the import report lists it (times relative to the merged log's start). */
@@ -58,8 +60,9 @@ const EXAMPLES = 5
  * runtime, processors, requested time and user) is kept once, from the first file that has it, and
  * counted. Only a record seen in an EARLIER file is a duplicate: within one file, SLURM array tasks
  * share their parent's id and submit time and are distinct jobs (the parser's own rules apply);
- * across files they differ by their runtime, processors or request. Line numbers stay those of
- * each job's own file.
+ * across files they differ by their own id (sacct JobIDRaw, `rawId`) or task index (`subId`), which
+ * the key includes when the log has them. Line numbers stay those of each job's own file. The
+ * optional columns are carried (partition and QOS by name), and the nodes seen are merged by name.
  */
 export function mergeParsedLogs(parts: readonly { name: string; log: ParsedLog }[], gapSeconds = DEFAULTS.fileGap.value): MergedLog {
   if (parts.length === 0) throw new InputError('no log file was given')
@@ -80,6 +83,13 @@ export function mergeParsedLogs(parts: readonly { name: string; log: ParsedLog }
     allocProcs: new Float64Array(total), reqProcs: new Float64Array(total), requested: new Float64Array(total),
     user: new Int32Array(total), account: hasAccounts ? new Int32Array(total) : undefined, status: new Int32Array(total), line: new Int32Array(total),
   }
+  // Optional columns: present in the merged log when any file has them (unknown for the others).
+  const extra = OPTIONAL_COLUMNS.filter((c) => parts.some((p) => p.log.jobs[c] !== undefined))
+    .map((name) => ({ name, to: COLUMN_SPEC[name].make(total) }))
+  const partitions: string[] = []
+  const partitionIndex = new Map<string, number>()
+  const qosNames: string[] = []
+  const qosIndex = new Map<string, number>()
   const users: string[] = []
   const userIndex = new Map<string, number>()
   const accounts: string[] = []
@@ -91,6 +101,9 @@ export function mergeParsedLogs(parts: readonly { name: string; log: ParsedLog }
   }
   const seen = new Set<string>() // records of the earlier files
   const files: FileSpan[] = []
+  // JobIDRaw in the key only when every file has it (the same job must give the same key in each).
+  const useRaw = parts.every((p) => p.log.jobs.rawId !== undefined)
+  const nodeParts: { nodes: readonly NodeSeen[]; partitionMap: readonly number[] }[] = []
   let n = 0
   let duplicates = 0
   for (const p of parts) {
@@ -99,11 +112,21 @@ export function mergeParsedLogs(parts: readonly { name: string; log: ParsedLog }
     let dup = 0
     const mine: string[] = []
     const submits = new Float64Array(j.count)
+    const partitionMap = (p.log.partitions ?? []).map((name) => intern(partitions, partitionIndex, name))
+    const qosMap = (p.log.qosNames ?? []).map((name) => intern(qosNames, qosIndex, name))
+    if (p.log.nodesSeen !== undefined) nodeParts.push({ nodes: p.log.nodesSeen, partitionMap })
+    const cols = extra.map((e) => ({ to: e.to, from: j[e.name] as ColumnArray | undefined, unknown: COLUMN_SPEC[e.name].unknown, map: mapOf(e.name, partitionMap, qosMap) }))
     for (let i = 0; i < j.count; i++) {
       const submit = j.submit[i] + dt
       submits[i] = submit
-      const key = `${j.id[i]}@${submit}:${j.runtime[i]}:${j.allocProcs[i]}:${j.reqProcs[i]}:${j.requested[i]}:${j.user[i] >= 0 ? p.log.users[j.user[i]] : ''}`
+      // A record's own id (JobIDRaw) or task index tells array tasks and het components apart.
+      const own = `${useRaw ? j.rawId![i] : -1}/${j.subId ? j.subId[i] : -1}`
+      const key = `${j.id[i]}#${own}@${submit}:${j.runtime[i]}:${j.allocProcs[i]}:${j.reqProcs[i]}:${j.requested[i]}:${j.user[i] >= 0 ? p.log.users[j.user[i]] : ''}`
       if (seen.has(key)) { dup++; continue }
+      for (const c of cols) {
+        const v = c.from === undefined ? c.unknown : c.from[i]
+        c.to[n] = c.map !== null && v >= 0 ? c.map[v] : v
+      }
       mine.push(key)
       out.id[n] = j.id[i]; out.submit[n] = submit; out.recordedWait[n] = j.recordedWait[i]; out.runtime[n] = j.runtime[i]
       out.allocProcs[n] = j.allocProcs[i]; out.reqProcs[n] = j.reqProcs[i]; out.requested[n] = j.requested[i]
@@ -127,6 +150,7 @@ export function mergeParsedLogs(parts: readonly { name: string; log: ParsedLog }
     count: n, id: cut(out.id), submit: cut(out.submit), recordedWait: cut(out.recordedWait), runtime: cut(out.runtime),
     allocProcs: cut(out.allocProcs), reqProcs: cut(out.reqProcs), requested: cut(out.requested), user: cut(out.user),
     ...(out.account ? { account: cut(out.account) } : {}), status: cut(out.status), line: cut(out.line),
+    ...Object.fromEntries(extra.map((e) => [e.name, e.to.subarray(0, n)])),
   }
 
   const gaps = findGaps(files, gapSeconds)
@@ -143,8 +167,12 @@ export function mergeParsedLogs(parts: readonly { name: string; log: ParsedLog }
     }
   }
   const maxOf = (v: (number | null)[]) => (v.some((x) => x !== null) ? Math.max(...v.filter((x): x is number => x !== null)) : null)
+  const nodes = nodeParts.length > 0 ? mergeNodesSeen(nodeParts) : null
+  if (nodes !== null && nodes.overflow > 0) warnings.push(`The files' node lists name more nodes than are kept (${fmt(nodes.nodes.length)}): a machine inferred from this log misses the others.`)
   const log: ParsedLog = {
     format, jobs, users, ...(hasAccounts ? { accounts } : {}),
+    ...(jobs.partition !== undefined ? { partitions } : {}), ...(jobs.qos !== undefined ? { qosNames } : {}),
+    ...(nodes !== null ? { nodesSeen: nodes.nodes } : {}),
     header: parts[0].log.header,
     maxProcs: maxOf(parts.map((p) => p.log.maxProcs)), maxNodes: maxOf(parts.map((p) => p.log.maxNodes)),
     unixStartTime: base,
@@ -154,6 +182,11 @@ export function mergeParsedLogs(parts: readonly { name: string; log: ParsedLog }
     warnings: [...new Set(parts.flatMap((p) => p.log.warnings)), ...warnings],
   }
   return { log, files, duplicates, gaps }
+}
+
+/** The index map of a column holding partition or QOS indices (file's index → merged index), else null. */
+function mapOf(col: OptionalColumn, partitionMap: readonly number[], qosMap: readonly number[]): readonly number[] | null {
+  return col === 'partition' ? partitionMap : col === 'qos' ? qosMap : null
 }
 
 /** Gaps longer than `gapSeconds` between the files' bulk spans (stragglers left out), in time order. */

@@ -7,6 +7,9 @@ import { MAX_COUNT, MAX_DURATION_SECONDS, MAX_EXACT } from './limits'
 import { isDigits, parseSlurmDuration, plural, readCount, readDuration } from './timeparse'
 import { TextLogParser } from './text-parser'
 import type { LogParser, RuleCount } from './types'
+import { clearRow, emptyRow, type OptionalColumn } from './builder'
+import { sacctCommand } from './sacct-command'
+import { exclusiveOf, jobMemMB, readGresGpus, readMem, readNodeList, readTres, schedFlagOf, submitLineExclusive } from './resources'
 
 /** True for a SLURM job-step id (`123.batch`, `123.extern`, `123_4.0`): a step is not a job. */
 export function isSlurmStep(jobId: string): boolean {
@@ -23,6 +26,23 @@ export function slurmJobId(jobId: string): number {
   while (cut < s.length && s[cut] !== '_' && s[cut] !== '+') cut++
   const parent = s.slice(0, cut)
   return isDigits(parent) && JOB_ID_SUFFIX.test(s.slice(cut)) ? Number(parent) : NaN
+}
+
+/**
+ * The array task index (`123_4` → 4) or heterogeneous component offset (`123+1` → 1) of a SLURM
+ * job id; -1 for a plain job or a pending array record (`123_[1-100]`). Call after slurmJobId.
+ */
+export function slurmSubId(jobId: string): number {
+  const m = /^\d+(?:_(\d+))?(?:\+(\d+))?$/.exec(jobId.trim())
+  if (m === null) return -1
+  const v = Number(m[2] ?? m[1] ?? -1)
+  return v <= MAX_COUNT ? v : -1
+}
+
+/** True for the record of array tasks not yet started (`123_[1-100]`, `123_[5-9%2]`): by
+ * definition no task of it has run (docs/SIMULATOR.md §Resource columns). */
+export function isPendingArray(jobId: string): boolean {
+  return jobId.includes('_[')
 }
 
 /** What may follow a job id's number: an array task (`_4`, `_[1-5%2]`) and/or a heterogeneous component (`+1`). */
@@ -42,6 +62,10 @@ interface Columns {
   elapsedRaw: number; elapsed: number; timelimitRaw: number; timelimit: number
   allocCpus: number; ncpus: number; reqCpus: number
   state: number; user: number; account: number; cpuTimeRaw: number; resvCpuRaw: number
+  // Resource columns (issue #21; precedence in resources.ts)
+  jobIdRaw: number; partition: number; qos: number; reqNodes: number; nNodes: number; allocNodes: number
+  reqMem: number; reqTres: number; allocTres: number; reqGres: number; allocGres: number; nodeList: number
+  eligible: number; flags: number; priority: number; exclusive: number; submitLine: number
 }
 
 /** Header names (lower case) for each attribute, preferred first. */
@@ -50,6 +74,9 @@ const COLUMN_NAMES: Record<keyof Columns, readonly string[]> = {
   elapsedRaw: ['elapsedraw'], elapsed: ['elapsed'], timelimitRaw: ['timelimitraw'], timelimit: ['timelimit'],
   allocCpus: ['alloccpus'], ncpus: ['ncpus'], reqCpus: ['reqcpus'],
   state: ['state'], user: ['user'], account: ['account'], cpuTimeRaw: ['cputimeraw'], resvCpuRaw: ['resvcpuraw'],
+  jobIdRaw: ['jobidraw'], partition: ['partition'], qos: ['qos'], reqNodes: ['reqnodes'], nNodes: ['nnodes'], allocNodes: ['allocnodes'],
+  reqMem: ['reqmem'], reqTres: ['reqtres'], allocTres: ['alloctres'], reqGres: ['reqgres'], allocGres: ['allocgres'], nodeList: ['nodelist'],
+  eligible: ['eligible'], flags: ['flags'], priority: ['priority'], exclusive: ['exclusive'], submitLine: ['submitline'],
 }
 
 /** A run time in seconds (-1 unknown) and whether it was estimated from CPUTimeRAW. */
@@ -113,8 +140,7 @@ function readHeader(line: string, lineNo: number): Layout {
   if (missing.length > 0) {
     throw new InputError(
       `the sacct header (line ${lineNo}) has no ${missing.join(' and no ')} column. ` +
-      'Export with `sacct -P -o JobID,Submit,Start,End,ElapsedRaw,TimelimitRaw,AllocCPUS,ReqCPUS,State,User` ' +
-      '(with the header line, i.e. without -n)', lineNo)
+      `Export with \`${sacctCommand()}\` (with the header line, i.e. without -n)`, lineNo)
   }
   const procsName = col.allocCpus >= 0 ? 'AllocCPUS' : col.ncpus >= 0 ? 'NCPUS' : 'ReqCPUS'
   return { separator, names: names.map((n) => n.trim()), col, procsName }
@@ -136,11 +162,13 @@ class SacctParser extends TextLogParser {
   private readonly steps = new ExampleCounter()
   private readonly neverStarted = new ExampleCounter()
   private readonly unfinished = new ExampleCounter()
+  private readonly requeuedRuns = new ExampleCounter()
   private runtimeFromCpuTime = 0
   private runtimeOverLimit = 0
   private runtimeUnknown = 0
   private waitFromResv = 0
   private layout: Layout | null = null
+  private readonly row = emptyRow()
 
   protected override checkComplete(): void {
     if (this.layout === null) throw new InputError('the file is empty: expected a sacct -P header line (JobID|Submit|…)', null)
@@ -155,11 +183,17 @@ class SacctParser extends TextLogParser {
     if (line.trim() === '') return
     if (this.layout === null) {
       this.layout = readHeader(line, lineNo)
+      for (const c of resourceColumnsOf(this.layout.col)) this.jobs.enable(c)
       return
     }
-    const fields = splitRow(line, this.layout.separator)
+    let fields = splitRow(line, this.layout.separator)
     if (fields === null) return this.bad.add(lineNo, 'bad-quote', 'a double quote is not closed')
     const width = this.layout.names.length
+    // A submit line may hold `|` (sbatch --wrap="a | b"): when SubmitLine is the last column, as
+    // in the recommended command, the cells beyond the header's width are the rest of it.
+    if (fields.length > width && this.layout.separator === '|' && this.layout.col.submitLine === width - 1) {
+      fields = [...fields.slice(0, width - 1), fields.slice(width - 1).join('|')]
+    }
     if (fields.length !== width) {
       return this.bad.add(lineNo, fields.length > width ? 'too-many-fields' : 'too-few-fields', `${fields.length} fields, the header has ${width}`)
     }
@@ -169,12 +203,16 @@ class SacctParser extends TextLogParser {
   private readRow(f: readonly string[], lineNo: number, layout: Layout): void {
     const col = layout.col
     let id = -1
+    let subId = -1
+    let pendingArray = false
     if (col.jobId >= 0) {
       const idText = cell(f, col.jobId)
       if (isSlurmStep(idText)) return this.steps.add(lineNo)
       id = slurmJobId(idText)
       if (Number.isNaN(id)) return this.bad.add(lineNo, 'not-a-number', `JobID "${idText}" is not a job number`)
       if (id > MAX_EXACT) return this.bad.add(lineNo, 'out-of-range', `JobID "${idText}" is beyond the largest job number read`)
+      subId = slurmSubId(idText)
+      pendingArray = isPendingArray(idText)
     }
     const n = layout.names
     const submit = this.times.time('Submit', cell(f, col.submit))
@@ -193,23 +231,84 @@ class SacctParser extends TextLogParser {
     const limit = readDuration(n[col.timelimit], cell(f, col.timelimit), parseSlurmDuration)
     const elapsed = readDuration(n[col.elapsed], cell(f, col.elapsed), parseSlurmDuration)
     const state = cell(f, col.state)
+    const res = this.readResources(f, layout)
 
     let allocProcs = counts.allocCpus >= 0 ? counts.allocCpus : counts.ncpus
     let reqProcs = counts.reqCpus
+    // TRES cpu= only fills a CPU count the log has no column for (resources.ts, precedence).
+    if (allocProcs < 0 && res.allocTres !== null) allocProcs = res.allocTres.cpu
+    if (reqProcs < 0 && res.reqTres !== null) reqProcs = res.reqTres.cpu
     if (allocProcs < 0) allocProcs = reqProcs
     if (reqProcs < 0) reqProcs = allocProcs
     const requested = col.timelimitRaw >= 0 ? limitRaw : limit
     const runtime = this.runtimeOf(counts.elapsedRaw, elapsed, counts.cpuTimeRaw, start, end, allocProcs)
 
-    const startKnown = col.start >= 0 ? !Number.isNaN(start) : !(isCancelledState(state) && runtime.seconds <= 0)
-    if (!startKnown) return this.neverStarted.add(lineNo)
-    if (UNFINISHED_STATES.has(state.toUpperCase())) return this.unfinished.add(lineNo)
+    // A job cancelled while pending may show its cancel time as Start (= End) with no node
+    // (docs/SIMULATOR.md §Resource columns): with a NodeList column, that is a job that never started.
+    const neverAllocated = col.nodeList >= 0 && res.nodeList.length === 0 && isCancelledState(state) && !(end > start)
+    const startKnown = col.start >= 0 ? !Number.isNaN(start) && !neverAllocated : !(isCancelledState(state) && runtime.seconds <= 0)
+    if (!startKnown || pendingArray) return this.neverStarted.add(lineNo)
+    const upper = state.toUpperCase()
+    // With -D (docs/SIMULATOR.md §The sacct command to run) the earlier record of a requeued job
+    // is its first run, REQUEUED with a Start and an End: it held its nodes, so it is a job that ran.
+    // The later record is the rerun, submitted again at the requeue (Slurm resets Submit).
+    const requeuedRun = upper === 'REQUEUED' && end >= start
+    if (UNFINISHED_STATES.has(upper) && !requeuedRun) return this.unfinished.add(lineNo)
+    if (requeuedRun) this.requeuedRuns.add(lineNo)
 
     this.countRuntimeSource(runtime, requested)
     const wait = this.waitOf(counts.resvCpuRaw, submit, start, reqProcs)
     const user = this.jobs.internUser(cell(f, col.user))
     const account = this.jobs.internAccount(cell(f, col.account))
     this.jobs.push(id, submit, wait, runtime.seconds, allocProcs, reqProcs, requested, user, -1, lineNo, account)
+    this.pushResources(res, f, layout, subId, allocProcs, reqProcs)
+  }
+
+  /** Reads every resource cell strictly (a bad value makes a bad line) before the line is classified. */
+  private readResources(f: readonly string[], layout: Layout): ResourceCells {
+    const col = layout.col
+    const n = layout.names
+    return {
+      rawId: readCount(n[col.jobIdRaw], cell(f, col.jobIdRaw), MAX_EXACT),
+      reqNodes: readCount(n[col.reqNodes], cell(f, col.reqNodes), MAX_COUNT),
+      nNodes: readCount(n[col.nNodes], cell(f, col.nNodes), MAX_COUNT),
+      allocNodes: readCount(n[col.allocNodes], cell(f, col.allocNodes), MAX_COUNT),
+      reqMem: readMem(n[col.reqMem], cell(f, col.reqMem)),
+      reqTres: readTres(n[col.reqTres], cell(f, col.reqTres)),
+      allocTres: readTres(n[col.allocTres], cell(f, col.allocTres)),
+      reqGres: readGresGpus(n[col.reqGres], cell(f, col.reqGres)),
+      allocGres: readGresGpus(n[col.allocGres], cell(f, col.allocGres)),
+      nodeList: col.nodeList >= 0 ? readNodeList(n[col.nodeList], cell(f, col.nodeList)) : [],
+      eligible: col.eligible >= 0 ? this.times.time(n[col.eligible], cell(f, col.eligible)) : NaN,
+      priority: readCount(n[col.priority], cell(f, col.priority), MAX_EXACT),
+    }
+  }
+
+  /** Fills the job's resource columns by the precedence of resources.ts and records its nodes. */
+  private pushResources(res: ResourceCells, f: readonly string[], layout: Layout, subId: number, allocProcs: number, reqProcs: number): void {
+    const col = layout.col
+    const r = this.row
+    clearRow(r)
+    r.rawId = col.jobIdRaw >= 0 ? res.rawId : -1
+    if (subId >= 0) {
+      this.jobs.enable('subId')
+      r.subId = subId
+    }
+    // A pending multi-partition job lists its partitions: the first one.
+    r.partition = this.jobs.internPartition(firstOfList(cell(f, col.partition)))
+    r.qos = this.jobs.internQos(cell(f, col.qos))
+    r.nodes = or(pos(res.allocNodes), or(pos(res.nNodes), or(pos(res.allocTres?.node ?? -1),
+      or(pos(res.nodeList.length), or(pos(res.reqNodes), pos(res.reqTres?.node ?? -1))))))
+    r.gpus = or(res.allocTres?.gpus ?? -1, or(res.allocGres, or(res.reqTres?.gpus ?? -1, res.reqGres)))
+    const cpus = reqProcs > 0 ? reqProcs : allocProcs
+    r.memMB = res.allocTres?.mem ? jobMemMB(res.allocTres.mem, r.nodes, cpus)
+      : res.reqTres?.mem ? jobMemMB(res.reqTres.mem, r.nodes, cpus) : jobMemMB(res.reqMem, r.nodes, cpus)
+    r.exclusive = exclusiveOf(cell(f, col.exclusive)) === 1 || submitLineExclusive(cell(f, col.submitLine)) ? 1 : 0
+    r.eligible = res.eligible
+    r.schedFlag = schedFlagOf(cell(f, col.flags))
+    r.priority = res.priority >= 0 ? res.priority : NaN
+    this.jobs.setRow(r)
+    if (res.nodeList.length > 0) this.nodes.add(res.nodeList, allocProcs > 0 ? allocProcs : reqProcs, r.gpus, r.partition)
   }
 
   /** Run time: ElapsedRaw, else Elapsed, else End − Start, else CPUTimeRAW / CPUs; -1 when unknown. */
@@ -247,6 +346,7 @@ class SacctParser extends TextLogParser {
       ruleCount('slurm-steps', 'job steps (.batch, .extern, .0 …): parts of a job, not jobs', 'removed', this.steps),
       ruleCount('slurm-never-started', neverStartedText, 'removed', this.neverStarted),
       ruleCount('slurm-unfinished', 'jobs still running, pending, suspended or requeued when the log was written (no final run time)', 'removed', this.unfinished),
+      ruleCount('slurm-requeued-run', 'runs of jobs that were requeued (REQUEUED with a Start and an End, listed by sacct -D): kept as jobs, since they held their nodes; the rerun is a job of its own', 'info', this.requeuedRuns),
     ]
     return all.filter((r) => r.count > 0)
   }
@@ -278,6 +378,45 @@ class SacctParser extends TextLogParser {
     if (iso !== null) w.push(iso)
     return w
   }
+}
+
+/** The resource cells of one row, read before the row is classified. */
+interface ResourceCells {
+  rawId: number; reqNodes: number; nNodes: number; allocNodes: number
+  reqMem: ReturnType<typeof readMem>; reqTres: ReturnType<typeof readTres>; allocTres: ReturnType<typeof readTres>
+  reqGres: number; allocGres: number; nodeList: string[]; eligible: number; priority: number
+}
+
+/** The optional columns a sacct header gives (absent columns stay absent: nothing allocated). */
+function resourceColumnsOf(col: Columns): OptionalColumn[] {
+  const out: OptionalColumn[] = []
+  if (col.jobIdRaw >= 0) out.push('rawId')
+  if (col.partition >= 0) out.push('partition')
+  if (col.qos >= 0) out.push('qos')
+  if (col.allocNodes >= 0 || col.nNodes >= 0 || col.reqNodes >= 0 || col.nodeList >= 0 || col.allocTres >= 0 || col.reqTres >= 0) out.push('nodes')
+  if (col.reqMem >= 0 || col.reqTres >= 0 || col.allocTres >= 0) out.push('memMB')
+  if (col.reqTres >= 0 || col.allocTres >= 0 || col.reqGres >= 0 || col.allocGres >= 0) out.push('gpus')
+  if (col.exclusive >= 0 || col.submitLine >= 0) out.push('exclusive')
+  if (col.eligible >= 0) out.push('eligible')
+  if (col.flags >= 0) out.push('schedFlag')
+  if (col.priority >= 0) out.push('priority')
+  return out
+}
+
+/** The first of a comma list (`gpu,cpu` → `gpu`). */
+function firstOfList(text: string): string {
+  const comma = text.indexOf(',')
+  return (comma < 0 ? text : text.slice(0, comma)).trim()
+}
+
+/** `a` when known (≥ 0), else `b`. */
+function or(a: number, b: number): number {
+  return a >= 0 ? a : b
+}
+
+/** A count that says something (> 0), else unknown: 0 nodes is a pending job's AllocNodes. */
+function pos(v: number): number {
+  return v > 0 ? v : -1
 }
 
 /** A streaming parser for `sacct -P` output or its CSV export. */

@@ -2,7 +2,7 @@
 // -1 = unknown, `;` header comments. It works on raw bytes (no string per line) because SWF is the
 // format of the big archive logs: a 1M-job log must import at ≥ 1M lines/s.
 import { formatInt } from '../util/format'
-import { BadLines, RawJobsBuilder } from './builder'
+import { BadLines, RawJobsBuilder, emptyRow } from './builder'
 import { LineSplitter, lineText } from './lines'
 import { MAX_COUNT, MAX_DURATION_SECONDS, MAX_EPOCH_SECONDS, MAX_EXACT } from './limits'
 import type { LogParser, ParsedLog } from './types'
@@ -11,7 +11,7 @@ const FIELDS = 18
 const MAX_FIELDS = 64
 
 // SWF field numbers (1-based, as in the format's definition).
-const F_ID = 1, F_SUBMIT = 2, F_WAIT = 3, F_RUNTIME = 4, F_ALLOC = 5, F_REQ_PROCS = 8, F_REQ_TIME = 9, F_STATUS = 11, F_USER = 12
+const F_ID = 1, F_SUBMIT = 2, F_WAIT = 3, F_RUNTIME = 4, F_ALLOC = 5, F_REQ_PROCS = 8, F_REQ_TIME = 9, F_STATUS = 11, F_USER = 12, F_PARTITION = 16
 const FIELD_NAMES = ['', 'job number', 'submit time', 'wait time', 'run time', 'allocated processors', 'average CPU time',
   'used memory', 'requested processors', 'requested time', 'requested memory', 'status', 'user', 'group', 'application',
   'queue', 'partition', 'preceding job', 'think time']
@@ -28,6 +28,9 @@ export function createSwfParser(): LogParser {
   const header: Record<string, string> = {}
   const field = new Float64Array(FIELDS + 1) // 1-based
   const userByNumber = new Map<number, number>()
+  // Field 16, the partition number: a `partition` column (names = the numbers as text) once a job has one.
+  const partitionByNumber = new Map<number, number>()
+  const row = emptyRow()
   let extraColumns = 0
   let firstExtraLine = 0
 
@@ -106,6 +109,17 @@ export function createSwfParser(): LogParser {
     const wait = field[F_WAIT]
     jobs.push(field[F_ID], field[F_SUBMIT], wait < 0 ? NaN : wait, field[F_RUNTIME], field[F_ALLOC], field[F_REQ_PROCS],
       field[F_REQ_TIME], user, field[F_STATUS], lineNo)
+    const partNum = field[F_PARTITION]
+    if (partNum >= 0 && partNum <= MAX_COUNT) {
+      let k = partitionByNumber.get(partNum)
+      if (k === undefined) {
+        jobs.enable('partition')
+        k = jobs.internPartition(String(partNum))
+        partitionByNumber.set(partNum, k)
+      }
+      row.partition = k
+      jobs.setRow(row)
+    }
   }
 
   const splitter = new LineSplitter(onLine)
@@ -129,7 +143,8 @@ export function createSwfParser(): LogParser {
         warnings.push(`The header's UnixStartTime "${preview(startText)}" is not a time (epoch seconds up to year 9999): dates are not shown.`)
       }
       return {
-        format: 'swf', jobs: jobs.finish(), users: jobs.users, header, maxProcs, maxNodes,
+        format: 'swf', jobs: jobs.finish(), users: jobs.users, ...(jobs.has('partition') ? { partitions: jobs.partitions } : {}),
+        header, maxProcs, maxNodes,
         unixStartTime: startOk ? unixStart : null,
         linesRead: splitter.linesRead, badLines: bad.count, badLineExamples: bad.examples, parserDrops: [], warnings,
       }

@@ -3,6 +3,7 @@
 import { BadLines, RawJobsBuilder } from './builder'
 import { FieldError } from './errors'
 import { LineSplitter, lineText } from './lines'
+import { NodeTracker } from './nodes-seen'
 import { TimeReader, makeSubmitsRelative } from './timeparse'
 import type { LogFormat, LogParser, ParsedLog, RuleCount } from './types'
 
@@ -12,6 +13,8 @@ export abstract class TextLogParser implements LogParser {
   protected readonly jobs = new RawJobsBuilder()
   protected readonly bad = new BadLines()
   protected readonly times = new TimeReader()
+  /** The nodes named by the jobs' node lists (parsers that read one add to it). */
+  protected readonly nodes = new NodeTracker()
 
   /** Jobs parsed so far (progress reports). */
   get jobsRead(): number {
@@ -31,6 +34,9 @@ export abstract class TextLogParser implements LogParser {
       jobs: this.jobs.finish(),
       users: this.jobs.users,
       ...(this.jobs.accounts.length > 0 ? { accounts: this.jobs.accounts } : {}),
+      ...(this.jobs.has('partition') ? { partitions: this.jobs.partitions } : {}),
+      ...(this.jobs.has('qos') ? { qosNames: this.jobs.qosNames } : {}),
+      ...(this.nodes.size > 0 ? { nodesSeen: this.nodes.finish() } : {}),
       header: this.header(),
       maxProcs: null,
       maxNodes: null,
@@ -39,7 +45,7 @@ export abstract class TextLogParser implements LogParser {
       badLines: this.bad.count,
       badLineExamples: this.bad.examples,
       parserDrops: this.drops(),
-      warnings: this.warnings(),
+      warnings: [...this.warnings(), ...nonNull(this.nodes.warning())],
     }
   }
 
@@ -62,4 +68,8 @@ export abstract class TextLogParser implements LogParser {
   protected header(): Record<string, string> {
     return {}
   }
+}
+
+function nonNull<T>(v: T | null): T[] {
+  return v === null ? [] : [v]
 }

@@ -16,7 +16,8 @@ export const LOG_FORMATS: readonly LogFormat[] = ['swf', 'sacct', 'jobcomp', 'pb
  */
 export interface RawJobs {
   readonly count: number
-  /** Numeric job id as recorded (SLURM array tasks keep the parent id; `label` keeps the text). */
+  /** Numeric job id as recorded (SLURM array tasks and het components keep the parent id; `rawId`
+   * and `subId` tell them apart). */
   readonly id: Float64Array
   readonly submit: Float64Array
   /** Wait recorded by the site's own scheduler (SWF field 3, SLURM start − submit); NaN if unknown. */
@@ -56,6 +57,12 @@ export interface RawJobs {
   readonly schedFlag?: Uint8Array
   /** The priority recorded at start (sacct Priority), NaN unknown. */
   readonly priority?: Float64Array
+  /** The record's own unique id (sacct JobIDRaw; jobcomp JobId when ArrayJobId/HetJobId give the
+   * group in `id`), -1 unknown; absent when the log has none. The key that tells array tasks apart. */
+  readonly rawId?: Float64Array
+  /** Array task index (`123_4` → 4, jobcomp ArrayTaskId) or heterogeneous component offset
+   * (`123+1` → 1, HetJobOffset), -1 for a plain job; absent when no job has one. */
+  readonly subId?: Int32Array
 }
 
 /** Cleaned jobs, sorted by (submit, id): the simulator's input. */
@@ -88,6 +95,12 @@ export interface JobTable {
   readonly schedFlag?: Uint8Array
   /** The priority recorded at start (sacct Priority), NaN unknown. */
   readonly priority?: Float64Array
+  /** The record's own unique id (sacct JobIDRaw; jobcomp JobId when ArrayJobId/HetJobId give the
+   * group in `id`), -1 unknown; absent when the log has none. The key that tells array tasks apart. */
+  readonly rawId?: Float64Array
+  /** Array task index (`123_4` → 4, jobcomp ArrayTaskId) or heterogeneous component offset
+   * (`123+1` → 1, HetJobOffset), -1 for a plain job; absent when no job has one. */
+  readonly subId?: Int32Array
 }
 
 /** Where the machine size came from, in the order of precedence used. */

@@ -1,10 +1,799 @@
-// Slurm's own scheduling on the node-level machine (SLURM-SCHEDULER.md §1–§3). Placeholder until
-// the implementation lands: every call throws.
+// Slurm's own scheduling on the node-level machine (docs/CLUSTER.md §Slurm scheduling): the
+// event-driven main scheduler (no backfilling there: a partition stops at its first blocked job and
+// its nodes leave `avail` for the rest of the pass), the periodic backfill cycle (a whole-node
+// reservation for every tested job unless bf_job_part_count_reserve limits them, within bf_window,
+// bf_max_job_test, bf_resolution), and the multifactor priority recomputed only at submit and at
+// PriorityCalcPeriod ticks. Resources (nodes, CPUs, memory, GPUs) are the shared Machine of
+// ../machine.ts; this file decides when and in which order jobs are tried.
+//
+// Timing. Real (the default, for replays): a main pass right after every submit and job end
+// (depth-limited), a full-queue pass every sched_interval, a backfill cycle every bf_interval on the
+// absolute clock (k·bf_interval since the epoch), each skipped when nothing changed since the
+// previous one (then it could not start anything: see docs). Idealised (`idealised: true`, the
+// timing of the Slurm spec's golden scenarios): a backfill cycle right after every main pass
+// that follows a change. Cycles and passes take no time (the cycle is instantaneous: no yields, so
+// bf_continue and bf_max_time never matter).
+import { SimulationStopped } from '../../sim/easy'
+import * as machine from '../machine'
+import { buildDemand, Machine, Selection } from '../machine'
 import type { ClusterJobs, ClusterRun, ClusterSimOptions, ClusterSpec, SiteFactor, SlurmScheduling } from '../types'
+import { FairShare } from './fairshare'
+import { NodeSpace } from './nodespace'
+import { SlurmPriority } from './priority'
+
+/** Options of runSlurm beyond ClusterSimOptions. */
+export interface SlurmSimOptions extends ClusterSimOptions {
+  /** The idealised timing of the Slurm spec's golden scenarios (§8): every submit and job end triggers a main pass and a
+   * backfill cycle at once (no bf_interval latency). Default false: cycles at k·bf_interval. */
+  readonly idealised?: boolean
+  /** Keep the age and fair-share weights without slurmdbd in the configuration (Slurm zeroes them). */
+  readonly assumeAccounting?: boolean
+  /** Raw fair-share shares (sacctmgr Fairshare=) by the log's account index and user index; absent: 1 each. */
+  readonly fairShares?: { readonly account?: ArrayLike<number>; readonly user?: ArrayLike<number> }
+  /** Plan every tested record of a cycle even past the last one that could start now (the
+   * reservations then show Slurm's estimates in the trace; the starts are the same either way). */
+  readonly estimates?: boolean
+  /** Observers for tests and diagnostics (cold paths: called per reservation / per priority set). */
+  readonly trace?: SlurmTrace
+}
+
+/** What the scheduler decided, for hand-checked scenarios (times on the simulation clock, seconds). */
+export interface SlurmTrace {
+  /** A job's stored priority was set: at submit, or recomputed at a PriorityCalcPeriod tick. */
+  readonly priority?: (job: number, t: number, value: number, when: 'submit' | 'tick') => void
+  /** A job started at t on `nodes`, taking `cpus[k]` CPUs and `gpus[k]` GPUs on nodes[k]. */
+  readonly start?: (job: number, t: number, nodes: readonly number[], cpus: readonly number[], gpus: readonly number[], backfill: boolean) => void
+  /** A backfill reservation [start, end) (rounded by bf_resolution) on whole nodes, at cycle time t. */
+  readonly reservation?: (job: number, t: number, start: number, end: number, nodes: readonly number[]) => void
+}
+
+/** UNLIMITED time counts as one year in Slurm's end-time arithmetic. */
+const YEAR = 365 * 86400
+/** KillWait default: a running job past its limit is expected to end this long after it. */
+const KILL_WAIT = 30
+/** The will-run test's first group window (seconds), doubled after each failed test. */
+const WILL_RUN_WINDOW = 30
+/** Retries of one record beyond two per reservation in the map (each later_start step passes a
+ * reservation's end, so 2 per reservation is already more than a record can use); a guard. */
+const EXTRA_RETRIES = 64
+
+// The machine's view and preference constants, read once (hot loops then use plain locals).
+const PREF_NONE = machine.PREF_NONE
+const VIEW_EMPTY = machine.VIEW_EMPTY
+const VIEW_FREE = machine.VIEW_FREE
+const VIEW_SHADOW = machine.VIEW_SHADOW
+
+// Job states (0 = not yet submitted).
+const PENDING = 1, RUNNING = 2, DONE = 3, NEVER = 4
 
 export function runSlurm(
-  _jobs: ClusterJobs, _cluster: ClusterSpec, _scheduling: SlurmScheduling,
-  _extra: { siteFactor?: SiteFactor; nice?: Int32Array }, _options: ClusterSimOptions,
+  jobs: ClusterJobs, cluster: ClusterSpec, scheduling: SlurmScheduling,
+  extra: { siteFactor?: SiteFactor; nice?: Int32Array }, options: SlurmSimOptions = {},
 ): ClusterRun {
-  throw new Error('the Slurm scheduler is not implemented yet')
+  const sim = new SlurmSim(jobs, cluster, scheduling, extra, options)
+  sim.run()
+  return { start: sim.start, backfilled: sim.backfilled, firstNode: sim.firstNode }
+}
+
+/** The smallest T > t with (T + origin) a multiple of `every` (an absolute periodic schedule). */
+function nextMultiple(t: number, every: number, origin: number): number {
+  return (Math.floor((t + origin) / every) + 1) * every - origin
+}
+
+class SlurmSim {
+  readonly start: Float64Array
+  readonly backfilled: Uint8Array
+  readonly firstNode: Int32Array
+  private readonly n: number
+  private readonly U: number
+  private readonly m: Machine
+  private readonly sel: Selection
+  private readonly prioModel: SlurmPriority
+  private readonly fs: FairShare | null
+  private readonly limit: Float64Array
+  private readonly arrival: Float64Array
+  private readonly arrOrder: Int32Array
+  private readonly state: Uint8Array
+  private readonly prio: Float64Array
+  private readonly tier: Int32Array
+  private readonly minNodes: Int32Array
+  // The pending queue, sorted by (tier desc, priority desc, submit asc, index asc); dead entries skipped.
+  private readonly queue: Int32Array
+  private qLen = 0
+  private dead = 0
+  // Running jobs: a heap on the real end, and a list sorted by expected end (start + limit).
+  private readonly end: Float64Array
+  private readonly est: Float64Array
+  private readonly heap: Int32Array
+  private heapLen = 0
+  private readonly byEst: Int32Array
+  private runLen = 0
+  private readonly allocCpus: Int32Array
+  private readonly lastUse: Float64Array
+  // Partitions.
+  private readonly P: number
+  private readonly partNodes: Int32Array[]
+  private readonly inPart: Uint8Array[]
+  private readonly overlapping: Uint8Array
+  // Main pass scratch.
+  private readonly failed: Uint8Array
+  private readonly partDepth: Int32Array
+  private readonly availExcl: Uint8Array
+  private readonly exclList: Int32Array
+  private exclLen = 0
+  private readonly partAvail: Int32Array
+  private readonly partAvailVer: Int32Array
+  private exclVer = 1
+  // Backfill scratch.
+  private readonly ns: NodeSpace
+  private readonly blocked: Uint8Array
+  private readonly blockedList: Int32Array
+  private readonly blockedLen = { n: 0 }
+  private readonly partTested: Int32Array
+  private readonly partResv: Int32Array
+  private readonly userTested: Int32Array
+  private readonly userOf: Int32Array
+  // Will-run counts per job: on the empty machine (static), and on the current one (valid while
+  // freeVer, bumped at every start and end, is unchanged).
+  private readonly capAll: Float64Array
+  private readonly capOk: Uint8Array
+  private readonly haveAll: Float64Array
+  private readonly haveVer: Int32Array
+  private freeVer = 1
+  // Change flags: something a pass or a cycle could react to happened since the last one.
+  private changedSinceFull = true
+  private changedSinceBf = true
+  private lastTick = NaN
+  private startedCount = 0
+
+  constructor(
+    private readonly jobs: ClusterJobs, private readonly cluster: ClusterSpec, private readonly sch: SlurmScheduling,
+    extra: { siteFactor?: SiteFactor; nice?: Int32Array }, private readonly options: SlurmSimOptions,
+  ) {
+    const n = (this.n = jobs.count)
+    this.U = options.unixStartTime ?? 0
+    this.m = new Machine(cluster, buildDemand(jobs, cluster))
+    const N = this.m.nodeCount
+    this.sel = new Selection(N)
+    this.prioModel = new SlurmPriority({
+      jobs, cluster, config: sch.priority, qosNames: options.qosNames,
+      siteFactor: extra.siteFactor, nice: extra.nice, assumeAccounting: options.assumeAccounting,
+    })
+    this.fs = this.prioModel.multifactor && this.prioModel.weightFairshare !== 0
+      ? new FairShare(jobs, sch.priority.decayHalfLife, sch.priority.fairTree, sch.priority.dampeningFactor, options.fairShares)
+      : null
+    this.start = new Float64Array(n).fill(NaN)
+    this.backfilled = new Uint8Array(n)
+    this.firstNode = new Int32Array(n).fill(-1)
+    this.P = cluster.partitions.length
+    this.partNodes = cluster.partitions.map((p) => Int32Array.from(p.nodes))
+    this.inPart = cluster.partitions.map((p) => { const a = new Uint8Array(N); for (const i of p.nodes) a[i] = 1; return a })
+    const perNode = new Int32Array(N)
+    for (const p of cluster.partitions) for (const i of p.nodes) perNode[i]++
+    this.overlapping = Uint8Array.from(cluster.partitions, (p) => p.nodes.some((i) => perNode[i] > 1) ? 1 : 0)
+    this.tier = Int32Array.from(cluster.partitions, (p) => p.priorityTier)
+    // Time limit used everywhere: the job's limit capped by MaxTime; none = DefaultTime, else MaxTime, else a year.
+    this.limit = new Float64Array(n)
+    this.minNodes = new Int32Array(n)
+    this.arrival = new Float64Array(n)
+    for (let j = 0; j < n; j++) {
+      const p = jobs.partition[j]
+      const part = p >= 0 && p < this.P ? cluster.partitions[p] : null
+      const req = jobs.requested[j]
+      const max = part?.maxTime ?? null
+      this.limit[j] = req > 0 && Number.isFinite(req) ? req : (part?.defaultTime ?? max ?? YEAR)
+      this.minNodes[j] = Math.max(1, this.m.demand.nodes[j]) // the machine's reading (a node count above the CPUs is capped there)
+      const el = jobs.eligible[j]
+      this.arrival[j] = el > jobs.submit[j] ? el : jobs.submit[j]
+    }
+    // Jobs enter the queue when they become eligible (a future --begin is not queued: §1.2).
+    const order = Array.from({ length: n }, (_, j) => j)
+    const arr = this.arrival
+    let sorted = true
+    for (let j = 1; j < n && sorted; j++) if (arr[j] < arr[j - 1]) sorted = false
+    if (!sorted) order.sort((a, b) => arr[a] - arr[b] || a - b)
+    this.arrOrder = Int32Array.from(order)
+    this.state = new Uint8Array(n)
+    this.prio = new Float64Array(n)
+    this.queue = new Int32Array(n)
+    this.end = new Float64Array(n)
+    this.est = new Float64Array(n)
+    this.heap = new Int32Array(n)
+    this.byEst = new Int32Array(n)
+    this.allocCpus = new Int32Array(n)
+    this.lastUse = new Float64Array(n)
+    this.failed = new Uint8Array(this.P)
+    this.partDepth = new Int32Array(this.P)
+    this.availExcl = new Uint8Array(N)
+    this.exclList = new Int32Array(N)
+    this.partAvail = new Int32Array(this.P)
+    this.partAvailVer = new Int32Array(this.P)
+    this.ns = new NodeSpace(N)
+    this.blocked = new Uint8Array(N)
+    this.blockedList = new Int32Array(N)
+    this.partTested = new Int32Array(this.P)
+    this.partResv = new Int32Array(this.P)
+    let maxUser = -1
+    for (let j = 0; j < n; j++) if (jobs.user[j] > maxUser) maxUser = jobs.user[j]
+    this.userTested = new Int32Array(maxUser + 2)
+    this.userOf = Int32Array.from(jobs.user, (u) => u >= 0 ? u : maxUser + 1)
+    this.capAll = new Float64Array(n)
+    this.capOk = new Uint8Array(n)
+    this.haveAll = new Float64Array(n)
+    this.haveVer = new Int32Array(n)
+  }
+
+  // ---- The event loop ------------------------------------------------------------------------
+
+  run(): void {
+    const n = this.n
+    const sch = this.sch
+    const idealised = this.options.idealised === true
+    const bfOn = sch.schedulerType === 'backfill' && sch.bf.interval >= 0
+    const bfEvery = sch.bf.interval > 0 ? sch.bf.interval : 1
+    const schedEvery = sch.sched.interval > 0 ? sch.sched.interval : 0
+    const calcEvery = sch.priority.calcPeriod > 0 ? sch.priority.calcPeriod : 60
+    const ticking = this.prioModel.timeDependent
+    const onCheck = this.options.onCheck ?? null
+    const checkEvery = Math.max(1, this.options.checkEvery ?? 4096)
+    let countdown = checkEvery
+    let a = 0
+    if (n === 0) return
+    const t0 = this.arrival[this.arrOrder[0]]
+    this.lastTick = t0
+    // The periodic series run on the absolute clock: a time is "on" a series when t + U is a
+    // multiple of its period. next* is the next such time after the last processed one.
+    const U = this.U
+    const on = (t: number, every: number) => every > 0 && (t + U) % every === 0
+    let nextTick = nextMultiple(t0, calcEvery, U)
+    let nextSched = schedEvery > 0 ? nextMultiple(t0, schedEvery, U) : Infinity
+    let nextBf = nextMultiple(t0, bfEvery, U)
+    for (;;) {
+      const tA = a < n ? this.arrival[this.arrOrder[a]] : Infinity
+      const tE = this.heapLen > 0 ? this.end[this.heap[0]] : Infinity
+      const pending = this.qLen - this.dead > 0
+      const tT = ticking && (pending || this.heapLen > 0) ? nextTick : Infinity
+      const tS = pending && this.changedSinceFull ? nextSched : Infinity
+      const tB = bfOn && !idealised && pending && this.changedSinceBf ? nextBf : Infinity
+      const t = Math.min(tA, tE, tT, tS, tB)
+      if (t === Infinity) break
+      let event = false
+      // 1. Job ends at t free their resources.
+      while (this.heapLen > 0 && this.end[this.heap[0]] <= t) { this.finish(this.heapPop(), t); event = true }
+      // 2. Submits (eligibility) at t: priority at submit, into the queue.
+      while (a < n && this.arrival[this.arrOrder[a]] <= t) { this.admit(this.arrOrder[a++], t); event = true }
+      const pendingNow = this.qLen - this.dead > 0
+      // 3. A PriorityCalcPeriod tick: fair-share, then every pending job's priority.
+      if (ticking && on(t, calcEvery) && (pendingNow || this.heapLen > 0)) this.tick(t)
+      // 4. The main pass: after events (depth-limited), or the periodic full-queue pass.
+      const full = pendingNow && this.changedSinceFull && on(t, schedEvery)
+      if (event || full) this.mainPass(t, full)
+      if (full) this.changedSinceFull = false
+      // 5. The backfill cycle: at k·bf_interval (idealised: after every change), if something changed.
+      if (bfOn && this.changedSinceBf && this.qLen - this.dead > 0 && (idealised || on(t, bfEvery))) this.bfCycle(t)
+      // Nothing runs and nothing will arrive: a last full pass and cycle; what they leave never starts.
+      if (this.heapLen === 0 && a >= n && this.qLen - this.dead > 0) {
+        this.mainPass(t, true)
+        if (bfOn) this.bfCycle(t)
+        if (this.heapLen === 0) break
+      }
+      if (nextTick <= t) nextTick = nextMultiple(t, calcEvery, U)
+      if (nextSched <= t) nextSched = nextMultiple(t, schedEvery, U)
+      if (nextBf <= t) nextBf = nextMultiple(t, bfEvery, U)
+      if (onCheck !== null && --countdown === 0) {
+        countdown = checkEvery
+        if (onCheck(this.startedCount, t) && (a < n || this.heapLen > 0)) throw new SimulationStopped()
+      }
+    }
+  }
+
+  private admit(j: number, t: number): void {
+    const p = this.jobs.partition[j]
+    const part = p >= 0 && p < this.P ? this.cluster.partitions[p] : null
+    // Not queued, ever: no partition, partition DOWN/INACTIVE, limit over MaxTime (PartitionTimeLimit),
+    // or a job no node configuration can hold (held: BadConstraints).
+    if (part === null || part.state === 'DOWN' || part.state === 'INACTIVE' ||
+      (part.maxTime !== null && this.limit[j] > part.maxTime) ||
+      !this.m.select(j, VIEW_EMPTY, PREF_NONE, this.sel)) {
+      this.state[j] = NEVER
+      return
+    }
+    this.state[j] = PENDING
+    // Priority at submit: the accrue time is not set yet, so the age term is 0 (§3.2).
+    this.prio[j] = this.prioModel.compute(j, t, NaN, this.fsFactor(j))
+    this.options.trace?.priority?.(j, t, this.prio[j], 'submit')
+    this.queueInsert(j)
+    this.changedSinceFull = this.changedSinceBf = true
+  }
+
+  private fsFactor(j: number): number {
+    const fs = this.fs
+    return fs === null ? 0 : fs.factor[fs.assocOf[j]]
+  }
+
+  private finish(j: number, t: number): void {
+    this.m.release(j)
+    this.freeVer++
+    this.state[j] = DONE
+    this.removeByEst(j)
+    if (this.fs !== null) this.fs.addUsage(j, this.allocCpus[j], t - this.lastUse[j])
+    this.changedSinceFull = this.changedSinceBf = true
+  }
+
+  private startJob(j: number, t: number, backfill: boolean): void {
+    const sel = this.sel
+    this.m.allocate(j, sel)
+    this.freeVer++
+    let cpus = 0, first = sel.len > 0 ? sel.nodes[0] : -1
+    for (let k = 0; k < sel.len; k++) { cpus += sel.cpus[k]; if (sel.nodes[k] < first) first = sel.nodes[k] }
+    this.allocCpus[j] = cpus
+    this.firstNode[j] = first
+    const onStart = this.options.trace?.start
+    if (onStart !== undefined) {
+      const len = sel.len
+      onStart(j, t, Array.from(sel.nodes.subarray(0, len)), Array.from(sel.cpus.subarray(0, len)), Array.from(sel.gpus.subarray(0, len)), backfill)
+    }
+    this.state[j] = RUNNING
+    this.start[j] = t
+    this.backfilled[j] = backfill ? 1 : 0
+    this.end[j] = t + Math.max(0, this.jobs.runtime[j])
+    this.est[j] = t + this.limit[j]
+    this.lastUse[j] = t
+    this.heapPush(j)
+    this.insertByEst(j)
+    this.dead++
+    this.startedCount++
+    this.changedSinceFull = this.changedSinceBf = true
+  }
+
+  // ---- Priority ticks (§3.5) -----------------------------------------------------------------
+
+  /**
+   * One PriorityCalcPeriod tick at t: fair-share first (classic: accounts' effective usage from the
+   * usage before decay, then decay, then the running jobs' new usage, then users' factors; Fair
+   * Tree: decay, new usage, the whole tree), then every pending job's priority at t. The queue is
+   * re-sorted only if a priority changed.
+   */
+  private tick(t: number): void {
+    const fs = this.fs
+    if (fs !== null) {
+      fs.beginTick(t - this.lastTick)
+      for (let r = 0; r < this.runLen; r++) {
+        const j = this.byEst[r]
+        fs.addUsage(j, this.allocCpus[j], t - this.lastUse[j])
+        this.lastUse[j] = t
+      }
+      fs.endTick()
+    }
+    this.lastTick = t
+    const incrOnly = this.prioModel.incrOnly
+    let changed = false
+    for (let k = 0; k < this.qLen; k++) {
+      const j = this.queue[k]
+      if (this.state[j] !== PENDING) continue
+      const p = this.prioModel.compute(j, t, this.arrival[j], this.fsFactor(j))
+      if (p === this.prio[j] || (incrOnly && p < this.prio[j])) continue
+      this.prio[j] = p
+      changed = true
+    }
+    const trace = this.options.trace?.priority
+    if (trace !== undefined) for (let k = 0; k < this.qLen; k++) if (this.state[this.queue[k]] === PENDING) trace(this.queue[k], t, this.prio[this.queue[k]], 'tick')
+    if (changed) {
+      this.compactQueue()
+      const q = Array.from(this.queue.subarray(0, this.qLen))
+      q.sort((x, y) => this.cmp(x, y))
+      this.queue.set(q)
+      this.changedSinceFull = this.changedSinceBf = true
+    }
+  }
+
+  // ---- The main scheduler (§1.4) -------------------------------------------------------------
+
+  /**
+   * One main pass at t. Records in queue order; a full pass has no default_queue_depth cap. A job
+   * that cannot start marks its partition failed: the partition's later records are skipped, and
+   * all its nodes leave `avail`, so other partitions sharing them cannot use them in this pass
+   * either (G3). Exempt (skipped without failing the partition): jobs eligible for less than
+   * bf_min_age_reserve. No backfilling here.
+   */
+  private mainPass(t: number, full: boolean): void {
+    const s = this.sch.sched
+    const depthCap = s.defaultQueueDepth
+    const pDepth = s.partitionJobDepth
+    const maxStart = s.maxJobStart
+    this.failed.fill(0)
+    this.partDepth.fill(0)
+    let depth = 0, starts = 0
+    const m = this.m
+    for (let k = 0; k < this.qLen; k++) {
+      const j = this.queue[k]
+      if (this.state[j] !== PENDING) continue
+      if (maxStart > 0 && starts >= maxStart) break
+      const p = this.jobs.partition[j]
+      if (pDepth > 0 && this.partDepth[p] >= pDepth) continue
+      if (!full && depth++ > depthCap) break
+      this.partDepth[p]++
+      if (this.failed[p] !== 0) continue
+      const excl = this.exclLen > 0
+      if (excl && this.availIn(p) < this.minNodes[j]) { this.failPartition(p, j, t); continue }
+      m.setExclude(excl ? this.availExcl : null)
+      const ok = !m.quickReject(j) && m.select(j, VIEW_FREE, PREF_NONE, this.sel)
+      m.setExclude(null)
+      if (ok) { this.startJob(j, t, false); starts++; continue }
+      this.failPartition(p, j, t)
+    }
+    for (let k = 0; k < this.exclLen; k++) this.availExcl[this.exclList[k]] = 0
+    this.exclLen = 0
+    this.maybeCompact()
+  }
+
+  /** Nodes of partition p still in `avail` this pass. */
+  private availIn(p: number): number {
+    if (this.partAvailVer[p] !== this.exclVer) {
+      let c = 0
+      const nodes = this.partNodes[p]
+      for (let k = 0; k < nodes.length; k++) if (this.availExcl[nodes[k]] === 0) c++
+      this.partAvail[p] = c
+      this.partAvailVer[p] = this.exclVer
+    }
+    return this.partAvail[p]
+  }
+
+  private failPartition(p: number, j: number, t: number): void {
+    const minAge = this.sch.bf.minAgeReserve
+    if (minAge > 0 && t - this.arrival[j] < minAge) return // young job: skipped, partition not failed
+    this.failed[p] = 1
+    if (this.overlapping[p] === 0) return // no other partition uses these nodes
+    const nodes = this.partNodes[p]
+    for (let k = 0; k < nodes.length; k++) {
+      const i = nodes[k]
+      if (this.availExcl[i] === 0) { this.availExcl[i] = 1; this.exclList[this.exclLen++] = i }
+    }
+    this.exclVer++
+  }
+
+  // ---- The backfill cycle (§2) ---------------------------------------------------------------
+
+  /**
+   * One backfill cycle at t over the whole queue in order (§2.5). For each record: the per-user /
+   * per-partition test limits, who may reserve (bf_min_age_reserve, bf_job_part_count_reserve),
+   * the candidate nodes (partition minus nodes planned in a slot the job's window touches), the
+   * will-run test, then start now (flagged backfilled) or a whole-node reservation rounded by
+   * bf_resolution, within bf_window. The cycle stops after bf_max_job_test tries or
+   * bf_max_job_start starts.
+   */
+  private bfCycle(t: number): void {
+    this.changedSinceBf = false
+    const bf = this.sch.bf
+    const res = bf.resolution > 0 ? bf.resolution : 1
+    const U = this.U
+    const absT = t + U
+    // The map: [floor(now/res)·res, floor((now + bf_window)/res)·res) on absolute time.
+    this.ns.reset(Math.floor(absT / res) * res - U, Math.floor((absT + bf.window) / res) * res - U)
+    this.partTested.fill(0)
+    this.partResv.fill(0)
+    this.userTested.fill(0)
+    let tries = 0, starts = 0
+    const maxTest = bf.maxJobTest > 0 ? bf.maxJobTest : Infinity
+    // A reservation only matters to the records after it in this cycle (the map is rebuilt every
+    // cycle), and only by keeping one of them from starting now. The last record that could start
+    // now even with no reservation at all bounds the useful part of the cycle: past it nothing can
+    // start, so the cycle ends there (resources only shrink during a cycle, so the bound holds).
+    // With `estimates` every tested record is still planned (for the trace).
+    const lastUseful = this.options.estimates === true ? this.qLen - 1 : this.lastStartable()
+    for (let k = 0; k <= lastUseful; k++) {
+      const j = this.queue[k]
+      if (this.state[j] !== PENDING) continue
+      if (tries >= maxTest) break
+      const p = this.jobs.partition[j]
+      const u = this.userOf[j]
+      // bf_max_job_part / bf_max_job_user: records over the limit are not tested and not counted.
+      if (bf.maxJobPart > 0 && this.partTested[p] >= bf.maxJobPart) continue
+      if (bf.maxJobUser > 0 && this.userTested[u] >= bf.maxJobUser) continue
+      this.partTested[p]++
+      this.userTested[u]++
+      const r = this.tryRecord(j, p, t, res)
+      if (r !== 0) tries++
+      if (r === 2) {
+        starts++
+        if (bf.maxJobStart > 0 && starts >= bf.maxJobStart) break
+      }
+    }
+    this.maybeCompact()
+  }
+
+  /** The last queue position whose job fits now on its partition, ignoring reservations (-1: none). */
+  private lastStartable(): number {
+    const m = this.m
+    for (let k = this.qLen - 1; k >= 0; k--) {
+      const j = this.queue[k]
+      if (this.state[j] === PENDING && !m.quickReject(j) && m.select(j, VIEW_FREE, PREF_NONE, this.sel)) return k
+    }
+    return -1
+  }
+
+  /** One record of the cycle. Returns 0 = not tried, 1 = tried (reserved or not), 2 = started now. */
+  private tryRecord(j: number, p: number, t: number, res: number): number {
+    const bf = this.sch.bf
+    const U = this.U
+    const lim = this.limit[j]
+    // Who may reserve (§2.6): young jobs (bf_min_age_reserve) and partitions already holding
+    // bf_job_part_count_reserve reservations are tested for "now" only.
+    let noReserve = bf.minAgeReserve > 0 && t - this.arrival[j] < bf.minAgeReserve
+    if (!noReserve && bf.jobPartCountReserve > 0 && this.partResv[p] >= bf.jobPartCountReserve) noReserve = true
+    let tried = 0
+    let startRes = t
+    const inCand = this.inPart[p]
+    const nodeCount = this.partNodes[p].length
+    const maxRetries = 2 * this.ns.size + EXTRA_RETRIES
+    for (let retry = 0; retry < maxRetries; retry++) {
+      const endTime = (startRes > t ? startRes : t) + lim
+      // Candidates: the partition's nodes minus those planned in a slot overlapping [startRes, endTime].
+      this.blockedLen.n = 0
+      const later = this.ns.block(startRes, endTime, inCand, this.blocked, this.blockedList, this.blockedLen)
+      if (nodeCount - this.blockedLen.n < this.minNodes[j]) {
+        this.clearBlocked()
+        if (later > 0 && !noReserve) { startRes = later; continue }
+        return tried
+      }
+      tried = 1 // bf_max_job_test counts this record once, whatever the retries
+      const w = this.willRun(j, p, t, noReserve)
+      if (w < 0) {
+        this.clearBlocked()
+        if (later > 0 && !noReserve) { startRes = later; continue }
+        return tried
+      }
+      const st = startRes > w ? startRes : w
+      if (st <= t) {
+        // Start now on the selected nodes (none of them planned for another job in its window).
+        this.startJob(j, t, true)
+        this.clearBlocked()
+        return 2
+      }
+      this.clearBlocked()
+      if (noReserve) return tried
+      if (later > 0 && st > later) { startRes = later; continue }
+      // Beyond bf_window: an estimate only, no reservation.
+      if (st > t + bf.window) return tried
+      // The slot, rounded on absolute time (22.05: both ends rounded down).
+      const rs = Math.floor((st + U) / res) * res - U
+      const re = Math.floor((st + lim + U) / res) * res - U
+      if (this.ns.overlaps(this.sel.nodes, this.sel.len, rs, re)) {
+        startRes = st > startRes ? st : startRes + res
+        continue
+      }
+      if (bf.jobPartCountReserve > 0) {
+        if (this.partResv[p] >= bf.jobPartCountReserve) return tried
+        this.partResv[p]++
+      }
+      this.ns.add(rs, re, res, this.sel.nodes, this.sel.len)
+      this.options.trace?.reservation?.(j, t, rs, re, Array.from(this.sel.nodes.subarray(0, this.sel.len)))
+      return tried
+    }
+    return tried
+  }
+
+  private clearBlocked(): void {
+    const list = this.blockedList
+    for (let k = 0; k < this.blockedLen.n; k++) this.blocked[list[k]] = 0
+    this.blockedLen.n = 0
+  }
+
+  /**
+   * The select plugin's will-run test (§2.4) on the candidate nodes (`blocked` hides the others):
+   * start now if it fits; otherwise (unless test-now-only) remove the running jobs that hold a
+   * candidate node in order of expected end, in groups — the first group is every job ending by
+   * T0 + 30 s (T0 = the first end rounded up to the next multiple of 30 s on absolute time), the
+   * window doubling after each failed test until it reaches the next job's end — and test after each
+   * group. The answer is the end of the last job removed. Fills this.sel with the nodes.
+   * Returns the start time, or -1.
+   */
+  private willRun(j: number, p: number, t: number, testNowOnly: boolean): number {
+    const m = this.m
+    const sel = this.sel
+    // Whether a test can succeed is kept as a count (sufficient nodes for an N-node job, usable
+    // CPUs for a flexible one): now, and when every running job is gone. The partition's totals are
+    // cached per job (the empty machine's for good, the current one's until a job starts or ends),
+    // the blocked candidates subtracted; then the node selection runs only when it can succeed.
+    const d = m.demand
+    const fixed = d.nodes[j] > 0
+    const need = fixed ? d.nodes[j] : d.cpus[j]
+    m.setExclude(null)
+    if (this.capOk[j] === 0) { this.capAll[j] = this.countIn(j, p, VIEW_EMPTY, fixed); this.capOk[j] = 1 }
+    if (this.haveVer[j] !== this.freeVer) { this.haveAll[j] = this.countIn(j, p, VIEW_FREE, fixed); this.haveVer[j] = this.freeVer }
+    let have = this.haveAll[j], cap = this.capAll[j]
+    for (let k = 0; k < this.blockedLen.n; k++) {
+      const i = this.blockedList[k]
+      const u = m.usable(j, i, VIEW_FREE), e = m.usable(j, i, VIEW_EMPTY)
+      have -= fixed ? (u > 0 ? 1 : 0) : u
+      cap -= fixed ? (e > 0 ? 1 : 0) : e
+    }
+    m.setExclude(this.blocked)
+    try {
+      if (have >= need && m.select(j, VIEW_FREE, PREF_NONE, sel)) return t
+      // Test-now-only, or even with every running job gone the candidates cannot hold it.
+      if (testNowOnly || cap < need) return -1
+      m.scratchBegin() // the scratch view starts equal to the current state: `have` holds for it
+      const U = this.U
+      const inCand = this.inPart[p]
+      let T0 = NaN
+      let win = WILL_RUN_WINDOW
+      let r = 0
+      let more = true
+      while (more) {
+        let last = -1, next = -1
+        for (;;) {
+          if (r >= this.runLen) { more = false; break }
+          const job = this.byEst[r++]
+          // (With no node blocked, a job of the same partition holds candidates by definition.)
+          if ((this.blockedLen.n !== 0 || this.jobs.partition[job] !== p) && !this.holdsCandidate(job, inCand)) continue
+          if (T0 !== T0) {
+            const abs = this.est[job] + U
+            T0 = this.est[job] + (WILL_RUN_WINDOW - (((abs % WILL_RUN_WINDOW) + WILL_RUN_WINDOW) % WILL_RUN_WINDOW))
+          }
+          last = job
+          have += this.releaseInScratch(job, j, inCand, fixed)
+          if (r >= this.runLen) { more = false; break }
+          next = this.byEst[r]
+          if (this.est[next] > T0 + win) break
+        }
+        if (last < 0) break
+        do win *= 2; while (next >= 0 && more && this.est[next] > T0 + win)
+        if (have >= need && m.select(j, VIEW_SHADOW, PREF_NONE, sel)) {
+          const e = this.est[last]
+          if (e > t) return e
+          // Running past its limit: Slurm guesses end + KillWait, never before now + 1.
+          return Math.max(e + KILL_WAIT, t + 1)
+        }
+      }
+      return -1
+    } finally {
+      m.setExclude(null)
+    }
+  }
+
+  /** Job j's count over its partition's nodes in a view (no node hidden). */
+  private countIn(j: number, p: number, view: typeof VIEW_FREE | typeof VIEW_EMPTY, fixed: boolean): number {
+    const nodes = this.partNodes[p]
+    let c = 0
+    for (let k = 0; k < nodes.length; k++) {
+      const u = this.m.usable(j, nodes[k], view)
+      c += fixed ? (u > 0 ? 1 : 0) : u
+    }
+    return c
+  }
+
+  /** Releases running job `job` in the scratch view; returns the change of job j's count there. */
+  private releaseInScratch(job: number, j: number, inCand: Uint8Array, fixed: boolean): number {
+    const m = this.m
+    const off = m.allocOff[job], len = m.allocLen[job]
+    let delta = 0
+    for (let k = off; k < off + len; k++) {
+      const i = m.allocNode(k)
+      if (inCand[i] === 0 || this.blocked[i] !== 0) continue
+      const u = m.usable(j, i, VIEW_SHADOW)
+      delta -= fixed ? (u > 0 ? 1 : 0) : u
+    }
+    m.scratchRelease(job)
+    for (let k = off; k < off + len; k++) {
+      const i = m.allocNode(k)
+      if (inCand[i] === 0 || this.blocked[i] !== 0) continue
+      const u = m.usable(j, i, VIEW_SHADOW)
+      delta += fixed ? (u > 0 ? 1 : 0) : u
+    }
+    return delta
+  }
+
+  /** Does running job `job` hold a node of the candidate set? */
+  private holdsCandidate(job: number, inCand: Uint8Array): boolean {
+    const m = this.m
+    const off = m.allocOff[job], len = m.allocLen[job]
+    for (let k = off; k < off + len; k++) {
+      const i = m.allocNode(k)
+      if (inCand[i] !== 0 && this.blocked[i] === 0) return true
+    }
+    return false
+  }
+
+  // ---- The queue -----------------------------------------------------------------------------
+
+  /** Sort order (§1.3): partition PriorityTier desc, priority desc, submit asc, index asc. */
+  private cmp(x: number, y: number): number {
+    const jobs = this.jobs
+    return (this.tier[jobs.partition[y]] - this.tier[jobs.partition[x]]) ||
+      (this.prio[y] - this.prio[x]) ||
+      (jobs.submit[x] - jobs.submit[y]) ||
+      (x - y)
+  }
+
+  private queueInsert(j: number): void {
+    let lo = 0, hi = this.qLen
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1
+      if (this.cmp(this.queue[mid], j) < 0) lo = mid + 1
+      else hi = mid
+    }
+    if (this.qLen >= this.queue.length) this.compactQueue()
+    this.queue.copyWithin(lo + 1, lo, this.qLen)
+    this.queue[lo] = j
+    this.qLen++
+  }
+
+  /** Drops started entries once they are many (amortised O(1) per start). */
+  private maybeCompact(): void {
+    if (this.dead >= 64 || this.dead * 8 > this.qLen) this.compactQueue()
+  }
+
+  private compactQueue(): void {
+    let w = 0
+    for (let k = 0; k < this.qLen; k++) {
+      const j = this.queue[k]
+      if (this.state[j] === PENDING) this.queue[w++] = j
+    }
+    this.qLen = w
+    this.dead = 0
+  }
+
+  // ---- Running jobs --------------------------------------------------------------------------
+
+  private heapLess(a: number, b: number): boolean {
+    return this.end[a] < this.end[b] || (this.end[a] === this.end[b] && a < b)
+  }
+
+  private heapPush(j: number): void {
+    const h = this.heap
+    let i = this.heapLen++
+    h[i] = j
+    while (i > 0) {
+      const parent = (i - 1) >> 1
+      if (!this.heapLess(h[i], h[parent])) break
+      const tmp = h[i]; h[i] = h[parent]; h[parent] = tmp
+      i = parent
+    }
+  }
+
+  private heapPop(): number {
+    const h = this.heap
+    const top = h[0]
+    const last = h[--this.heapLen]
+    if (this.heapLen > 0) {
+      h[0] = last
+      let i = 0
+      for (;;) {
+        const l = 2 * i + 1, r = l + 1
+        let s = i
+        if (l < this.heapLen && this.heapLess(h[l], h[s])) s = l
+        if (r < this.heapLen && this.heapLess(h[r], h[s])) s = r
+        if (s === i) break
+        const tmp = h[i]; h[i] = h[s]; h[s] = tmp
+        i = s
+      }
+    }
+    return top
+  }
+
+  private estPos(j: number): number {
+    let lo = 0, hi = this.runLen
+    const e = this.est[j]
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1
+      const o = this.byEst[mid]
+      if (this.est[o] < e || (this.est[o] === e && o < j)) lo = mid + 1
+      else hi = mid
+    }
+    return lo
+  }
+
+  private insertByEst(j: number): void {
+    const pos = this.estPos(j)
+    this.byEst.copyWithin(pos + 1, pos, this.runLen)
+    this.byEst[pos] = j
+    this.runLen++
+  }
+
+  private removeByEst(j: number): void {
+    const pos = this.estPos(j)
+    this.byEst.copyWithin(pos, pos + 1, this.runLen)
+    this.runLen--
+  }
 }

@@ -48,7 +48,7 @@ export function riskText(r: EvaluationResult): string {
 export function parseEvaluation(text: string): EvaluationResult {
   const r = JSON.parse(text) as Partial<EvaluationResult>
   if (r?.kind !== 'easytune-evaluation') throw new Error('this is not an EasyTune evaluation result (kind is not "easytune-evaluation")')
-  const readable = [...new Set([1, 2, RESULT_SCHEMA_VERSION])]
+  const readable = [...new Set([1, 2, 3, RESULT_SCHEMA_VERSION])]
   if (!readable.includes(r.schemaVersion as number)) throw new Error(`this result has schema version ${r.schemaVersion}; this EasyTune reads version${readable.length > 1 ? 's' : ''} ${readable.join(' and ')}`)
   return normalizeResult(r as EvaluationResult)
 }

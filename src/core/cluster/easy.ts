@@ -1,0 +1,331 @@
+// The research's EASY on the node-level machine (docs/CLUSTER.md §EASY on nodes): the rules of
+// src/core/sim/easy.ts (docs/SIMULATOR.md §EASY pass) with "fits" meaning "fits on the nodes of its
+// partition, every resource, per node" (./machine.ts):
+//   events are batched per timestamp — finishes, then submissions, then ONE scheduling pass; the
+//   pass orders the queue by the primary policy (ties: submit, then id), moves jobs that have waited
+//   strictly longer than Θ to the head (by submit, then id), starts jobs in that order until one
+//   does not fit, reserves that job, and backfills the jobs after it (same order, or re-sorted by an
+//   explicit backfill policy);
+//   the reservation: the nodes the blocked job would use at its shadow time, the earliest time it
+//   fits when the running jobs end at their estimated ends (start + requested time; a job past it
+//   is expected to end now); the reservation takes the nodes busy now first;
+//   a later job is backfilled if it fits now and either ends by the shadow time (it then prefers the
+//   reserved nodes), or its use of every node fits within what that node has left at the shadow time
+//   beside the reservation — EASY's "extra processors", per node and per resource (nodes outside the
+//   reservation are not constrained: what they have left at the shadow time is at least what they
+//   have free now, less what earlier long backfills took);
+//   one reservation over the whole machine, whatever the partitions (the research's EASY has one
+//   queue). A partition's State is not read: the log shows its jobs ran.
+// On ONE partition of single-CPU nodes (or one node, flexible jobs) this is exactly the single-pool
+// simulator (test/unit/cluster-easy.test.ts proves it on random workloads and every policy family).
+//
+// Speed: the event loop allocates nothing; the machine answers "cannot start now" from per-partition
+// totals before any node scan; the reservation costs one scan of the blocked job's partition plus
+// the released jobs' nodes.
+import { Queue, SIM_CHECK_EVERY, SimulationError, SimulationStopped } from '../sim/easy'
+import { resolvePolicy, type PolicyInput } from '../sim/policies'
+import type { SimConfig } from '../sim/types'
+import { buildDemand, Machine, PREF_NONE, PREF_RESERVED, Selection, VIEW_CAPPED, VIEW_FREE } from './machine'
+import type { ClusterJobs, ClusterRun, ClusterSimOptions, ClusterSpec } from './types'
+
+/**
+ * EASY on nodes as an object: `runUntil(t)` processes every event before t (resumable, as
+ * EasySimulator.runUntil), `start`/`backfilled`/`firstNode` hold the schedule so far.
+ */
+export class ClusterEasySimulator {
+  private readonly n: number
+  private readonly submit: Float64Array
+  private readonly runtime: Float64Array
+  private readonly requested: Float64Array
+  private readonly threshold: number
+  readonly start: Float64Array
+  readonly backfilled: Uint8Array
+  readonly firstNode: Int32Array
+  private readonly started: Uint8Array
+  private readonly fifo: Queue
+  private readonly primary: Queue
+  private readonly backfill: Queue | null
+  /** The node-level state (read by tests and callers that inspect allocations). */
+  readonly machine: Machine
+  private readonly sel: Selection
+  private readonly res: Selection
+  private next = 0
+  now = -Infinity
+  private readonly heap: Int32Array
+  private heapLen = 0
+  private readonly realEnd: Float64Array
+  private readonly estEnd: Float64Array
+  private readonly running: Int32Array
+  private runLen = 0
+  /** The last reservation: blocked job, machine version and shadow time (reused while valid). */
+  private resJob = -1
+  private resVersion = -1
+  private resShadow = 0
+  /** Count reservation (isCountOnly): the blocked job's partition, else -1, and the extra CPUs left. */
+  private countPart = -1
+  private extra = 0
+  private readonly onCheck: ((jobsStarted: number, now: number) => boolean) | null
+  private readonly checkEvery: number
+  private countdown: number
+
+  constructor(jobs: ClusterJobs, cluster: ClusterSpec, config: SimConfig, options: ClusterSimOptions = {}) {
+    const n = (this.n = jobs.count)
+    this.submit = jobs.submit; this.runtime = jobs.runtime; this.requested = jobs.requested
+    validate(jobs, cluster)
+    this.machine = new Machine(cluster, buildDemand(jobs, cluster))
+    this.sel = new Selection(cluster.nodes.length)
+    this.res = new Selection(cluster.nodes.length)
+    const input: PolicyInput = { submit: jobs.submit, requested: jobs.requested, procs: jobs.procs, windowStart: options.windowStart ?? (n > 0 ? jobs.submit[0] : 0) }
+    if (config.threshold !== null && !(config.threshold >= 0)) throw new SimulationError(`threshold must be ≥ 0 seconds or null (none), got ${config.threshold}`)
+    this.threshold = config.threshold === null ? Infinity : config.threshold
+    this.fifo = new Queue(n, null, input)
+    // Queues as EasySimulator.setConfig builds them (the same objects decide the same orders).
+    const primary = resolvePolicy(config.primary)
+    this.primary = primary.id === 'FCFS' ? this.fifo : new Queue(n, primary, input)
+    if (config.backfill === 'same') this.backfill = null
+    else {
+      const bp = resolvePolicy(config.backfill)
+      this.backfill = bp.id === 'FCFS' ? this.fifo : bp === primary && this.threshold === Infinity ? null : new Queue(n, bp, input)
+    }
+    this.start = new Float64Array(n).fill(NaN)
+    this.backfilled = new Uint8Array(n)
+    this.firstNode = new Int32Array(n).fill(-1)
+    this.started = new Uint8Array(n)
+    this.heap = new Int32Array(n)
+    this.realEnd = new Float64Array(n)
+    this.estEnd = new Float64Array(n)
+    this.running = new Int32Array(n)
+    this.onCheck = options.onCheck ?? null
+    this.checkEvery = Math.max(1, Math.floor(options.checkEvery ?? SIM_CHECK_EVERY))
+    this.countdown = this.checkEvery
+  }
+
+  get jobsStarted(): number { return this.next - this.fifo.len }
+
+  /** As EasySimulator.runUntil: true when the onCheck hook stopped it between two event times. */
+  runUntil(t: number): boolean {
+    const { n, submit, realEnd } = this
+    const onCheck = this.onCheck
+    while (this.next < n || this.heapLen > 0) {
+      const tSub = this.next < n ? submit[this.next] : Infinity
+      const tFin = this.heapLen > 0 ? realEnd[this.heap[0]] : Infinity
+      const now = tSub < tFin ? tSub : tFin
+      if (!(now < t)) return false
+      this.now = now
+      while (this.heapLen > 0 && realEnd[this.heap[0]] === now) this.finish(this.popHeap())
+      while (this.next < n && submit[this.next] === now) {
+        const j = this.next++
+        this.fifo.add(j, now)
+        if (this.primary !== this.fifo) this.primary.add(j, now)
+        if (this.backfill !== null && this.backfill !== this.fifo) this.backfill.add(j, now)
+      }
+      if (this.fifo.len > 0) this.schedule(now)
+      if (onCheck !== null && --this.countdown === 0) {
+        this.countdown = this.checkEvery
+        if (onCheck(this.next - this.fifo.len, now) && (this.next < n || this.heapLen > 0)) return true
+      }
+    }
+    return false
+  }
+
+  /** The schedule as ClusterRun (call after runUntil(Infinity) answered false). */
+  result(): ClusterRun {
+    return { start: this.start, backfilled: this.backfilled, firstNode: this.firstNode }
+  }
+
+  private schedule(now: number): void {
+    const { fifo, primary, submit, started, machine, sel } = this
+    const theta = this.threshold
+    if (primary !== fifo) primary.rescore(now)
+    // Primary phase, first over the promoted jobs (now − r > Θ, in submit order) ...
+    let blocked = -1
+    let promoted = 0
+    const f = fifo.items
+    while (promoted < fifo.len && now - submit[f[promoted]] > theta) promoted++
+    let k = 0
+    for (; k < promoted; k++) {
+      const j = f[k]
+      if (machine.fitsNow(j, sel)) this.launch(j, now, 0)
+      else { blocked = j; break }
+    }
+    // ... then over the others in policy order.
+    let pos = -1
+    if (blocked < 0) {
+      const items = primary.items
+      for (let i = 0; i < primary.len; i++) {
+        const j = items[i]
+        if (started[j] !== 0 || now - submit[j] > theta) continue
+        if (machine.fitsNow(j, sel)) this.launch(j, now, 0)
+        else { blocked = j; pos = i; break }
+      }
+    }
+    if (blocked >= 0 && machine.totalFreeCpu > 0) this.backfillPass(now, blocked, k, pos)
+    fifo.compact(started)
+    if (primary !== fifo) primary.compact(started)
+    if (this.backfill !== null && this.backfill !== fifo) this.backfill.compact(started)
+  }
+
+  /** Reserve `blocked` at its shadow time and backfill (order as in EasySimulator.backfillPass). */
+  private backfillPass(now: number, blocked: number, promotedAt: number, pos: number): void {
+    const { submit, started, machine } = this
+    const theta = this.threshold
+    // The reservation of the previous pass still holds when the same job is blocked, nothing
+    // started or ended since (same machine version: same running jobs, same free state, same
+    // scratch) and its shadow time is not in the past (then no overdue job's clamped end moved it).
+    // A flexible job asking for CPUs only is reserved as the single pool does (a count of CPUs in
+    // its partition): it may take its CPUs on any nodes at the shadow time.
+    let shadow: number
+    if (blocked === this.resJob && machine.version === this.resVersion && this.resShadow >= now) {
+      shadow = this.resShadow // countPart and extra are still those of that reservation
+    } else {
+      this.countPart = machine.isCountOnly(blocked) ? machine.demand.partition[blocked] : -1
+      if (this.countPart >= 0) {
+        shadow = machine.earliestCount(blocked, now, this.running, this.runLen, this.estEnd)
+        this.extra = machine.extraCount
+      } else shadow = machine.earliest(blocked, now, this.running, this.runLen, this.estEnd, this.res)
+      this.resJob = blocked; this.resVersion = machine.version; this.resShadow = shadow
+    }
+    if (this.backfill === null) {
+      const f = this.fifo.items
+      if (pos < 0) {
+        for (let k = promotedAt + 1; k < this.fifo.len && now - submit[f[k]] > theta && machine.totalFreeCpu > 0; k++) this.tryBackfill(f[k], now, shadow)
+      }
+      const items = this.primary.items
+      for (let i = pos + 1; i < this.primary.len && machine.totalFreeCpu > 0; i++) {
+        const j = items[i]
+        if (started[j] !== 0 || now - submit[j] > theta) continue
+        this.tryBackfill(j, now, shadow)
+      }
+    } else {
+      const q = this.backfill
+      q.rescore(now)
+      const items = q.items
+      for (let i = 0; i < q.len && machine.totalFreeCpu > 0; i++) {
+        const j = items[i]
+        if (started[j] !== 0 || j === blocked) continue
+        this.tryBackfill(j, now, shadow)
+      }
+    }
+  }
+
+  /**
+   * Backfill test of job j: fits now, and ends by the shadow time (then it takes the reserved nodes
+   * first) or fits within what every node has left at the shadow time beside the reservation.
+   */
+  private tryBackfill(j: number, now: number, shadow: number): void {
+    const machine = this.machine, sel = this.sel
+    if (machine.quickReject(j)) return
+    if (this.countPart >= 0) {
+      // Count reservation: a job ending by the shadow time needs only to fit now; a longer one may
+      // use at most the extra CPUs of the reserved job's partition.
+      const long = now + this.requested[j] > shadow
+      // A long job of a partition inside the reserved one uses at least its CPUs there: O(1) refusal.
+      if (long && machine.cpusAsked(j) > this.extra && machine.partitionWithin(machine.demand.partition[j], this.countPart)) return
+      if (!machine.select(j, VIEW_FREE, PREF_NONE, sel)) return
+      if (long) {
+        const use = machine.cpusIn(sel, this.countPart)
+        if (use > this.extra) return
+        this.extra -= use
+      }
+      this.launch(j, now, 1)
+      return
+    }
+    if (now + this.requested[j] <= shadow) {
+      if (!machine.select(j, VIEW_FREE, PREF_RESERVED, sel)) return
+      machine.scratchPin(sel) // it is gone by the shadow time: what is left there does not change
+    } else {
+      if (machine.cappedReject(j) || !machine.select(j, VIEW_CAPPED, PREF_NONE, sel)) return
+      machine.scratchPin(sel)
+      machine.scratchTake(sel) // still running at the shadow time: less is left beside the reservation
+    }
+    this.launch(j, now, 1)
+  }
+
+  private launch(j: number, now: number, backfilled: number): void {
+    const sel = this.sel
+    this.machine.allocate(j, sel)
+    this.start[j] = now
+    this.started[j] = 1
+    this.backfilled[j] = backfilled
+    this.firstNode[j] = sel.len > 0 ? sel.nodes[0] : -1
+    this.realEnd[j] = now + this.runtime[j]
+    this.pushHeap(j)
+    const e = (this.estEnd[j] = now + this.requested[j])
+    const run = this.running
+    let lo = 0, hi = this.runLen
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1
+      if (this.estEnd[run[mid]] <= e) lo = mid + 1; else hi = mid
+    }
+    run.copyWithin(lo + 1, lo, this.runLen)
+    run[lo] = j
+    this.runLen++
+  }
+
+  private finish(j: number): void {
+    this.machine.release(j)
+    const run = this.running, e = this.estEnd[j]
+    let lo = 0, hi = this.runLen
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1
+      if (this.estEnd[run[mid]] < e) lo = mid + 1; else hi = mid
+    }
+    while (run[lo] !== j) lo++
+    run.copyWithin(lo, lo + 1, this.runLen)
+    this.runLen--
+  }
+
+  // Binary min-heap of running jobs keyed by (real end, index), as in EasySimulator.
+  private before(a: number, b: number): boolean {
+    const ea = this.realEnd[a], eb = this.realEnd[b]
+    return ea < eb || (ea === eb && a < b)
+  }
+
+  private pushHeap(j: number): void {
+    const h = this.heap
+    let i = this.heapLen++
+    while (i > 0) {
+      const parent = (i - 1) >> 1
+      if (!this.before(j, h[parent])) break
+      h[i] = h[parent]
+      i = parent
+    }
+    h[i] = j
+  }
+
+  private popHeap(): number {
+    const h = this.heap
+    const top = h[0]
+    const last = h[--this.heapLen]
+    let i = 0
+    const len = this.heapLen
+    for (;;) {
+      let c = 2 * i + 1
+      if (c >= len) break
+      if (c + 1 < len && this.before(h[c + 1], h[c])) c++
+      if (!this.before(h[c], last)) break
+      h[i] = h[c]
+      i = c
+    }
+    if (len > 0) h[i] = last
+    return top
+  }
+}
+
+/** The research's EASY on the node-level machine, to the end of the log. */
+export function simulateEasyOnNodes(jobs: ClusterJobs, cluster: ClusterSpec, config: SimConfig, options: ClusterSimOptions = {}): ClusterRun {
+  const sim = new ClusterEasySimulator(jobs, cluster, config, options)
+  if (sim.runUntil(Infinity)) throw new SimulationStopped()
+  return sim.result()
+}
+
+function validate(jobs: ClusterJobs, cluster: ClusterSpec): void {
+  const P = cluster.partitions.length
+  for (let j = 0; j < jobs.count; j++) {
+    if (j > 0 && jobs.submit[j] < jobs.submit[j - 1]) throw new SimulationError(`jobs must be sorted by submit time (job index ${j})`)
+    if (!(jobs.requested[j] > 0)) throw new SimulationError(`job index ${j} has no positive requested time`)
+    if (!(jobs.runtime[j] >= 0)) throw new SimulationError(`job index ${j} has a negative runtime`)
+    if (!(jobs.procs[j] >= 1)) throw new SimulationError(`job index ${j} needs ${jobs.procs[j]} processors`)
+    if (!(jobs.partition[j] >= 0 && jobs.partition[j] < P)) throw new SimulationError(`job index ${j} has partition index ${jobs.partition[j]}; the machine has ${P}`)
+  }
+}

@@ -1,0 +1,1163 @@
+// The node-level machine: what each node has free (CPUs, memory in MB, GPUs, jobs on it), what
+// each job asks of a node, and where a job can start (docs/CLUSTER.md §Allocation). Both schedulers
+// build on it: the research's EASY on nodes (./easy.ts) and Slurm's own (./slurm/).
+//
+// Rules (the resource selection of the Slurm spec that docs/CLUSTER.md §Allocation restates):
+// - a job in a partition may use only that partition's nodes; partitions sharing nodes compete for
+//   the same per-node state (usage is tracked per node, across all partitions);
+// - per node, GPUs are checked first ("GPUs binding before CPUs": a node short of GPUs is out
+//   whatever its CPUs), then CPUs, then memory when memory is consumable;
+// - a job asks for N nodes and the same CPUs on each (ceil(total/N)), or N = 0 "flexible": its CPUs
+//   may spread over any nodes of the partition (the single pool's model, for logs without node
+//   counts); free CPUs scattered over nodes do not make a node for an N-node job;
+// - CR_Core (and CR_Socket, approximated as cores) allocates whole cores: the CPUs taken on a node
+//   are rounded up to a multiple of its threads per core;
+// - whole-node jobs (--exclusive, partition OverSubscribe=EXCLUSIVE, select/linear) need an empty
+//   node and take all its CPUs;
+// - memory, when consumable: the job's own per node; without one the partition's (else the
+//   cluster's) DefMemPerCPU × CPUs or DefMemPerNode; without any default "0 means all memory":
+//   the job takes all memory of each node and needs a node with no memory allocated;
+// - choice of nodes, deterministic: node Weight groups first (lower first), then best fit —
+//   one-node jobs take the sufficient node with the fewest usable (free) CPUs, first by index on
+//   ties; N-node jobs take the N sufficient nodes with the fewest usable CPUs, by index on ties;
+//   flexible jobs take CPUs greedily over the nodes in (weight, index) order.
+//   An optional preference key (PREF_*) breaks ties between nodes of equal usable CPUs before the
+//   index (flexible jobs: it replaces the free CPUs in the order): the research's EASY uses it so
+//   that a reservation takes the nodes that are busy now (PREF_BUSY_NOW: fewest CPUs free now) and a
+//   job ending before the reservation takes the reserved nodes (PREF_RESERVED: fewest CPUs of
+//   VIEW_CAPPED) (docs/CLUSTER.md §EASY on nodes).
+//
+// Views of the availability, so that no array is copied per test:
+//   VIEW_FREE    the current free state;
+//   VIEW_SHADOW  a scratch copy, "what is free at some future time": begin with scratchBegin(),
+//                release running jobs into it with scratchRelease(); untouched nodes read the
+//                current free state (copy on touch, by an epoch stamp);
+//   VIEW_CAPPED  per node the smaller of VIEW_FREE and VIEW_SHADOW (after scratchTake of a
+//                reservation: what a job may use now without touching what the reservation needs);
+//   VIEW_EMPTY   every node empty (can the job EVER fit: buildClusterJobs' check).
+// A node mask (setExclude) hides nodes from every view (Slurm's reserved nodes).
+//
+// The API, for the schedulers: buildDemand → new Machine(cluster, demand); per job quickReject (O(1))
+// then select(job, view, pref, out) → allocate(job, out); release(job) when it ends. Reservations:
+// earliest() (shadow time + nodes, leaves VIEW_SHADOW = what is left beside them), or by hand with
+// scratchBegin / scratchRelease / select(VIEW_SHADOW) / scratchTake; before allocating a job during
+// a scratch, scratchPin(sel) (and scratchTake(sel) if it outlasts the reservation). earliestCount /
+// cpusIn: the count reservation of a flexible CPU-only job. `version` changes with every allocate,
+// release and mask: equal versions mean the same free state.
+//
+// Speed: everything is preallocated typed arrays; select/allocate/release allocate nothing. Per
+// partition, the free CPUs and GPUs, the idle nodes and the largest free CPU count of one node are
+// kept up to date so that quickReject answers "cannot start now" in O(1) before any node scan; the
+// nodes sit in free-CPU buckets (and, while a reservation holds some below their free CPUs, in
+// capped-CPU buckets) so that select visits the best-fit candidates first.
+// Running jobs' per-node allocations live in a pool compacted when full (live entries ≤ total CPUs).
+import type { ClusterJobs, ClusterSpec } from './types'
+
+export class MachineError extends Error {}
+
+export const VIEW_FREE = 0
+export const VIEW_SHADOW = 1
+export const VIEW_CAPPED = 2
+export const VIEW_EMPTY = 3
+export type View = 0 | 1 | 2 | 3
+
+/** Tie preference between nodes of equal usable CPUs (before the index). */
+export const PREF_NONE = 0
+/** Fewest CPUs free now first: a reservation computed in VIEW_SHADOW keeps the nodes free now for the backfill. */
+export const PREF_BUSY_NOW = 1
+/** Fewest CPUs usable now beside the reservation first (VIEW_CAPPED's CPUs): a job that ends before
+ * the reservation takes the reserved nodes. */
+export const PREF_RESERVED = 2
+export type Pref = 0 | 1 | 2
+
+/** What job j asks of each node, precomputed once per job by buildDemand (columns, index = job). */
+export interface Demand {
+  readonly count: number
+  readonly partition: Int32Array
+  /** N nodes, or 0 = flexible (CPUs spread over any nodes). */
+  readonly nodes: Int32Array
+  /** CPUs per node before the core rounding (ceil(total/N)); flexible: total CPUs. */
+  readonly cpus: Int32Array
+  /** 1 = whole nodes: needs an empty node, takes all its CPUs. */
+  readonly whole: Uint8Array
+  /** Memory per node (MB) fixed part, and per CPU taken on the node (MB); 0 when memory is not consumable. */
+  readonly memPerNode: Float64Array
+  readonly memPerCpu: Float64Array
+  /** 1 = all memory of each node (consumable memory, no request, no default): needs a node with no memory allocated. */
+  readonly memAll: Uint8Array
+  /** GPUs per node. */
+  readonly gpus: Int32Array
+}
+
+/**
+ * Each job's per-node demand from its columns and the machine (docs/CLUSTER.md §Allocation).
+ * ClusterJobs.memPerNode is per node for N ≥ 1 and the job's total for flexible jobs (spread per
+ * CPU). A flexible job with GPUs is placed on one node (buildClusterJobs gives GPU jobs a count).
+ */
+export function buildDemand(jobs: ClusterJobs, cluster: ClusterSpec): Demand {
+  const n = jobs.count
+  const partition = jobs.partition
+  const nodes = new Int32Array(n), cpus = new Int32Array(n), whole = new Uint8Array(n)
+  const memPerNode = new Float64Array(n), memPerCpu = new Float64Array(n), memAll = new Uint8Array(n), gpus = new Int32Array(n)
+  const linear = cluster.select.type === 'linear', memory = cluster.select.memory
+  for (let j = 0; j < n; j++) {
+    const p = partition[j]
+    const part = cluster.partitions[p]
+    if (part === undefined) throw new MachineError(`job index ${j} has partition index ${p}; the machine has ${cluster.partitions.length} partitions`)
+    const q = jobs.procs[j]
+    if (!(q >= 1)) throw new MachineError(`job index ${j} needs ${q} CPUs`)
+    let nn = jobs.nodes[j] > 0 ? jobs.nodes[j] : 0
+    const g = jobs.gpusPerNode[j] > 0 ? jobs.gpusPerNode[j] : 0
+    if (nn === 0 && g > 0) nn = 1
+    if (nn > q) nn = q // a node holds at least one of the job's CPUs
+    nodes[j] = nn
+    cpus[j] = nn > 0 ? Math.ceil(q / nn) : q
+    gpus[j] = g
+    whole[j] = jobs.exclusive[j] !== 0 || part.overSubscribe === 'EXCLUSIVE' || linear ? 1 : 0
+    if (!memory) continue
+    const m = jobs.memPerNode[j]
+    if (m > 0) {
+      if (nn > 0) memPerNode[j] = m
+      else memPerCpu[j] = m / q
+      continue
+    }
+    // No request: the partition's default, else the cluster's, else "all memory of the node".
+    const hasPart = part.defMemPerCpu !== null || part.defMemPerNode !== null
+    const perCpu = hasPart ? part.defMemPerCpu : cluster.defMemPerCpu
+    const perNode = hasPart ? part.defMemPerNode : cluster.defMemPerNode
+    if (perCpu !== null && perCpu > 0) memPerCpu[j] = perCpu
+    else if (perNode !== null && perNode > 0) memPerNode[j] = perNode
+    else memAll[j] = 1
+  }
+  return { count: n, partition, nodes, cpus, whole, memPerNode, memPerCpu, memAll, gpus }
+}
+
+/** The nodes chosen for a job and what it takes on each (filled by select, read by allocate). */
+export class Selection {
+  readonly nodes: Int32Array
+  readonly cpus: Int32Array
+  readonly mem: Float64Array
+  readonly gpus: Int32Array
+  len = 0
+  constructor(nodeCount: number) {
+    this.nodes = new Int32Array(nodeCount)
+    this.cpus = new Int32Array(nodeCount)
+    this.mem = new Float64Array(nodeCount)
+    this.gpus = new Int32Array(nodeCount)
+  }
+}
+
+// Composite sort key of a node for the N-node and preferred-flexible choices (a Float64 holds 52 bits):
+// weight rank (8 bits) | usable CPUs (13) | preference (13) | index (18).
+const KEY_INDEX = 2 ** 18, KEY_PREF = 2 ** 31, KEY_CPU = 2 ** 44
+const MAX_NODES = KEY_INDEX
+const SAT13 = 8191, SAT_WEIGHT = 255
+
+export class Machine {
+  readonly nodeCount: number
+  readonly partitionCount: number
+  // Node capacities.
+  readonly capCpu: Int32Array
+  readonly capMem: Float64Array
+  readonly capGpu: Int32Array
+  /** Threads per core when the unit is a core (1 under CR_CPU: no rounding). */
+  readonly unitCpu: Int32Array
+  readonly weightRank: Int32Array
+  // Free state.
+  readonly freeCpu: Int32Array
+  readonly freeMem: Float64Array
+  readonly freeGpu: Int32Array
+  readonly jobsOn: Int32Array
+  /** Free CPUs over the whole machine. */
+  totalFreeCpu = 0
+  /** Bumped by every allocate, release and setExclude: equal versions = same free state. */
+  version = 0
+  // Per partition: nodes in (weight, index) order (CSR), membership, and the quick-reject totals.
+  readonly partStart: Int32Array
+  readonly partNodes: Int32Array
+  private readonly inPart: Uint8Array
+  private readonly nodePartStart: Int32Array
+  private readonly nodeParts: Int32Array
+  readonly partFreeCpu: Float64Array
+  readonly partFreeGpu: Float64Array
+  readonly partIdle: Int32Array
+  readonly partMaxFree: Int32Array
+  /** Per partition, the CPUs of VIEW_CAPPED (Σ min(free, scratch)), while cappedLive. */
+  readonly partCappedCpu: Float64Array
+  /** The capped layer is kept only while some node's capped CPUs are below its free CPUs. */
+  private cappedLive = false
+  private readonly hist: Int32Array
+  /** Like hist, for VIEW_CAPPED's CPUs (valid while cappedLive). */
+  private readonly histCapped: Int32Array
+  private readonly histStride: number
+  // Scratch (VIEW_SHADOW): copy on touch.
+  private readonly sCpu: Int32Array
+  private readonly sMem: Float64Array
+  private readonly sGpu: Int32Array
+  private readonly stamp: Int32Array
+  private epoch = 1 // stamp 0 = never touched
+  private exclude: Uint8Array | null = null
+  // Allocations of running jobs: pool entries [off, off+len) per job, two buffers swapped on compaction.
+  private poolNode: Int32Array
+  private poolCpu: Int32Array
+  private poolMem: Float64Array
+  private poolGpu: Int32Array
+  private altNode: Int32Array
+  private altCpu: Int32Array
+  private altMem: Float64Array
+  private altGpu: Int32Array
+  private poolTop = 0
+  readonly allocOff: Int32Array
+  readonly allocLen: Int32Array
+  /** CPUs a running job holds in all. */
+  private readonly allocCpuTotal: Int32Array
+  /** within[q·P + p] = 1 when every node of partition q is in partition p. */
+  private readonly within: Uint8Array
+  private readonly live: Int32Array
+  private readonly livePos: Int32Array
+  private liveLen = 0
+  // Scratch for sorting node keys.
+  private readonly keys: Float64Array
+  private readonly cand: Float64Array
+  // Free-CPU buckets per partition: for each partition and each free-CPU count c (0..max node CPUs),
+  // a two-level bitset over the partition's node positions ((weight, index) order); bucket
+  // max+1 = "has free CPUs". Word w of bucket b of partition p: bits[bitBase[p] + b·W_p + w].
+  private readonly bitBase: Int32Array
+  private readonly sumBase: Int32Array
+  private readonly words: Int32Array
+  private readonly sums: Int32Array
+  private readonly bits: Int32Array
+  private readonly summary: Int32Array
+  /** Position of node nodeParts[k] in partition nodeParts[k]'s list. */
+  private readonly nodePos: Int32Array
+  /** Weight groups per partition: positions where a group starts (CSR by pgStart). */
+  private readonly pgStart: Int32Array
+  private readonly groupPos: Int32Array
+  /** Nodes touched in the current scratch (stamped this epoch). */
+  private readonly touchedList: Int32Array
+  private touchedLen = 0
+  /** Touched nodes whose scratch is below the free state on some resource (reserved nodes): the
+   * only nodes where VIEW_CAPPED differs from VIEW_FREE (marked with the epoch). */
+  private readonly specialList: Int32Array
+  private readonly specialMark: Int32Array
+  private specialLen = 0
+  /** True when no node rounds CPUs to cores (CR_CPU, or one thread per core everywhere). */
+  private readonly unitOne: boolean
+  /** Memory (MB) the last successful take() would use on its node. */
+  private lastMem = 0
+
+  constructor(readonly cluster: ClusterSpec, readonly demand: Demand) {
+    const nodes = cluster.nodes
+    const nc = (this.nodeCount = nodes.length)
+    if (nc === 0) throw new MachineError('the machine has no nodes')
+    if (nc > MAX_NODES) throw new MachineError(`the machine has ${nc} nodes; at most ${MAX_NODES} are supported`)
+    const P = (this.partitionCount = cluster.partitions.length)
+    if (P === 0) throw new MachineError('the machine has no partitions')
+    this.capCpu = new Int32Array(nc); this.capMem = new Float64Array(nc); this.capGpu = new Int32Array(nc)
+    this.unitCpu = new Int32Array(nc); this.weightRank = new Int32Array(nc)
+    const weights = [...new Set(nodes.map((x) => x.weight))].sort((a, b) => a - b)
+    let maxCpu = 0, totalCpu = 0
+    const core = cluster.select.unit !== 'cpu'
+    for (let i = 0; i < nc; i++) {
+      const x = nodes[i]
+      if (!(Number.isInteger(x.cpus) && x.cpus >= 1)) throw new MachineError(`node ${x.name} has ${x.cpus} CPUs`)
+      this.capCpu[i] = x.cpus
+      this.capMem[i] = x.memMB > 0 ? x.memMB : 0
+      this.capGpu[i] = x.gpus > 0 ? x.gpus : 0
+      this.unitCpu[i] = core && x.threadsPerCore > 1 ? x.threadsPerCore : 1
+      this.weightRank[i] = Math.min(SAT_WEIGHT, weights.indexOf(x.weight))
+      if (x.cpus > maxCpu) maxCpu = x.cpus
+      totalCpu += x.cpus
+    }
+    this.unitOne = this.unitCpu.every((u) => u === 1)
+    this.freeCpu = Int32Array.from(this.capCpu)
+    this.freeMem = Float64Array.from(this.capMem)
+    this.freeGpu = Int32Array.from(this.capGpu)
+    this.jobsOn = new Int32Array(nc)
+    this.totalFreeCpu = totalCpu
+    // Partitions: node lists by (weight, index), membership, node → partitions.
+    this.partStart = new Int32Array(P + 1)
+    let total = 0
+    for (let p = 0; p < P; p++) { this.partStart[p] = total; total += cluster.partitions[p].nodes.length }
+    this.partStart[P] = total
+    this.partNodes = new Int32Array(total)
+    this.inPart = new Uint8Array(P * nc)
+    const perNode = new Int32Array(nc)
+    for (let p = 0; p < P; p++) {
+      const list = [...cluster.partitions[p].nodes]
+      for (const i of list) {
+        if (!(Number.isInteger(i) && i >= 0 && i < nc)) throw new MachineError(`partition ${cluster.partitions[p].name} names node index ${i}; the machine has ${nc} nodes`)
+        if (this.inPart[p * nc + i] !== 0) throw new MachineError(`partition ${cluster.partitions[p].name} lists node ${nodes[i].name} twice`)
+        this.inPart[p * nc + i] = 1
+        perNode[i]++
+      }
+      list.sort((a, b) => this.weightRank[a] - this.weightRank[b] || a - b)
+      this.partNodes.set(list, this.partStart[p])
+    }
+    this.nodePartStart = new Int32Array(nc + 1)
+    for (let i = 0; i < nc; i++) this.nodePartStart[i + 1] = this.nodePartStart[i] + perNode[i]
+    this.nodeParts = new Int32Array(this.nodePartStart[nc])
+    const fill = new Int32Array(nc)
+    this.nodePos = new Int32Array(this.nodePartStart[nc])
+    for (let p = 0; p < P; p++) {
+      for (let k = this.partStart[p]; k < this.partStart[p + 1]; k++) {
+        const i = this.partNodes[k]
+        const e = this.nodePartStart[i] + fill[i]++
+        this.nodeParts[e] = p
+        this.nodePos[e] = k - this.partStart[p]
+      }
+    }
+    // Weight groups.
+    const gp: number[] = [], gs = new Int32Array(P + 1)
+    for (let p = 0; p < P; p++) {
+      gs[p] = gp.length
+      for (let k = this.partStart[p]; k < this.partStart[p + 1]; k++) {
+        if (k === this.partStart[p] || this.weightRank[this.partNodes[k]] !== this.weightRank[this.partNodes[k - 1]]) gp.push(k - this.partStart[p])
+      }
+    }
+    gs[P] = gp.length
+    this.pgStart = gs
+    this.groupPos = Int32Array.from(gp)
+    this.partFreeCpu = new Float64Array(P); this.partFreeGpu = new Float64Array(P)
+    this.partIdle = new Int32Array(P); this.partMaxFree = new Int32Array(P); this.partCappedCpu = new Float64Array(P)
+    this.histStride = maxCpu + 1
+    this.hist = new Int32Array(P * this.histStride)
+    this.histCapped = new Int32Array(P * this.histStride)
+    const buckets = maxCpu + 2
+    // Layer p: free CPUs; layer P + p: VIEW_CAPPED's CPUs (min(free, scratch)), the same nodes.
+    this.bitBase = new Int32Array(2 * P); this.sumBase = new Int32Array(2 * P); this.words = new Int32Array(2 * P); this.sums = new Int32Array(2 * P)
+    let nb = 0, ns = 0
+    for (let p = 0; p < 2 * P; p++) {
+      const q = p % P
+      const w = Math.ceil((this.partStart[q + 1] - this.partStart[q]) / 32), sw = Math.ceil(w / 32)
+      this.words[p] = w; this.sums[p] = sw
+      this.bitBase[p] = nb; this.sumBase[p] = ns
+      nb += buckets * w; ns += buckets * sw
+    }
+    this.bits = new Int32Array(nb)
+    this.summary = new Int32Array(ns)
+    for (let p = 0; p < P; p++) {
+      for (let k = this.partStart[p]; k < this.partStart[p + 1]; k++) {
+        const i = this.partNodes[k]
+        this.partFreeCpu[p] += this.capCpu[i]
+        this.partCappedCpu[p] += this.capCpu[i]
+        this.partFreeGpu[p] += this.capGpu[i]
+        this.partIdle[p]++
+        this.hist[p * this.histStride + this.capCpu[i]]++
+        if (this.capCpu[i] > this.partMaxFree[p]) this.partMaxFree[p] = this.capCpu[i]
+        for (const layer of [p, P + p]) {
+          this.setBit(layer, this.capCpu[i], k - this.partStart[p])
+          this.setBit(layer, this.histStride, k - this.partStart[p])
+        }
+      }
+    }
+    this.sCpu = new Int32Array(nc); this.sMem = new Float64Array(nc); this.sGpu = new Int32Array(nc)
+    this.stamp = new Int32Array(nc)
+    const cap = 2 * totalCpu + nc
+    this.poolNode = new Int32Array(cap); this.poolCpu = new Int32Array(cap); this.poolMem = new Float64Array(cap); this.poolGpu = new Int32Array(cap)
+    this.altNode = new Int32Array(cap); this.altCpu = new Int32Array(cap); this.altMem = new Float64Array(cap); this.altGpu = new Int32Array(cap)
+    const n = demand.count
+    this.allocOff = new Int32Array(n).fill(-1)
+    this.allocLen = new Int32Array(n)
+    this.allocCpuTotal = new Int32Array(n)
+    this.within = new Uint8Array(P * P)
+    for (let q = 0; q < P; q++) {
+      for (let p = 0; p < P; p++) {
+        let all = 1
+        for (let k = this.partStart[q]; k < this.partStart[q + 1] && all === 1; k++) if (this.inPart[p * nc + this.partNodes[k]] === 0) all = 0
+        this.within[q * P + p] = all
+      }
+    }
+    this.live = new Int32Array(Math.min(n, totalCpu))
+    this.livePos = new Int32Array(n).fill(-1)
+    this.keys = new Float64Array(nc)
+    this.cand = new Float64Array(nc)
+    this.touchedList = new Int32Array(nc)
+    this.specialList = new Int32Array(nc)
+    this.specialMark = new Int32Array(nc)
+  }
+
+  // ---- Free-CPU buckets ----------------------------------------------------------------------
+
+  private setBit(p: number, b: number, pos: number): void {
+    const w = pos >>> 5
+    this.bits[this.bitBase[p] + b * this.words[p] + w] |= 1 << (pos & 31)
+    this.summary[this.sumBase[p] + b * this.sums[p] + (w >>> 5)] |= 1 << (w & 31)
+  }
+
+  private clearBit(p: number, b: number, pos: number): void {
+    const w = pos >>> 5
+    const k = this.bitBase[p] + b * this.words[p] + w
+    const v = this.bits[k] & ~(1 << (pos & 31))
+    this.bits[k] = v
+    if (v === 0) this.summary[this.sumBase[p] + b * this.sums[p] + (w >>> 5)] &= ~(1 << (w & 31))
+  }
+
+  /** The first position in [from, to) of bucket b of partition p, or -1. */
+  private nextSet(p: number, b: number, from: number, to: number): number {
+    if (from >= to) return -1
+    const bits = this.bits, summary = this.summary
+    const base = this.bitBase[p] + b * this.words[p], sbase = this.sumBase[p] + b * this.sums[p]
+    let w = from >>> 5
+    let word = bits[base + w] & (-1 << (from & 31))
+    for (;;) {
+      if (word !== 0) {
+        const pos = (w << 5) + (31 - Math.clz32(word & -word))
+        return pos < to ? pos : -1
+      }
+      w++
+      if (w << 5 >= to) return -1
+      let sidx = w >>> 5
+      let sw = summary[sbase + sidx] & (-1 << (w & 31))
+      while (sw === 0) {
+        sidx++
+        if (sidx << 10 >= to) return -1
+        sw = summary[sbase + sidx]
+      }
+      w = (sidx << 5) + (31 - Math.clz32(sw & -sw))
+      if (w << 5 >= to) return -1
+      word = bits[base + w]
+    }
+  }
+
+  /** Jobs holding resources now. */
+  get runningCount(): number { return this.liveLen }
+
+  /** VIEW_CAPPED's CPUs of node i. */
+  private cvOf(i: number): number {
+    const f = this.freeCpu[i]
+    if (this.stamp[i] !== this.epoch) return f
+    const sc = this.sCpu[i]
+    return sc < f ? sc : f
+  }
+
+  /** Node i's VIEW_CAPPED CPUs went from oldCv to newCv: move it between the capped buckets. */
+  private moveCapped(i: number, oldCv: number, newCv: number): void {
+    if (oldCv === newCv) return
+    if (!this.cappedLive) {
+      // Every node is at its free CPUs until one goes below: only then is the capped layer needed.
+      if (newCv >= this.freeCpu[i]) return
+      this.syncCapped()
+      oldCv = this.freeCpu[i]
+    }
+    const P = this.partitionCount, NF = this.histStride
+    for (let k = this.nodePartStart[i]; k < this.nodePartStart[i + 1]; k++) {
+      const p = this.nodeParts[k], q = P + p, pos = this.nodePos[k]
+      this.clearBit(q, oldCv, pos)
+      this.setBit(q, newCv, pos)
+      if (oldCv === 0) this.setBit(q, NF, pos)
+      else if (newCv === 0) this.clearBit(q, NF, pos)
+      this.partCappedCpu[p] += newCv - oldCv
+      this.histCapped[p * NF + oldCv]--
+      this.histCapped[p * NF + newCv]++
+    }
+  }
+
+  /** The capped layer becomes a copy of the free layer (every node at its free CPUs) and is kept
+   * up to date from now until the next scratchBegin. */
+  private syncCapped(): void {
+    const P = this.partitionCount
+    this.bits.copyWithin(this.bitBase[P], 0, this.bitBase[P])
+    this.summary.copyWithin(this.sumBase[P], 0, this.sumBase[P])
+    this.partCappedCpu.set(this.partFreeCpu)
+    this.histCapped.set(this.hist)
+    this.cappedLive = true
+  }
+
+  /** Hides the nodes marked 1 from every view (null: none). The array is read, not copied. */
+  setExclude(mask: Uint8Array | null): void { this.exclude = mask; this.version++ }
+
+  // ---- Views -------------------------------------------------------------------------------
+
+  private cpuIn(i: number, view: View): number {
+    if (view === VIEW_FREE) return this.freeCpu[i]
+    if (view === VIEW_EMPTY) return this.capCpu[i]
+    const s = this.stamp[i] === this.epoch ? this.sCpu[i] : this.freeCpu[i]
+    return view === VIEW_SHADOW || s < this.freeCpu[i] ? s : this.freeCpu[i]
+  }
+
+  private memIn(i: number, view: View): number {
+    if (view === VIEW_FREE) return this.freeMem[i]
+    if (view === VIEW_EMPTY) return this.capMem[i]
+    const s = this.stamp[i] === this.epoch ? this.sMem[i] : this.freeMem[i]
+    return view === VIEW_SHADOW || s < this.freeMem[i] ? s : this.freeMem[i]
+  }
+
+  private gpuIn(i: number, view: View): number {
+    if (view === VIEW_FREE) return this.freeGpu[i]
+    if (view === VIEW_EMPTY) return this.capGpu[i]
+    const s = this.stamp[i] === this.epoch ? this.sGpu[i] : this.freeGpu[i]
+    return view === VIEW_SHADOW || s < this.freeGpu[i] ? s : this.freeGpu[i]
+  }
+
+  /** Free CPUs of node i in a view (for callers that inspect the state). */
+  cpusAvailable(i: number, view: View): number { return this.cpuIn(i, view) }
+  memAvailable(i: number, view: View): number { return this.memIn(i, view) }
+  gpusAvailable(i: number, view: View): number { return this.gpuIn(i, view) }
+
+  /**
+   * CPUs job j takes on node i in the view if it can use that node, else 0 (memory taken left in
+   * lastMem). N-node jobs: exactly their per-node CPUs (rounded to cores; a whole node's CPUs).
+   * Flexible jobs: every CPU they could use there (the caller takes what it needs).
+   */
+  private take(j: number, i: number, view: View): number {
+    const d = this.demand
+    const ex = this.exclude
+    if (ex !== null && ex[i] !== 0) return 0
+    // GPUs first: a node short of GPUs is out whatever its CPUs.
+    const g = d.gpus[j]
+    if (g > 0 && this.gpuIn(i, view) < g) return 0
+    const cap = this.capCpu[i]
+    const free = this.cpuIn(i, view)
+    const memAll = d.memAll[j] !== 0
+    const mNode = d.memPerNode[j], mCpu = d.memPerCpu[j]
+    const fixed = d.nodes[j] > 0
+    let c: number
+    if (d.whole[j] !== 0) {
+      if (free !== cap || (fixed && cap < d.cpus[j])) return 0
+      c = cap
+      if (memAll) {
+        if (this.memIn(i, view) !== this.capMem[i]) return 0
+        this.lastMem = this.capMem[i]
+      } else if (mNode > 0 || mCpu > 0) {
+        // Whole node: the per-CPU memory counts the CPUs the job asked for, capped at the node's.
+        let m = mNode + mCpu * (fixed ? d.cpus[j] : Math.min(d.cpus[j], cap))
+        if (m > this.capMem[i]) m = this.capMem[i]
+        if (this.memIn(i, view) < m) return 0
+        this.lastMem = m
+      } else this.lastMem = 0
+      return c
+    }
+    const unit = this.unitCpu[i]
+    if (fixed) {
+      c = d.cpus[j]
+      if (unit > 1) c = Math.ceil(c / unit) * unit
+      if (c > free) return 0
+    } else {
+      c = unit > 1 ? free - (free % unit) : free
+      if (c <= 0) return 0
+    }
+    if (memAll) {
+      if (this.memIn(i, view) !== this.capMem[i]) return 0
+      this.lastMem = this.capMem[i]
+    } else if (mNode > 0 || mCpu > 0) {
+      const mem = this.memIn(i, view)
+      if (fixed) {
+        const m = mNode + mCpu * c
+        if (m > mem) return 0
+        this.lastMem = m
+      } else {
+        if (mNode > mem) return 0
+        if (mCpu > 0) {
+          let byMem = Math.floor((mem - mNode) / mCpu)
+          if (unit > 1) byMem -= byMem % unit
+          if (byMem < c) c = byMem
+          if (c <= 0) return 0
+        }
+        this.lastMem = mNode + mCpu * c
+      }
+    } else this.lastMem = 0
+    return c
+  }
+
+  private prefOf(i: number, pref: Pref): number {
+    const f = this.freeCpu[i]
+    if (pref === PREF_BUSY_NOW || this.stamp[i] !== this.epoch) return f
+    return this.sCpu[i] < f ? this.sCpu[i] : f // PREF_RESERVED: the CPUs usable now beside the reservation
+  }
+
+  /** Node i joins the special list when its scratch is below its free state on some resource. */
+  private checkSpecial(i: number): void {
+    if (this.specialMark[i] !== this.epoch && this.stamp[i] === this.epoch &&
+      (this.sCpu[i] < this.freeCpu[i] || this.sMem[i] < this.freeMem[i] || this.sGpu[i] < this.freeGpu[i])) {
+      this.specialMark[i] = this.epoch
+      this.specialList[this.specialLen++] = i
+    }
+  }
+
+  // ---- Quick reject and selection ------------------------------------------------------------
+
+  /**
+   * True when job j certainly cannot start now (VIEW_FREE), from the per-partition totals alone:
+   * too few free CPUs or GPUs in its partition, too few idle nodes for a whole-node job, or no node
+   * with enough free CPUs for a per-node share. False means "scan the nodes".
+   */
+  quickReject(j: number): boolean {
+    const d = this.demand
+    const p = d.partition[j]
+    const nn = d.nodes[j]
+    if (nn > 0) {
+      if (d.whole[j] !== 0) { if (this.partIdle[p] < nn) return true } else if (d.cpus[j] > this.partMaxFree[p]) return true
+      if (nn * d.cpus[j] > this.partFreeCpu[p]) return true
+      if (d.gpus[j] > 0 && nn * d.gpus[j] > this.partFreeGpu[p]) return true
+      return nn > 1 && d.whole[j] === 0 && this.nodesWith(this.hist, p, d.cpus[j], nn) < nn
+    }
+    if (d.whole[j] !== 0 && this.partIdle[p] === 0) return true
+    return d.cpus[j] > this.partFreeCpu[p]
+  }
+
+  /** True when job j certainly cannot start in VIEW_CAPPED: its partition's capped CPUs are too few. */
+  cappedReject(j: number): boolean {
+    const d = this.demand
+    const nn = d.nodes[j]
+    const p = d.partition[j]
+    if ((nn > 0 ? nn * d.cpus[j] : d.cpus[j]) > (this.cappedLive ? this.partCappedCpu[p] : this.partFreeCpu[p])) return true
+    return nn > 0 && d.whole[j] === 0 && this.nodesWith(this.cappedLive ? this.histCapped : this.hist, p, d.cpus[j], nn) < nn
+  }
+
+  /** How many nodes of partition p have at least c CPUs in `hist` (counting stops at `enough`). */
+  private nodesWith(hist: Int32Array, p: number, c: number, enough: number): number {
+    const stride = this.histStride, h = p * stride
+    let k = 0
+    for (let x = stride - 1; x >= c && k < enough; x--) k += hist[h + x]
+    return k
+  }
+
+  /**
+   * Can job j start on its partition's nodes in `view`? If so, fills `out` with the nodes (by the
+   * best-fit rule above; `pref` breaks ties before the index) and answers true. No quick reject
+   * here: callers on VIEW_FREE call quickReject first.
+   *
+   * Fast path: the partition's nodes are visited by free-CPU bucket (weight group, then free CPUs,
+   * then index: the best-fit order itself), so a one-node job looks at the nodes with just enough
+   * free CPUs first and stops at the first that passes every test. Nodes touched in the scratch
+   * (released, reserved, pinned: usually few) have other values in VIEW_SHADOW/VIEW_CAPPED and
+   * under a preference; they are keyed one by one and merged into the bucket order. The result is
+   * the one selectScan (a plain scan of every node, kept as the reference) gives.
+   */
+  select(j: number, view: View, pref: Pref, out: Selection): boolean {
+    if (view === VIEW_EMPTY) return this.selectScan(j, view, pref, out)
+    const d = this.demand
+    const p = d.partition[j]
+    const start = this.partStart[p]
+    const pn = this.partNodes, wr = this.weightRank, keys = this.keys
+    // Nodes whose key differs from their bucket's: in VIEW_SHADOW every touched node; in VIEW_FREE
+    // under PREF_RESERVED (and VIEW_CAPPED under PREF_BUSY_NOW) the nodes below the free state
+    // (reserved); none otherwise.
+    const useTouched = view === VIEW_SHADOW
+    const split = useTouched || (view === VIEW_FREE && pref === PREF_RESERVED) || (view === VIEW_CAPPED && pref === PREF_BUSY_NOW)
+    // VIEW_CAPPED visits the capped buckets (layer P + p), where every node sits at its capped CPUs.
+    const layer = view === VIEW_CAPPED && this.cappedLive ? this.partitionCount + p : p
+    const tl = useTouched ? this.touchedList : this.specialList
+    const tlen = split ? (useTouched ? this.touchedLen : this.specialLen) : 0
+    const mark = useTouched ? this.stamp : this.specialMark
+    const nn = d.nodes[j]
+    const maxC = this.histStride - 1
+    out.len = 0
+    // Those nodes of this partition that the job can use, keyed.
+    let nt = 0
+    if (split) {
+      const base = p * this.nodeCount
+      for (let k = 0; k < tlen; k++) {
+        const i = tl[k]
+        if (this.inPart[base + i] === 0 || this.take(j, i, view) === 0) continue
+        const c = this.cpuIn(i, view)
+        const pv = pref === PREF_NONE ? 0 : this.prefOf(i, pref)
+        keys[nt++] = nn > 0
+          ? wr[i] * KEY_CPU + (c < SAT13 ? c : SAT13) * KEY_PREF + (pv < SAT13 ? pv : SAT13) * KEY_INDEX + i
+          : pref === PREF_NONE ? wr[i] * KEY_CPU + i : wr[i] * KEY_CPU + (pv < SAT13 ? pv : SAT13) * KEY_INDEX + i
+      }
+      // A min-heap: the merges below pop only as many as they take.
+      for (let k = (nt >> 1) - 1; k >= 0; k--) siftDownMin(keys, k, nt)
+    }
+    const epoch = this.epoch
+    const g0 = this.pgStart[p], g1 = this.pgStart[p + 1]
+    if (nn > 0) {
+      const cMin = d.cpus[j]
+      // Untouched candidates in key order: weight group, free CPUs, index. Their key under a
+      // preference is (weight, c, c, index): the bucket order too.
+      let found = 0
+      const want = nn === 1 ? 1 : nn
+      const cand = this.cand
+      for (let g = g0; g < g1 && found < want; g++) {
+        const lo = this.groupPos[g], hi = g + 1 < g1 ? this.groupPos[g + 1] : this.partStart[p + 1] - start
+        for (let c = cMin; c <= maxC && found < want; c++) {
+          for (let pos = this.nextSet(layer, c, lo, hi); pos >= 0 && found < want; pos = this.nextSet(layer, c, pos + 1, hi)) {
+            const i = pn[start + pos]
+            if (split && mark[i] === epoch) continue
+            if (this.take(j, i, view) === 0) continue
+            const pv = pref === PREF_NONE ? 0 : c
+            cand[found++] = wr[i] * KEY_CPU + (c < SAT13 ? c : SAT13) * KEY_PREF + (pv < SAT13 ? pv : SAT13) * KEY_INDEX + i
+          }
+        }
+      }
+      if (found + nt < nn) return false
+      // Merge the heap with the ascending candidates, take the nn smallest.
+      let b = 0
+      for (let k = 0; k < nn; k++) {
+        let key: number
+        if (nt > 0 && (b >= found || keys[0] < cand[b])) { key = keys[0]; nt = popMin(keys, nt) } else key = cand[b++]
+        const i = key % KEY_INDEX
+        const t = this.take(j, i, view)
+        this.put(out, j, i, t, this.lastMem)
+      }
+      return true
+    }
+    // Flexible: greedy in (weight, index) order, or (weight, pref, index) under a preference.
+    let rem = d.cpus[j]
+    if (pref === PREF_NONE) {
+      const NF = this.histStride // the "has free CPUs" set
+      const nP = this.partStart[p + 1] - start
+      for (let pos = this.nextSet(layer, NF, 0, nP); pos >= 0 && rem > 0; pos = this.nextSet(layer, NF, pos + 1, nP)) {
+        const i = pn[start + pos]
+        if (split && mark[i] === epoch) continue
+        const key = wr[i] * KEY_CPU + i
+        while (nt > 0 && keys[0] < key && rem > 0) { const i2 = keys[0] % KEY_INDEX; nt = popMin(keys, nt); rem = this.takeFlexible(out, j, i2, view, rem) }
+        if (rem > 0) rem = this.takeFlexible(out, j, i, view, rem)
+      }
+    } else {
+      for (let g = g0; g < g1 && rem > 0; g++) {
+        const lo = this.groupPos[g], hi = g + 1 < g1 ? this.groupPos[g + 1] : this.partStart[p + 1] - start
+        for (let c = 1; c <= maxC && rem > 0; c++) {
+          for (let pos = this.nextSet(layer, c, lo, hi); pos >= 0 && rem > 0; pos = this.nextSet(layer, c, pos + 1, hi)) {
+            const i = pn[start + pos]
+            if (split && mark[i] === epoch) continue
+            const key = wr[i] * KEY_CPU + (c < SAT13 ? c : SAT13) * KEY_INDEX + i
+            while (nt > 0 && keys[0] < key && rem > 0) { const i2 = keys[0] % KEY_INDEX; nt = popMin(keys, nt); rem = this.takeFlexible(out, j, i2, view, rem) }
+            if (rem > 0) rem = this.takeFlexible(out, j, i, view, rem)
+          }
+        }
+      }
+    }
+    while (nt > 0 && rem > 0) { const i2 = keys[0] % KEY_INDEX; nt = popMin(keys, nt); rem = this.takeFlexible(out, j, i2, view, rem) }
+    if (rem > 0) { out.len = 0; return false }
+    return true
+  }
+
+  /** The reference selection: a plain scan of every node of the partition (VIEW_EMPTY uses it;
+   * the tests check that select gives the same nodes). Same rules and result as select. */
+  selectScan(j: number, view: View, pref: Pref, out: Selection): boolean {
+    const d = this.demand
+    const p = d.partition[j]
+    const start = this.partStart[p], end = this.partStart[p + 1]
+    const pn = this.partNodes, wr = this.weightRank
+    const nn = d.nodes[j]
+    out.len = 0
+    if (nn === 1) {
+      // One node: the sufficient node with the fewest usable CPUs; weight groups first; ties by pref, then index.
+      let best = -1, bestW = 0, bestC = 0, bestP = 0, bestTake = 0, bestMem = 0
+      for (let k = start; k < end; k++) {
+        const i = pn[k]
+        if (best >= 0 && wr[i] > bestW) break // a lower weight group already has a sufficient node
+        const t = this.take(j, i, view)
+        if (t === 0) continue
+        const c = this.cpuIn(i, view)
+        const pv = pref === PREF_NONE ? 0 : this.prefOf(i, pref)
+        if (best < 0 || c < bestC || (c === bestC && (pv < bestP || (pv === bestP && i < best)))) {
+          best = i; bestW = wr[i]; bestC = c; bestP = pv; bestTake = t; bestMem = this.lastMem
+        }
+      }
+      if (best < 0) return false
+      this.put(out, j, best, bestTake, bestMem)
+      return true
+    }
+    if (nn > 1) {
+      // N nodes: the N sufficient nodes of smallest (weight, usable CPUs, pref, index).
+      const keys = this.keys
+      let k2 = 0
+      for (let k = start; k < end; k++) {
+        const i = pn[k]
+        if (this.take(j, i, view) === 0) continue
+        const c = this.cpuIn(i, view)
+        const pv = pref === PREF_NONE ? 0 : this.prefOf(i, pref)
+        keys[k2++] = wr[i] * KEY_CPU + (c < SAT13 ? c : SAT13) * KEY_PREF + (pv < SAT13 ? pv : SAT13) * KEY_INDEX + i
+      }
+      if (k2 < nn) return false
+      smallestFirst(keys, k2, nn)
+      for (let k = 0; k < nn; k++) {
+        const i = keys[k] % KEY_INDEX
+        const t = this.take(j, i, view)
+        this.put(out, j, i, t, this.lastMem)
+      }
+      return true
+    }
+    // Flexible: CPUs greedily over the nodes, in (weight, index) order, or (weight, pref, index).
+    let rem = d.cpus[j]
+    if (pref === PREF_NONE) {
+      for (let k = start; k < end && rem > 0; k++) {
+        const i = pn[k]
+        rem = this.takeFlexible(out, j, i, view, rem)
+      }
+    } else {
+      const keys = this.keys
+      let k2 = 0, sum = 0
+      for (let k = start; k < end; k++) {
+        const i = pn[k]
+        const t = this.take(j, i, view)
+        if (t === 0) continue
+        sum += t
+        const pv = this.prefOf(i, pref)
+        keys[k2++] = wr[i] * KEY_CPU + (pv < SAT13 ? pv : SAT13) * KEY_INDEX + i
+      }
+      if (sum < rem) return false
+      smallestFirst(keys, k2, k2)
+      for (let k = 0; k < k2 && rem > 0; k++) rem = this.takeFlexible(out, j, keys[k] % KEY_INDEX, view, rem)
+    }
+    if (rem > 0) { out.len = 0; return false }
+    return true
+  }
+
+  /** Flexible job: take what it still needs (rounded up to cores) of what node i offers. */
+  private takeFlexible(out: Selection, j: number, i: number, view: View, rem: number): number {
+    const t = this.take(j, i, view)
+    if (t === 0) return rem
+    const d = this.demand
+    let c = t
+    if (d.whole[j] === 0 && rem < t) {
+      const unit = this.unitCpu[i]
+      c = unit > 1 ? Math.ceil(rem / unit) * unit : rem
+      if (c > t) c = t
+      if (d.memAll[j] === 0) this.lastMem = d.memPerNode[j] + d.memPerCpu[j] * c
+    }
+    this.put(out, j, i, c, this.lastMem)
+    return rem - c
+  }
+
+  private put(out: Selection, j: number, i: number, c: number, m: number): void {
+    const k = out.len++
+    out.nodes[k] = i; out.cpus[k] = c; out.mem[k] = m; out.gpus[k] = this.demand.gpus[j]
+  }
+
+  /** quickReject then select on the current free state, with no preference. */
+  fitsNow(j: number, out: Selection): boolean {
+    return !this.quickReject(j) && this.select(j, VIEW_FREE, PREF_NONE, out)
+  }
+
+  // ---- Allocation ----------------------------------------------------------------------------
+
+  /** Job j takes what `sel` says (a selection made for it on the current state). */
+  allocate(j: number, sel: Selection): void {
+    if (this.allocOff[j] >= 0) throw new MachineError(`job index ${j} is already running`)
+    const len = sel.len
+    this.version++
+    if (this.poolTop + len > this.poolNode.length) this.compact()
+    const off = this.poolTop
+    this.poolTop += len
+    this.allocOff[j] = off; this.allocLen[j] = len
+    let total = 0
+    for (let k = 0; k < len; k++) total += sel.cpus[k]
+    this.allocCpuTotal[j] = total
+    for (let k = 0; k < len; k++) {
+      const i = sel.nodes[k], c = sel.cpus[k], m = sel.mem[k], g = sel.gpus[k]
+      this.poolNode[off + k] = i; this.poolCpu[off + k] = c; this.poolMem[off + k] = m; this.poolGpu[off + k] = g
+      this.change(i, -c, -m, -g)
+      this.jobsOn[i]++
+    }
+    this.livePos[j] = this.liveLen
+    this.live[this.liveLen++] = j
+  }
+
+  /** Job j gives back everything it holds. */
+  release(j: number): void {
+    const off = this.allocOff[j], len = this.allocLen[j]
+    if (off < 0) throw new MachineError(`job index ${j} is not running`)
+    this.version++
+    for (let k = off; k < off + len; k++) {
+      const i = this.poolNode[k]
+      this.change(i, this.poolCpu[k], this.poolMem[k], this.poolGpu[k])
+      this.jobsOn[i]--
+      if (this.stamp[i] === this.epoch) this.checkSpecial(i)
+    }
+    this.allocOff[j] = -1; this.allocLen[j] = 0
+    const pos = this.livePos[j], last = this.live[--this.liveLen]
+    this.live[pos] = last; this.livePos[last] = pos; this.livePos[j] = -1
+  }
+
+  /** The allocation of a running job: entries [allocOff[j], allocOff[j] + allocLen[j]) of these columns. */
+  allocNode(k: number): number { return this.poolNode[k] }
+  allocCpus(k: number): number { return this.poolCpu[k] }
+  allocMem(k: number): number { return this.poolMem[k] }
+  allocGpus(k: number): number { return this.poolGpu[k] }
+
+  /** Applies a change of the free state of node i and keeps the partition totals up to date. */
+  private change(i: number, dc: number, dm: number, dg: number): void {
+    const cap = this.capCpu[i]
+    const old = this.freeCpu[i], now = old + dc
+    if (now < 0 || now > cap) throw new MachineError(`node ${this.cluster.nodes[i].name} would have ${now} free CPUs of ${cap}`)
+    const oldCv = this.cvOf(i)
+    this.freeCpu[i] = now
+    this.moveCapped(i, oldCv, this.cvOf(i))
+    this.freeMem[i] += dm
+    this.freeGpu[i] += dg
+    this.totalFreeCpu += dc
+    const hist = this.hist, stride = this.histStride
+    for (let k = this.nodePartStart[i]; k < this.nodePartStart[i + 1]; k++) {
+      const p = this.nodeParts[k]
+      if (old !== now) {
+        const pos = this.nodePos[k]
+        this.clearBit(p, old, pos)
+        this.setBit(p, now, pos)
+        if (old === 0) this.setBit(p, stride, pos)
+        else if (now === 0) this.clearBit(p, stride, pos)
+      }
+      this.partFreeCpu[p] += dc
+      this.partFreeGpu[p] += dg
+      if (old === cap) this.partIdle[p]--
+      if (now === cap) this.partIdle[p]++
+      const h = p * stride
+      hist[h + old]--
+      hist[h + now]++
+      if (now > this.partMaxFree[p]) this.partMaxFree[p] = now
+      else if (old === this.partMaxFree[p]) {
+        let c = old
+        while (c > 0 && hist[h + c] === 0) c--
+        this.partMaxFree[p] = c
+      }
+    }
+  }
+
+  private compact(): void {
+    const on = this.altNode, oc = this.altCpu, om = this.altMem, og = this.altGpu
+    let top = 0
+    for (let r = 0; r < this.liveLen; r++) {
+      const j = this.live[r]
+      const off = this.allocOff[j], len = this.allocLen[j]
+      on.set(this.poolNode.subarray(off, off + len), top)
+      oc.set(this.poolCpu.subarray(off, off + len), top)
+      om.set(this.poolMem.subarray(off, off + len), top)
+      og.set(this.poolGpu.subarray(off, off + len), top)
+      this.allocOff[j] = top
+      top += len
+    }
+    this.altNode = this.poolNode; this.altCpu = this.poolCpu; this.altMem = this.poolMem; this.altGpu = this.poolGpu
+    this.poolNode = on; this.poolCpu = oc; this.poolMem = om; this.poolGpu = og
+    this.poolTop = top
+  }
+
+  // ---- Scratch: the state at a future time ---------------------------------------------------
+
+  /** Starts a new VIEW_SHADOW equal to the current free state (O(1)). */
+  scratchBegin(): void {
+    // The capped view equals the free state again: its layer is dropped until a node goes below.
+    this.cappedLive = false
+    this.touchedLen = 0
+    this.specialLen = 0
+    this.epoch++
+    if (this.epoch === 0x7fffffff) { this.stamp.fill(0); this.specialMark.fill(0); this.epoch = 1 }
+  }
+
+  private touch(i: number): void {
+    if (this.stamp[i] !== this.epoch) {
+      this.stamp[i] = this.epoch
+      this.touchedList[this.touchedLen++] = i
+      this.sCpu[i] = this.freeCpu[i]; this.sMem[i] = this.freeMem[i]; this.sGpu[i] = this.freeGpu[i]
+    }
+  }
+
+  /** In VIEW_SHADOW, running job j has ended (its resources are free again). */
+  scratchRelease(j: number): void {
+    const off = this.allocOff[j], len = this.allocLen[j]
+    for (let k = off; k < off + len; k++) {
+      const i = this.poolNode[k]
+      this.touch(i)
+      const oldCv = this.cvOf(i)
+      this.sCpu[i] += this.poolCpu[k]; this.sMem[i] += this.poolMem[k]; this.sGpu[i] += this.poolGpu[k]
+      this.moveCapped(i, oldCv, this.cvOf(i))
+    }
+  }
+
+  /** In VIEW_SHADOW, `sel` is taken (a reservation: VIEW_SHADOW then holds what is left beside it). */
+  scratchTake(sel: Selection): void {
+    for (let k = 0; k < sel.len; k++) {
+      const i = sel.nodes[k]
+      this.touch(i)
+      const oldCv = this.cvOf(i)
+      this.sCpu[i] -= sel.cpus[k]; this.sMem[i] -= sel.mem[k]; this.sGpu[i] -= sel.gpus[k]
+      this.checkSpecial(i)
+      this.moveCapped(i, oldCv, this.cvOf(i))
+    }
+  }
+
+  /**
+   * Before allocating `sel` now: pins VIEW_SHADOW on its nodes to their state before the
+   * allocation (a job that ends before the shadow time leaves the shadow state as it was; a job
+   * that runs past it is then subtracted with scratchTake).
+   */
+  scratchPin(sel: Selection): void {
+    for (let k = 0; k < sel.len; k++) this.touch(sel.nodes[k])
+  }
+
+  /** True when job j can use node i in the view (fixed N: it is sufficient; flexible: it offers CPUs). */
+  usable(j: number, i: number, view: View): number { return this.take(j, i, view) }
+
+  /** True when job j asks for CPUs only and may spread them (flexible, no core rounding, memory,
+   * GPUs, whole nodes or mask): it fits exactly when its partition has enough free CPUs. */
+  isCountOnly(j: number): boolean {
+    const d = this.demand
+    return d.nodes[j] === 0 && this.unitOne && this.exclude === null && d.whole[j] === 0 && d.gpus[j] === 0 &&
+      d.memAll[j] === 0 && d.memPerNode[j] === 0 && d.memPerCpu[j] === 0
+  }
+
+  /** Extra CPUs at the shadow time left by the last earliestCount. */
+  extraCount = 0
+
+  /**
+   * earliest() for a job with isCountOnly(j): the single pool's rule within its partition, no
+   * scratch and no node choice — the shadow time is the first estimated end (clamped to now) at
+   * which the partition's free CPUs plus those released reach the job's; `extraCount` = the CPUs of
+   * the partition free at that time beyond the job's (every job ending by then counts).
+   */
+  earliestCount(j: number, now: number, order: Int32Array, len: number, estEnd: Float64Array): number {
+    const p = this.demand.partition[j], need = this.demand.cpus[j]
+    const base = p * this.nodeCount, inPart = this.inPart
+    let have = this.partFreeCpu[p]
+    let r = 0
+    let shadow = have >= need ? now : Infinity
+    const P = this.partitionCount, within = this.within, part = this.demand.partition
+    while (r < len) {
+      const e0 = estEnd[order[r]] > now ? estEnd[order[r]] : now
+      if (e0 > shadow) break
+      for (; r < len && (estEnd[order[r]] > now ? estEnd[order[r]] : now) === e0; r++) {
+        const job = order[r]
+        // A job of a partition inside p gives back all its CPUs to p: no need to look at its nodes.
+        if (within[part[job] * P + p] !== 0) { have += this.allocCpuTotal[job]; continue }
+        for (let k = this.allocOff[job], end = k + this.allocLen[job]; k < end; k++) {
+          if (inPart[base + this.poolNode[k]] !== 0) have += this.poolCpu[k]
+        }
+      }
+      if (have >= need && shadow === Infinity) shadow = e0
+    }
+    if (shadow === Infinity) throw new MachineError(`job index ${j} does not fit partition ${this.cluster.partitions[p].name} even when every running job has ended`)
+    this.extraCount = have - need
+    return shadow
+  }
+
+  /** True when every node of partition q is in partition p. */
+  partitionWithin(q: number, p: number): boolean { return this.within[q * this.partitionCount + p] !== 0 }
+
+  /** CPUs job j asks for in all (N × per node, or the flexible total), before core rounding. */
+  cpusAsked(j: number): number {
+    const d = this.demand
+    return d.nodes[j] > 0 ? d.nodes[j] * d.cpus[j] : d.cpus[j]
+  }
+
+  /** CPUs that `sel` takes on the nodes of partition p. */
+  cpusIn(sel: Selection, p: number): number {
+    const base = p * this.nodeCount
+    let c = 0
+    for (let k = 0; k < sel.len; k++) if (this.inPart[base + sel.nodes[k]] !== 0) c += sel.cpus[k]
+    return c
+  }
+
+  /**
+   * When could job j start if the running jobs ended at their estimated ends? `order[0..len)` are
+   * the running jobs sorted by estimated end (`estEnd`); they are released into VIEW_SHADOW group by
+   * group (equal ends, clamped to `now`, together) and j is tested after each group. Returns the
+   * shadow time (≥ now) and fills `out` with the nodes j would use then, chosen with
+   * PREF_BUSY_NOW; VIEW_SHADOW then holds what is left on each node beside that reservation
+   * (scratchTake). Throws if j does not fit even when everything has ended.
+   * Cost: O(partition nodes) once, plus O(entries released) (each released node is re-tested).
+   */
+  earliest(j: number, now: number, order: Int32Array, len: number, estEnd: Float64Array, out: Selection): number {
+    this.scratchBegin()
+    const d = this.demand
+    const p = d.partition[j], nc = this.nodeCount
+    const fixed = d.nodes[j] > 0
+    const need = fixed ? d.nodes[j] : d.cpus[j]
+    // Sufficient nodes (fixed N) or usable CPUs (flexible) in the partition, kept up to date.
+    // A job that asks for CPUs only (no cores to round, no GPUs, no memory, no whole node, no mask):
+    // a node's worth is its CPUs, counted without take().
+    const cpuOnly = this.unitOne && this.exclude === null && d.whole[j] === 0 && d.gpus[j] === 0 && d.memAll[j] === 0 && d.memPerNode[j] === 0 && d.memPerCpu[j] === 0
+    const per = d.cpus[j]
+    // (Nothing is touched yet: VIEW_SHADOW is the free state, visited by bucket.)
+    let have = 0
+    const start = this.partStart[p], nP = this.partStart[p + 1] - start
+    if (fixed) {
+      for (let c = d.cpus[j]; c < this.histStride; c++) {
+        for (let pos = this.nextSet(p, c, 0, nP); pos >= 0; pos = this.nextSet(p, c, pos + 1, nP)) {
+          if (this.take(j, this.partNodes[start + pos], VIEW_SHADOW) > 0) have++
+        }
+      }
+    } else if (cpuOnly) {
+      have = this.partFreeCpu[p] // CPUs only: every free CPU is usable
+    } else {
+      for (let pos = this.nextSet(p, this.histStride, 0, nP); pos >= 0; pos = this.nextSet(p, this.histStride, pos + 1, nP)) {
+        have += this.take(j, this.partNodes[start + pos], VIEW_SHADOW)
+      }
+    }
+    const inPart = this.inPart, base = p * nc
+    let r = 0
+    while (have < need && r < len) {
+      const e0 = estEnd[order[r]] > now ? estEnd[order[r]] : now
+      for (; r < len && (estEnd[order[r]] > now ? estEnd[order[r]] : now) === e0; r++) {
+        const job = order[r]
+        const off = this.allocOff[job], n2 = this.allocLen[job]
+        for (let k = off; k < off + n2; k++) {
+          const i = this.poolNode[k]
+          this.touch(i)
+          const inP = inPart[base + i] !== 0
+          const oldCv = this.cvOf(i)
+          if (inP && cpuOnly) {
+            const s0 = this.sCpu[i], s1 = s0 + this.poolCpu[k]
+            have += fixed ? (s0 < per && s1 >= per ? 1 : 0) : s1 - s0
+            this.sCpu[i] = s1; this.sMem[i] += this.poolMem[k]; this.sGpu[i] += this.poolGpu[k]
+          } else {
+            let before = 0
+            if (inP) { const t = this.take(j, i, VIEW_SHADOW); before = fixed ? (t > 0 ? 1 : 0) : t }
+            this.sCpu[i] += this.poolCpu[k]; this.sMem[i] += this.poolMem[k]; this.sGpu[i] += this.poolGpu[k]
+            if (inP) { const t = this.take(j, i, VIEW_SHADOW); have += (fixed ? (t > 0 ? 1 : 0) : t) - before }
+          }
+          this.moveCapped(i, oldCv, this.cvOf(i))
+        }
+      }
+      if (have >= need) {
+        if (!this.select(j, VIEW_SHADOW, PREF_BUSY_NOW, out)) throw new MachineError(`job index ${j}: reservation counters disagree with the node selection`)
+        this.scratchTake(out)
+        return e0
+      }
+    }
+    if (have >= need && this.select(j, VIEW_SHADOW, PREF_BUSY_NOW, out)) { this.scratchTake(out); return now }
+    throw new MachineError(`job index ${j} does not fit partition ${this.cluster.partitions[p].name} even when every running job has ended`)
+  }
+}
+
+/**
+ * Puts the m smallest of keys[0..k) first, ascending (a max-heap of m, then heap order sorted).
+ * In place, no allocation.
+ */
+function smallestFirst(keys: Float64Array, k: number, m: number): void {
+  // Max-heap over keys[0..m).
+  for (let i = (m >> 1) - 1; i >= 0; i--) siftDown(keys, i, m)
+  for (let i = m; i < k; i++) {
+    if (keys[i] < keys[0]) { keys[0] = keys[i]; siftDown(keys, 0, m) }
+  }
+  // Heap sort the m kept keys ascending.
+  for (let end = m - 1; end > 0; end--) {
+    const t = keys[0]; keys[0] = keys[end]; keys[end] = t
+    siftDown(keys, 0, end)
+  }
+}
+
+/** Min-heap over a[0..len): sift a[i] down. */
+function siftDownMin(a: Float64Array, i: number, len: number): void {
+  const x = a[i]
+  for (;;) {
+    let c = 2 * i + 1
+    if (c >= len) break
+    if (c + 1 < len && a[c + 1] < a[c]) c++
+    if (!(a[c] < x)) break
+    a[i] = a[c]
+    i = c
+  }
+  a[i] = x
+}
+
+/** Removes the smallest of the min-heap a[0..len); answers the new length. */
+function popMin(a: Float64Array, len: number): number {
+  const n = len - 1
+  if (n > 0) { a[0] = a[n]; siftDownMin(a, 0, n) }
+  return n
+}
+
+function siftDown(a: Float64Array, i: number, len: number): void {
+  const x = a[i]
+  for (;;) {
+    let c = 2 * i + 1
+    if (c >= len) break
+    if (c + 1 < len && a[c + 1] > a[c]) c++
+    if (!(a[c] > x)) break
+    a[i] = a[c]
+    i = c
+  }
+  a[i] = x
+}

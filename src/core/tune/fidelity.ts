@@ -1,0 +1,379 @@
+// Fidelity against the recorded history (issue #21 item 6; definitions in docs/CLUSTER.md
+// §Fidelity): the simulated schedule of the same jobs versus the one the site's scheduler
+// recorded — mean and median wait, rank correlation of per-job waits, the share of jobs starting
+// within 10 min and 1 h of their recorded start, the share started by backfill, the error of the
+// two-week moving-average wait (MAPE, the figure HPE's FastSim reports), overall and per
+// partition, and a verdict in plain words against the aims, with what limits the comparison.
+//
+// Cost: O(n log n) for n jobs (one sort per side, overall and per partition, giving ranks and
+// percentiles; grouping by partition is linear) plus O(days) for the moving average (per-day sums
+// and prefix sums: every trailing window is one subtraction).
+import { percentile } from '../sim/metrics'
+import type { JobTable } from '../workload/types'
+
+const MINUTE = 60
+const HOUR = 3600
+const DAY = 86400
+
+/** Aims of issue #21 and the bar set by published simulators (docs/CLUSTER.md §Fidelity). */
+export const FIDELITY_AIMS = {
+  /** Rank correlation of per-job waits at or above which the simulation orders jobs like the site. */
+  spearman: 0.6,
+  /** Simulated mean wait within ±25 % of the recorded one: ratio in [0.75, 1.25]. */
+  meanWaitTolerance: 0.25,
+  /** HPE's FastSim: 7.3 % MAPE of the two-week moving-average wait on ARCHER2 — the bar to beat. */
+  fastSimMape: 0.073,
+} as const
+
+/** Rank correlation below which the simulation follows the recorded waits only "poorly". */
+const LOOSE_SPEARMAN = 0.3
+/** Tolerances of "starts near its recorded start" (seconds, inclusive). */
+export const WITHIN_SHORT_S = 10 * MINUTE
+export const WITHIN_LONG_S = HOUR
+/** The moving average's trailing window (days) and its step (one evaluation per calendar day). */
+export const MOVING_WINDOW_DAYS = 14
+/** Logs spanning more days than this (~110 years) are broken, not long: no moving average. */
+const MAX_MOVING_DAYS = 40000
+/** Name of the jobs whose partition the log does not record, in `partitions`. */
+export const UNKNOWN_PARTITION = '(unknown)'
+
+/** What commonly limits the comparison, one phrase each, for callers to pass as `limits`
+ * (docs/CLUSTER.md §Fidelity, what each log lacks). Declared once so every caller says it alike. */
+export const FIDELITY_LIMITS = {
+  singlePool: 'the simulator sees one pool of interchangeable processors and a pure order, while the site\'s scheduler adds priorities, partitions, reservations and node topology',
+  waitsFromReservedTime: 'the log has no start time per job: its waits are derived from ResvCPURAW (reserved CPU time / CPUs), which counts from eligibility rather than submission, so per-job starts are estimates',
+  noTimeLimits: 'the log records no time limits, so the simulated reservations and backfill use a substitute for every job\'s requested time',
+  inferredMachine: 'the machine is inferred from the log (the nodes and CPUs its jobs were seen to use), not read from the site\'s configuration',
+  noSchedFlags: 'the log has no sacct Flags, so the share of jobs started by backfill cannot be compared',
+} as const
+
+/** One partition's comparison (the jobs of the log recorded in that partition). */
+export interface PartitionFidelity {
+  /** Jobs with both a recorded and a simulated start. */
+  jobs: number
+  /** Spearman rank correlation of per-job waits; null with fewer than 2 jobs or when one side's waits are all equal. */
+  spearman: number | null
+  /** Simulated mean wait / recorded mean wait; null when the recorded mean is 0. */
+  meanWaitRatio: number | null
+  /** Share of jobs whose simulated start is within 10 min / 1 h of the recorded start. */
+  within10m: number
+  within1h: number
+  /** Mean waits (seconds). */
+  recordedMeanWait: number
+  simulatedMeanWait: number
+}
+
+/** The measures added by issue #21 (docs/CLUSTER.md §Fidelity). */
+export interface FidelityMeasures {
+  /** Simulated mean wait / recorded mean wait; null when the recorded mean is 0. */
+  meanWaitRatio: number | null
+  /** Share of the compared jobs whose simulated start is within 10 min (1 h) of the recorded one. */
+  within10m: number
+  within1h: number
+  /** Share of jobs started by backfill: recorded from sacct Flags (null when the log lacks them),
+   * simulated from the simulator's record (null when it gave none). */
+  backfilledShare: { recorded: number | null; simulated: number | null }
+  /** MAPE (a fraction: 0.073 = 7.3 %) of the two-week moving-average wait, one point per day; null
+   * when it cannot be measured (movingWaitReason says why). */
+  movingWaitMape: number | null
+  /** Days whose two-week windows entered the MAPE (0 when null). */
+  movingWaitDays: number
+  /** Why movingWaitMape is null; null when it was measured. */
+  movingWaitReason: string | null
+  /** Per partition (name → comparison) when the log records partitions, else null. */
+  partitions: Record<string, PartitionFidelity> | null
+  /** What limits the comparison, as the caller stated it (e.g. waits from ResvCPURAW). */
+  limits: string[]
+}
+
+/** The comparison carried by results. The fields of issue #21 are optional here because results
+ * written before it (result schema ≤ 2) lack them; fidelity() always fills them. */
+export interface Calibration extends Partial<FidelityMeasures> {
+  /** Jobs with a recorded wait (and a simulated start): the jobs compared. */
+  jobs: number
+  /** jobs / the table's jobs. */
+  share: number
+  recordedMean: number
+  simulatedMean: number
+  recordedMedian: number
+  simulatedMedian: number
+  recordedP90: number
+  simulatedP90: number
+  /** Pearson correlation of per-job waits (0 when one side's waits are all equal). */
+  pearson: number
+  /** Spearman rank correlation of per-job waits, ties by average rank (0 when one side's waits are all equal). */
+  spearman: number
+  /** Mean of simulated − recorded (seconds). */
+  meanDifference: number
+  /** How far to trust the simulation, and what limits it, in plain words. */
+  verdict: string
+}
+
+/** What fidelity() returns: every field filled. */
+export type FullCalibration = Calibration & FidelityMeasures
+
+export interface FidelityOptions {
+  /** Per job of the table: 1 when the simulation started it by backfill. */
+  backfilled?: Uint8Array
+  /** Partition names (index = JobTable.partition). */
+  partitions?: readonly string[]
+  /** Epoch seconds of submit = 0: days of the moving average are UTC calendar days when known. */
+  unixStartTime?: number | null
+  /** What limits the comparison on this log, each a phrase (e.g. "no time limits in the log"). */
+  limits?: readonly string[]
+  /** Who produced the simulated schedule, for the verdict (default "Simulated EASY-FCFS"). */
+  simulated?: string
+}
+
+/**
+ * Compares the simulated starts of `jobs` (same index) with the recorded ones (submit +
+ * recordedWait). Only jobs with a recorded wait (finite, ≥ 0) and a finite simulated start are
+ * compared; null when fewer than 2 are.
+ */
+export function fidelity(jobs: JobTable, simulatedStart: Float64Array, opts: FidelityOptions = {}): FullCalibration | null {
+  // The compared jobs, in table order.
+  let n = 0
+  const sel = new Int32Array(jobs.count)
+  for (let i = 0; i < jobs.count; i++) {
+    const w = jobs.recordedWait[i], s = simulatedStart[i]
+    if (Number.isFinite(w) && w >= 0 && Number.isFinite(s)) sel[n++] = i
+  }
+  if (n < 2) return null
+  const idx = sel.subarray(0, n)
+  const rec = new Float64Array(n), sim = new Float64Array(n)
+  for (let k = 0; k < n; k++) { const i = idx[k]; rec[k] = jobs.recordedWait[i]; sim[k] = simulatedStart[i] - jobs.submit[i] }
+
+  const rr = ranked(rec), sr = ranked(sim)
+  const rs = rr.sorted, ss = sr.sorted
+  const all = compare(rec, sim, rr.ranks, sr.ranks)
+  const moving = movingWaitMape(jobs.submit, idx, rec, sim, opts.unixStartTime ?? null)
+  const c: FullCalibration = {
+    jobs: n, share: n / jobs.count,
+    recordedMean: all.recordedMeanWait, simulatedMean: all.simulatedMeanWait,
+    recordedMedian: percentile(rs, 0.5), simulatedMedian: percentile(ss, 0.5),
+    recordedP90: percentile(rs, 0.9), simulatedP90: percentile(ss, 0.9),
+    pearson: pearson(rec, sim) ?? 0,
+    spearman: all.spearman ?? 0,
+    meanDifference: all.simulatedMeanWait - all.recordedMeanWait,
+    meanWaitRatio: all.meanWaitRatio,
+    within10m: all.within10m, within1h: all.within1h,
+    backfilledShare: backfilledShare(jobs.schedFlag, opts.backfilled, idx),
+    movingWaitMape: moving.mape, movingWaitDays: moving.days, movingWaitReason: moving.reason,
+    partitions: jobs.partition ? perPartition(jobs.partition, opts.partitions, idx, rec, sim) : null,
+    limits: [...(opts.limits ?? [])],
+    verdict: '',
+  }
+  c.verdict = fidelityVerdict(c, all.spearman === null, opts.simulated ?? 'Simulated EASY-FCFS')
+  return c
+}
+
+/** The per-job comparison of one set of jobs (overall or a partition); their ranks when at hand. */
+function compare(rec: Float64Array, sim: Float64Array, recRanks = averageRanks(rec), simRanks = averageRanks(sim)): PartitionFidelity {
+  const n = rec.length
+  let sr = 0, ss = 0, near = 0, nearLong = 0
+  for (let k = 0; k < n; k++) {
+    sr += rec[k]; ss += sim[k]
+    // |simulated start − recorded start| = |simulated wait − recorded wait| (same submit).
+    const d = Math.abs(sim[k] - rec[k])
+    if (d <= WITHIN_SHORT_S) near++
+    if (d <= WITHIN_LONG_S) nearLong++
+  }
+  const rm = n ? sr / n : 0, sm = n ? ss / n : 0
+  return {
+    jobs: n,
+    spearman: n >= 2 ? pearson(recRanks, simRanks) : null,
+    meanWaitRatio: rm > 0 ? sm / rm : null,
+    within10m: n ? near / n : 0, within1h: n ? nearLong / n : 0,
+    recordedMeanWait: rm, simulatedMeanWait: sm,
+  }
+}
+
+/** Spearman's rank correlation: Pearson's of the average ranks; null when either side is constant. */
+export function spearman(a: Float64Array, b: Float64Array): number | null {
+  return pearson(averageRanks(a), averageRanks(b))
+}
+
+/** Pearson correlation; null when either side has no variance (or fewer than 2 values). */
+function pearson(a: Float64Array, b: Float64Array): number | null {
+  const n = a.length
+  if (n < 2) return null
+  let ma = 0, mb = 0
+  for (let i = 0; i < n; i++) { ma += a[i]; mb += b[i] }
+  ma /= n; mb /= n
+  let sab = 0, saa = 0, sbb = 0
+  for (let i = 0; i < n; i++) {
+    const x = a[i] - ma, y = b[i] - mb
+    sab += x * y; saa += x * x; sbb += y * y
+  }
+  if (!(saa > 0 && sbb > 0)) return null
+  // Rounding can push a perfect correlation a hair past ±1.
+  return Math.max(-1, Math.min(1, sab / Math.sqrt(saa * sbb)))
+}
+
+/** Ranks 1…n of finite values; tied values share the mean of the ranks they span. */
+export function averageRanks(a: Float64Array): Float64Array {
+  return ranked(a).ranks
+}
+
+/** Average ranks and the sorted values, from one sort of the positions by value. */
+function ranked(a: Float64Array): { ranks: Float64Array; sorted: Float64Array } {
+  const n = a.length
+  const order = sortOrder(a)
+  const ranks = new Float64Array(n), sorted = new Float64Array(n)
+  for (let k = 0; k < n; k++) sorted[k] = a[order[k]]
+  for (let i = 0; i < n;) {
+    let j = i
+    while (j + 1 < n && sorted[j + 1] === sorted[i]) j++
+    const rank = (i + j) / 2 + 1
+    for (let k = i; k <= j; k++) ranks[order[k]] = rank
+    i = j + 1
+  }
+  return { ranks, sorted }
+}
+
+/** Positions of `a` in ascending order of value. Waits are nearly always whole seconds: then each
+ * value and its position are packed into one exact double (value · 2^bits + position, below 2^53)
+ * and sorted natively, ~2.5× faster than a comparator sort on a million jobs; otherwise (fractions,
+ * negatives, huge values) a comparator sort. */
+function sortOrder(a: Float64Array): Uint32Array {
+  const n = a.length
+  const order = new Uint32Array(n)
+  const bits = Math.max(1, Math.ceil(Math.log2(n + 1)))
+  const scale = 2 ** bits, limit = 2 ** (53 - bits)
+  let packable = true
+  for (let i = 0; i < n && packable; i++) { const v = a[i]; packable = Number.isInteger(v) && v >= 0 && v < limit }
+  if (packable) {
+    const key = new Float64Array(n)
+    for (let i = 0; i < n; i++) key[i] = a[i] * scale + i
+    key.sort()
+    for (let k = 0; k < n; k++) order[k] = key[k] % scale
+    return order
+  }
+  for (let i = 0; i < n; i++) order[i] = i
+  order.sort((x, y) => a[x] - a[y])
+  return order
+}
+
+/** Shares of the compared jobs started by backfill. Recorded: over the compared jobs whose sacct
+ * Flags say how they started (schedFlag 1 or 2); null without the column or any such job.
+ * Simulated: over the same jobs when the recorded share is known (like with like), else over all
+ * compared jobs; null when the simulator gave no record. */
+function backfilledShare(flag: Uint8Array | undefined, backfilled: Uint8Array | undefined, idx: Int32Array): FullCalibration['backfilledShare'] {
+  let known = 0, recBf = 0, simBfKnown = 0, simBfAll = 0
+  for (let k = 0; k < idx.length; k++) {
+    const i = idx[k]
+    const sb = backfilled !== undefined && backfilled[i] === 1 ? 1 : 0
+    simBfAll += sb
+    const f = flag === undefined ? 0 : flag[i]
+    if (f === 1 || f === 2) { known++; simBfKnown += sb; if (f === 2) recBf++ }
+  }
+  const recorded = known > 0 ? recBf / known : null
+  const simulated = backfilled === undefined ? null : recorded !== null ? simBfKnown / known : simBfAll / idx.length
+  return { recorded, simulated }
+}
+
+/**
+ * MAPE of the two-week moving-average wait (docs/CLUSTER.md §Fidelity). Days are UTC calendar days
+ * when the log's epoch is known, else days of the log's own clock. For every day d from the 14th
+ * day of the log to its last: the mean recorded and the mean simulated wait of the compared jobs
+ * submitted on days d−13…d; the MAPE is the mean of |simulated − recorded| / recorded over the
+ * days whose recorded mean is > 0 (days whose window holds no job are skipped).
+ */
+function movingWaitMape(submit: Float64Array, idx: Int32Array, rec: Float64Array, sim: Float64Array, epoch: number | null): { mape: number | null; days: number; reason: string | null } {
+  const base = epoch !== null && Number.isFinite(epoch) ? epoch : 0
+  const n = idx.length
+  let d0 = Infinity, d1 = -Infinity
+  for (let k = 0; k < n; k++) {
+    const d = Math.floor((base + submit[idx[k]]) / DAY)
+    if (d < d0) d0 = d
+    if (d > d1) d1 = d
+  }
+  const span = d1 - d0 + 1
+  if (!(span >= MOVING_WINDOW_DAYS)) return { mape: null, days: 0, reason: `the compared jobs were submitted over ${span} day${span === 1 ? '' : 's'}, fewer than the ${MOVING_WINDOW_DAYS} days of one moving-average window` }
+  if (span > MAX_MOVING_DAYS) return { mape: null, days: 0, reason: `the compared jobs' submits span ${span} days, which is not a plausible log` }
+  // Per-day counts and sums, then prefix sums: each trailing window is one subtraction.
+  const cnt = new Float64Array(span + 1), sr = new Float64Array(span + 1), ssum = new Float64Array(span + 1)
+  for (let k = 0; k < n; k++) {
+    const d = Math.floor((base + submit[idx[k]]) / DAY) - d0 + 1
+    cnt[d]++; sr[d] += rec[k]; ssum[d] += sim[k]
+  }
+  for (let d = 1; d <= span; d++) { cnt[d] += cnt[d - 1]; sr[d] += sr[d - 1]; ssum[d] += ssum[d - 1] }
+  let sum = 0, days = 0
+  for (let d = MOVING_WINDOW_DAYS; d <= span; d++) { // window = days d−13…d (1-based), prefix index d − 14
+    const lo = d - MOVING_WINDOW_DAYS
+    const c = cnt[d] - cnt[lo]
+    if (c <= 0) continue
+    const r = (sr[d] - sr[lo]) / c, s = (ssum[d] - ssum[lo]) / c
+    if (!(r > 0)) continue
+    sum += Math.abs(s - r) / r
+    days++
+  }
+  if (days === 0) return { mape: null, days: 0, reason: 'no two-week window has a recorded mean wait above 0, so the percentage error is undefined' }
+  return { mape: sum / days, days, reason: null }
+}
+
+/** The comparison per partition; jobs without a recorded partition go under UNKNOWN_PARTITION.
+ * Jobs are grouped by counting (one map look-up per job, then placement): linear. */
+function perPartition(part: Int32Array, names: readonly string[] | undefined, idx: Int32Array, rec: Float64Array, sim: Float64Array): Record<string, PartitionFidelity> {
+  const n = idx.length
+  const groupOfIndex = new Map<number, number>(), groupOfName = new Map<string, number>()
+  const group = new Int32Array(n)
+  const size: number[] = []
+  for (let k = 0; k < n; k++) {
+    const p = part[idx[k]]
+    let g = groupOfIndex.get(p)
+    if (g === undefined) {
+      const name = p < 0 ? UNKNOWN_PARTITION : names?.[p] ?? `partition ${p}`
+      g = groupOfName.get(name)
+      if (g === undefined) { g = size.length; groupOfName.set(name, g); size.push(0) }
+      groupOfIndex.set(p, g)
+    }
+    group[k] = g
+    size[g]++
+  }
+  const from = new Int32Array(size.length + 1)
+  for (let g = 0; g < size.length; g++) from[g + 1] = from[g] + size[g]
+  const at = from.slice(0, size.length)
+  const r = new Float64Array(n), s = new Float64Array(n)
+  for (let k = 0; k < n; k++) { const o = at[group[k]]++; r[o] = rec[k]; s[o] = sim[k] }
+  const out: Record<string, PartitionFidelity> = {}
+  for (const name of [...groupOfName.keys()].sort()) {
+    const g = groupOfName.get(name)!
+    out[name] = compare(r.subarray(from[g], from[g + 1]), s.subarray(from[g], from[g + 1]))
+  }
+  return out
+}
+
+const pct = (x: number) => `${(x * 100).toFixed(x < 0.1 ? 1 : 0)} %`
+
+/** How far to trust the simulation, against the aims, and what limits it (docs/CLUSTER.md §Fidelity). */
+function fidelityVerdict(c: FullCalibration, rankUndefined: boolean, who: string): string {
+  const aim = FIDELITY_AIMS
+  const rankOk = !rankUndefined && c.spearman >= aim.spearman
+  const ratio = c.meanWaitRatio
+  const meanOk = ratio !== null && Math.abs(ratio - 1) <= aim.meanWaitTolerance
+  const level = rankUndefined ? 'to an unknown degree' : c.spearman >= aim.spearman ? 'closely' : c.spearman >= LOOSE_SPEARMAN ? 'loosely' : 'poorly'
+  const parts: string[] = []
+  parts.push(rankUndefined
+    ? 'rank correlation undefined (all waits equal on one side)'
+    : `rank correlation ${c.spearman.toFixed(2)} per job (aim ≥ ${aim.spearman.toFixed(1)})`)
+  parts.push(ratio === null
+    ? 'mean wait not comparable (the recorded mean wait is 0)'
+    : ratio > 1 + aim.meanWaitTolerance ? `waits ${ratio.toFixed(1)}× longer on average (aim: within ±${aim.meanWaitTolerance * 100} %)`
+      : ratio < 1 - aim.meanWaitTolerance ? `waits ${(1 / ratio).toFixed(1)}× shorter on average (aim: within ±${aim.meanWaitTolerance * 100} %)`
+        : `mean wait ${ratio.toFixed(2)}× the recorded, within the aim of ±${aim.meanWaitTolerance * 100} %`)
+  parts.push(c.movingWaitMape === null
+    ? `no two-week moving-average error (${c.movingWaitReason})`
+    : `two-week moving-average wait off by ${pct(c.movingWaitMape)} (MAPE over ${c.movingWaitDays} days; ${c.movingWaitMape <= aim.fastSimMape ? 'at or below' : 'above'} FastSim's ${pct(aim.fastSimMape)})`)
+  let text = `${who} follows the recorded waits ${level}: ${parts.join('; ')}. ` +
+    `${pct(c.within1h)} of jobs start within 1 h of their recorded start (${pct(c.within10m)} within 10 min)`
+  const bf = c.backfilledShare
+  if (bf.recorded !== null && bf.simulated !== null) text += `; backfill started ${pct(bf.simulated)} of jobs against ${pct(bf.recorded)} recorded`
+  text += '. '
+  text += rankOk && meanOk ? 'Both aims are met: the simulated waits can be read as a forecast for this site.'
+    : rankOk ? 'It orders jobs as the site\'s scheduler did but not the scale of their waits: compare policies with each other rather than with the recorded numbers.'
+      : meanOk ? 'Its average wait matches but not which jobs wait: trust averages over many jobs, not per-job or per-group waits.'
+        : 'Neither aim is met: compare policies with each other rather than with the recorded numbers.'
+  if (c.limits.length) text += ` What limits this comparison: ${c.limits.join('; ')}.`
+  return text
+}

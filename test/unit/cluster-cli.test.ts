@@ -1,0 +1,89 @@
+// The machine flags end to end (docs/CLUSTER.md §Inputs): simulate on a cluster file, on a
+// slurm.conf under Slurm's scheduling, the schedule's resource columns, evaluate --current-conf
+// (the baseline is the current configuration, as simulated) and export merging into the
+// slurm.conf the result recorded, without being given it again.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { runCli } from '../support/cli'
+import { SAMPLE_LOG } from '../support/sample'
+
+const KTH = SAMPLE_LOG // 100 processors
+let dir: string
+const file = (name: string, content: string) => { const p = join(dir, name); writeFileSync(p, content); return p }
+
+// KTH's 100 processors as 100 one-CPU nodes in one partition: the single pool's granularity.
+const POOL_CONF = ['SelectType=select/cons_tres', 'SelectTypeParameters=CR_CPU', 'NodeName=k[001-100] CPUs=1', 'PartitionName=sp2 Nodes=k[001-100] Default=YES'].join('\n') + '\n'
+// The same machine with the site's own scheduling: multifactor priority with fair-share and QOS
+// weights the export must keep, EASY-like backfill.
+const SITE_CONF = [
+  'ClusterName=kth', 'SelectType=select/cons_tres', 'SelectTypeParameters=CR_CPU',
+  'PriorityType=priority/multifactor', 'PriorityWeightFairshare=10000', 'PriorityWeightQOS=5000', 'PriorityWeightAge=100',
+  'SchedulerType=sched/backfill', 'SchedulerParameters=bf_job_part_count_reserve=1,bf_window=4320',
+  'NodeName=k[001-100] CPUs=1', 'PartitionName=sp2 Nodes=k[001-100] Default=YES MaxTime=INFINITE',
+].join('\n') + '\n'
+
+beforeAll(() => { dir = mkdtempSync(join(tmpdir(), 'easytune-cluster-cli-')) })
+
+describe('the machine flags', () => {
+  it('--cluster: EASY on one-CPU nodes is the research\'s EASY on the pool (same waits), and the schedule has the resource columns', async () => {
+    const pool = JSON.parse((await runCli(['simulate', KTH, '--primary', 'SPF', '--json'])).stdout)
+    const r = await runCli(['simulate', KTH, '--primary', 'SPF', '--cluster', file('pool.conf', POOL_CONF), '--json', '--schedule', join(dir, 's.csv')])
+    expect(r.code, r.stderr).toBe(0)
+    const j = JSON.parse(r.stdout)
+    expect(j.machine).toMatchObject({ kind: 'cluster', scheduler: 'easy', nodes: 100, cpus: 100, source: 'slurm.conf' })
+    expect(pool.machine).toMatchObject({ kind: 'pool', cpus: 100 })
+    expect(j.avgWait).toBe(pool.avgWait)
+    expect(j.avgBsld).toBe(pool.avgBsld)
+    const csv = readFileSync(join(dir, 's.csv'), 'utf8').trim().split('\n')
+    expect(csv[0].split(',').slice(-6)).toEqual(['partition', 'nodes', 'cpus', 'mem_mb', 'gpus', 'backfilled'])
+    // Every row names the partition and its CPUs; SWF jobs have no node count (0: spread over any nodes).
+    for (const row of csv.slice(1, 50)) expect(row).toMatch(/,sp2,0,\d+,0,0,[01]$/)
+  })
+
+  it('--slurm-conf: Slurm\'s scheduling by default, --scheduler easy overrides; bad combinations are refused in words (exit 2)', async () => {
+    const conf = file('site.conf', SITE_CONF)
+    const slurm = JSON.parse((await runCli(['simulate', KTH, '--slurm-conf', conf, '--json'])).stdout)
+    expect(slurm.machine).toMatchObject({ kind: 'cluster', scheduler: 'slurm' })
+    const easy = JSON.parse((await runCli(['simulate', KTH, '--slurm-conf', conf, '--scheduler', 'easy', '--json'])).stdout)
+    expect(easy.machine.scheduler).toBe('easy')
+    // bf_job_part_count_reserve=1 is EASY per partition, yet Slurm's periodic cycle and whole-node
+    // rules are not the idealised EASY's: the two schedules differ.
+    expect(slurm.avgWait).not.toBe(easy.avgWait)
+    const both = await runCli(['simulate', KTH, '--slurm-conf', conf, '--cluster', conf])
+    expect([both.code, both.stderr]).toEqual([2, expect.stringMatching(/--cluster and --slurm-conf each give the machine/)])
+    const noMachine = await runCli(['simulate', KTH, '--scheduler', 'slurm'])
+    expect([noMachine.code, noMachine.stderr]).toEqual([2, expect.stringMatching(/--scheduler slurm needs a machine/)])
+    const ocst = await runCli(['simulate', KTH, '--cluster', conf, '--compat', 'ocst'])
+    expect([ocst.code, ocst.stderr]).toEqual([2, expect.stringMatching(/single-pool rule/)])
+    const broken = await runCli(['simulate', KTH, '--cluster', file('broken.conf', 'NodeName=k[1-\nPartitionName=x Nodes=ALL\n')])
+    expect(broken.code).toBe(2)
+    expect(broken.stderr).toMatch(/broken\.conf/)
+  })
+
+  it('evaluate --current-conf: the baseline is the current configuration as simulated; export merges into it without being given it', async () => {
+    const conf = file('current.conf', SITE_CONF)
+    const out = join(dir, 'result.json')
+    const r = await runCli(['evaluate', KTH, '--current-conf', conf, '--primaries', 'SPF', '--thresholds', 'none', '--weeks', '2', '--seed', '3', '--no-cache', '--json', out])
+    expect(r.code, r.stderr).toBe(0)
+    const j = JSON.parse(readFileSync(out, 'utf8'))
+    expect(j.schemaVersion).toBe(3)
+    expect(j.machine).toMatchObject({ kind: 'cluster', scheduler: 'slurm', conf: { file: conf, current: true } })
+    expect(j.machine.conf.text).toBe(SITE_CONF)
+    expect(j.candidates[0]).toMatchObject({ baseline: true, label: 'current configuration' })
+    // The candidates already ran as deployed: the as-deployed figures are the recommendation's own.
+    // SPF cuts KTH's waits by far more than the minimum gain: a switch, so there is a merge to check.
+    expect(j.recommendation.verdict).toBe('switch')
+    expect(j.recommendation.asDeployed).toMatchObject({ same: true, differs: false })
+    expect(r.stdout).toMatch(/current configuration baseline/)
+    const x = await runCli(['export', out, '--target', 'slurm', '--out', join(dir, 'export'), '--json'])
+    expect(x.code, x.stderr).toBe(0)
+    const bundle = JSON.parse(x.stdout)
+    expect(bundle.files.map((f: { name: string }) => f.name)).toContain('slurm.conf')
+    const merged = readFileSync(join(dir, 'export', 'slurm.conf'), 'utf8')
+    expect(merged).toMatch(/^PriorityWeightFairshare=10000$/m) // the site's fair-share kept
+    expect(merged).toMatch(/^PriorityWeightQOS=5000$/m)
+    expect(bundle.notes.join(' ')).toMatch(/Merged into the slurm\.conf the evaluation simulated/)
+  })
+})
