@@ -77,9 +77,13 @@ export async function evaluate(req: EvaluateRequest, runCells: CellRunner, sha25
   const recommended = selection.recommended === null ? null : selection.candidates[selection.recommended]
   const impact = recommendationImpact(prepared.split, w.machineProcs, recommended, w, req.verdict.risk.maxWaitRatio, compat === 'none' ? {} : { compat }, machine)
   // The exported configuration itself, simulated under Slurm's scheduling (docs/CLUSTER.md §As deployed).
-  const asDeployed = await deployedFigures(req, setup, selection, data, runCells, machine)
+  const asDeployed = await deployedFigures(req, setup, selection, data, runCells, machine, w.machineProcs)
   return { result: withAsDeployed(withImpact(result, impact), asDeployed), workload: w }
 }
+
+/** Most one-CPU nodes a log without nodes is simulated on under Slurm's scheduling for the
+ * as-deployed figures (docs/CLUSTER.md §As deployed): the cost grows with the nodes (docs/PERFORMANCE.md). */
+export const MAX_POOL_NODES = 20_000
 
 /** The baseline on the whole log against the recorded history, or null when nothing is recorded. */
 function baselineFidelity(w: Workload, machine: CellMachine | undefined, compat: Compat): Calibration | null {
@@ -94,10 +98,11 @@ function baselineFidelity(w: Workload, machine: CellMachine | undefined, compat:
  * baseline's run again on the same machine under Slurm's scheduling (a log without nodes: its
  * processors as one-CPU nodes), gains against that baseline.
  */
-async function deployedFigures(req: EvaluateRequest, setup: WorkloadSetup, selection: Selection, data: { train: PartData; test: PartData }, runCells: CellRunner, machine: CellMachine | undefined): Promise<AsDeployed | null> {
+async function deployedFigures(req: EvaluateRequest, setup: WorkloadSetup, selection: Selection, data: { train: PartData; test: PartData }, runCells: CellRunner, machine: CellMachine | undefined, procs: number): Promise<AsDeployed | string | null> {
   if (selection.recommended === null) return null
   const rec = selection.candidates[selection.recommended]
   if (machine?.model.scheduler === 'slurm') return { label: rec.label, train: rec.train, test: rec.test, same: true, differs: false }
+  if (machine === undefined && procs > MAX_POOL_NODES) return `not simulated: the log names no nodes, and its ${procs.toLocaleString('en-US')} processors as one-CPU nodes are more than the ${MAX_POOL_NODES.toLocaleString('en-US')} this run simulates under Slurm's scheduling in reasonable time; a cluster file (slurm.conf or scontrol output) given to the evaluation gets the figure`
   // The real weeks only (resampling 'none'): the verdict's evidence is there, and Slurm's
   // scheduling costs more than EASY's (docs/PERFORMANCE.md).
   const resample = { method: 'none' as const, weeks: 1, seed: req.spec.resample.seed }

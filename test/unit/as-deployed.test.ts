@@ -58,4 +58,14 @@ describe('recommendation.asDeployed', () => {
     expect(out.recommendation.verdict).toBe('switch')
     expect(out.recommendation.asDeployed!.differs).toBe(false)
   })
+
+  it('not simulated (a pool too large for one-CPU nodes): null, with the reason in the result, the sentence untouched and the card', async () => {
+    const r = switchResult()
+    const out = withAsDeployed(r, 'not simulated: too many nodes')
+    expect(out.recommendation.asDeployed).toBeNull()
+    expect(out.recommendation.asDeployedNote).toBe('not simulated: too many nodes')
+    expect(out.recommendation.verdict).toBe('switch')
+    const { buildVerdictCard } = await import('../../src/core/export/verdict-card')
+    expect(buildVerdictCard(out).rows.find((x) => x.key === 'deployed')).toMatchObject({ tone: 'note', text: 'Not simulated: too many nodes.' })
+  })
 })

@@ -42,6 +42,13 @@ describe('the machine flags', () => {
     for (const row of csv.slice(1, 50)) expect(row).toMatch(/,sp2,0,\d+,0,0,[01]$/)
   })
 
+  it('an SWF log keeps its header: the single pool, even when field 16 numbers partitions', async () => {
+    const job = (id: number, submit: number, part: number) => `${id} ${submit} -1 100 2 -1 -1 2 200 -1 1 1 1 -1 -1 ${part} -1 -1`
+    const log = file('parts.swf', ['; MaxProcs: 8', job(1, 0, 1), job(2, 10, 2), job(3, 20, 1)].join('\n') + '\n')
+    const j = JSON.parse((await runCli(['simulate', log, '--json'])).stdout)
+    expect(j.machine).toMatchObject({ kind: 'pool', cpus: 8 })
+  })
+
   it('--slurm-conf: Slurm\'s scheduling by default, --scheduler easy overrides; bad combinations are refused in words (exit 2)', async () => {
     const conf = file('site.conf', SITE_CONF)
     const slurm = JSON.parse((await runCli(['simulate', KTH, '--slurm-conf', conf, '--json'])).stdout)

@@ -258,6 +258,7 @@ export function formatEvaluation(r: EvaluationResult, cite: string | null): stri
   lines.push(`Top ${show.length} of ${r.candidates.length} by train ${p.objective} over the resampled weeks (the thesis's ranking); gains and intervals on the real weeks (${p.statistics ? `${p.statistics.trainWeeks} train, ${p.statistics.testWeeks} test` : 'version-1 result: resampled weeks'}), ${p.criterion}; * = recommended:`)
   lines.push(table(rows, ['l', 'r', 'r', 'r', 'r', 'r', 'r', ...(limited ? ['l' as const] : [])]).trimEnd())
   const dep = r.recommendation.asDeployed
+  if (r.recommendation.asDeployedNote) lines.push(`As deployed on Slurm: ${r.recommendation.asDeployedNote}.`)
   if (dep && !dep.same) lines.push(`As deployed on Slurm (the exported configuration simulated under Slurm's scheduling): ${dep.label} ${pct(dep.train.real.gain)} on train (${conf} interval ${pct(dep.train.real.ci[0])} to ${pct(dep.train.real.ci[1])}), ${pct(dep.test.real.gain)} on test${dep.differs ? ' — outside the idealised interval; the verdict uses this figure' : ''}.`)
   lines.push(`${baselineName(r.machine)} baseline: ${p.objective === 'avgWait' ? `${formatDuration(r.candidates[0].train.mean)} average wait on train, ${formatDuration(r.candidates[0].test.mean)} on test` : `${r.candidates[0].train.mean.toFixed(2)} average bounded slowdown on train, ${r.candidates[0].test.mean.toFixed(2)} on test`}.`)
   lines.push(...whoPaysLines(r.recommendation.impact, p.risk.maxWaitRatio, baselineName(r.machine)))

@@ -22,6 +22,7 @@
 // Speed: the event loop allocates nothing; the machine answers "cannot start now" from per-partition
 // totals before any node scan; the reservation costs one scan of the blocked job's partition plus
 // the released jobs' nodes.
+import { ByEstimatedEnd, EndHeap } from '../sim/running'
 import { Queue, SIM_CHECK_EVERY, SimulationError, SimulationStopped } from '../sim/easy'
 import { resolvePolicy, type PolicyInput } from '../sim/policies'
 import type { SimConfig } from '../sim/types'
@@ -51,12 +52,11 @@ export class ClusterEasySimulator {
   private readonly res: Selection
   private next = 0
   now = -Infinity
-  private readonly heap: Int32Array
-  private heapLen = 0
   private readonly realEnd: Float64Array
   private readonly estEnd: Float64Array
-  private readonly running: Int32Array
-  private runLen = 0
+  /** Running jobs by real end and by estimated end (src/core/sim/running.ts, as EasySimulator). */
+  private readonly ends: EndHeap
+  private readonly byEst: ByEstimatedEnd
   /** The last reservation: blocked job, machine version and shadow time (reused while valid). */
   private resJob = -1
   private resVersion = -1
@@ -91,10 +91,10 @@ export class ClusterEasySimulator {
     this.backfilled = new Uint8Array(n)
     this.firstNode = new Int32Array(n).fill(-1)
     this.started = new Uint8Array(n)
-    this.heap = new Int32Array(n)
     this.realEnd = new Float64Array(n)
     this.estEnd = new Float64Array(n)
-    this.running = new Int32Array(n)
+    this.ends = new EndHeap(n, this.realEnd)
+    this.byEst = new ByEstimatedEnd(n, this.estEnd)
     this.onCheck = options.onCheck ?? null
     this.checkEvery = Math.max(1, Math.floor(options.checkEvery ?? SIM_CHECK_EVERY))
     this.countdown = this.checkEvery
@@ -106,13 +106,14 @@ export class ClusterEasySimulator {
   runUntil(t: number): boolean {
     const { n, submit, realEnd } = this
     const onCheck = this.onCheck
-    while (this.next < n || this.heapLen > 0) {
+    const ends = this.ends
+    while (this.next < n || ends.len > 0) {
       const tSub = this.next < n ? submit[this.next] : Infinity
-      const tFin = this.heapLen > 0 ? realEnd[this.heap[0]] : Infinity
+      const tFin = ends.len > 0 ? realEnd[ends.top()] : Infinity
       const now = tSub < tFin ? tSub : tFin
       if (!(now < t)) return false
       this.now = now
-      while (this.heapLen > 0 && realEnd[this.heap[0]] === now) this.finish(this.popHeap())
+      while (ends.len > 0 && realEnd[ends.top()] === now) this.finish(ends.pop())
       while (this.next < n && submit[this.next] === now) {
         const j = this.next++
         this.fifo.add(j, now)
@@ -122,7 +123,7 @@ export class ClusterEasySimulator {
       if (this.fifo.len > 0) this.schedule(now)
       if (onCheck !== null && --this.countdown === 0) {
         this.countdown = this.checkEvery
-        if (onCheck(this.next - this.fifo.len, now) && (this.next < n || this.heapLen > 0)) return true
+        if (onCheck(this.next - this.fifo.len, now) && (this.next < n || ends.len > 0)) return true
       }
     }
     return false
@@ -180,9 +181,9 @@ export class ClusterEasySimulator {
     } else {
       this.countPart = machine.isCountOnly(blocked) ? machine.demand.partition[blocked] : -1
       if (this.countPart >= 0) {
-        shadow = machine.earliestCount(blocked, now, this.running, this.runLen, this.estEnd)
+        shadow = machine.earliestCount(blocked, now, this.byEst.items, this.byEst.len, this.estEnd)
         this.extra = machine.extraCount
-      } else shadow = machine.earliest(blocked, now, this.running, this.runLen, this.estEnd, this.res)
+      } else shadow = machine.earliest(blocked, now, this.byEst.items, this.byEst.len, this.estEnd, this.res)
       this.resJob = blocked; this.resVersion = machine.version; this.resShadow = shadow
     }
     if (this.backfill === null) {
@@ -249,66 +250,14 @@ export class ClusterEasySimulator {
     this.backfilled[j] = backfilled
     this.firstNode[j] = sel.len > 0 ? sel.nodes[0] : -1
     this.realEnd[j] = now + this.runtime[j]
-    this.pushHeap(j)
-    const e = (this.estEnd[j] = now + this.requested[j])
-    const run = this.running
-    let lo = 0, hi = this.runLen
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1
-      if (this.estEnd[run[mid]] <= e) lo = mid + 1; else hi = mid
-    }
-    run.copyWithin(lo + 1, lo, this.runLen)
-    run[lo] = j
-    this.runLen++
+    this.ends.push(j)
+    this.estEnd[j] = now + this.requested[j]
+    this.byEst.insert(j)
   }
 
   private finish(j: number): void {
     this.machine.release(j)
-    const run = this.running, e = this.estEnd[j]
-    let lo = 0, hi = this.runLen
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1
-      if (this.estEnd[run[mid]] < e) lo = mid + 1; else hi = mid
-    }
-    while (run[lo] !== j) lo++
-    run.copyWithin(lo, lo + 1, this.runLen)
-    this.runLen--
-  }
-
-  // Binary min-heap of running jobs keyed by (real end, index), as in EasySimulator.
-  private before(a: number, b: number): boolean {
-    const ea = this.realEnd[a], eb = this.realEnd[b]
-    return ea < eb || (ea === eb && a < b)
-  }
-
-  private pushHeap(j: number): void {
-    const h = this.heap
-    let i = this.heapLen++
-    while (i > 0) {
-      const parent = (i - 1) >> 1
-      if (!this.before(j, h[parent])) break
-      h[i] = h[parent]
-      i = parent
-    }
-    h[i] = j
-  }
-
-  private popHeap(): number {
-    const h = this.heap
-    const top = h[0]
-    const last = h[--this.heapLen]
-    let i = 0
-    const len = this.heapLen
-    for (;;) {
-      let c = 2 * i + 1
-      if (c >= len) break
-      if (c + 1 < len && this.before(h[c + 1], h[c])) c++
-      if (!this.before(h[c], last)) break
-      h[i] = h[c]
-      i = c
-    }
-    if (len > 0) h[i] = last
-    return top
+    this.byEst.remove(j)
   }
 }
 

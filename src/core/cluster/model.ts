@@ -103,7 +103,9 @@ export function machineModel(inputs: MachineInputs, log: MachineLog): MachineMod
   } else {
     if (inputs.gres) throw new MachineInputError('--gres-conf needs the slurm.conf it belongs to (--cluster, --slurm-conf or --current-conf)')
     const nodeData = log.nodesSeen !== undefined && log.nodesSeen.length > 0
-    if (!nodeData && log.jobs.partition === undefined && log.jobs.nodes === undefined && !inputs.poolAsNodes) {
+    // SWF keeps its header: the research's single pool, even when field 16 numbers partitions.
+    const swf = log.format === 'swf'
+    if ((swf || (!nodeData && log.jobs.partition === undefined && log.jobs.nodes === undefined)) && !inputs.poolAsNodes) {
       if (inputs.scheduler === 'slurm') throw new MachineInputError('--scheduler slurm needs a machine: this log names no nodes or partitions; give --cluster or --slurm-conf')
       return null
     }

@@ -159,6 +159,8 @@ export function buildVerdictCard(r: EvaluationResult): VerdictCard {
         (dep.differs ? ' This lies outside the idealised order\'s interval: the verdict uses this figure.' : '') })
   }
 
+  if (!dep && typeof rec.asDeployedNote === 'string') rows.push({ key: 'deployed', label: 'As deployed on Slurm', tone: 'note', text: `${rec.asDeployedNote.charAt(0).toUpperCase()}${rec.asDeployedNote.slice(1)}.` })
+
   if (Array.isArray(rec.equivalent) && rec.equivalent.length) {
     const names = rec.equivalent.filter((i) => r.candidates[i]).map((i) => r.candidates[i].label)
     if (names.length) rows.push({ key: 'equivalent', label: 'As good', text: `${names.slice(0, 5).join(', ')}${names.length > 5 ? ` and ${names.length - 5} more` : ''}: not significantly different; the simplest to deploy was chosen.` })

@@ -15,6 +15,7 @@
 // estimated end (the reservation).
 import { resolvePolicy, type Policy, type PolicyInput } from './policies'
 import type { SimConfig, SimJobs, SimOptions } from './types'
+import { ByEstimatedEnd, EndHeap } from './running'
 
 export class SimulationError extends Error {}
 
@@ -117,13 +118,11 @@ export class EasySimulator {
   private next = 0
   /** Time of the last processed event. */
   now = -Infinity
-  // Running jobs: min-heap by real end, and an array sorted by estimated end.
-  private readonly heap: Int32Array
-  private heapLen = 0
+  // Running jobs: min-heap by real end, and a list sorted by estimated end (running.ts).
+  private readonly ends: EndHeap
   private readonly realEnd: Float64Array
   private readonly estEnd: Float64Array
-  private readonly running: Int32Array
-  private runLen = 0
+  private readonly byEst: ByEstimatedEnd
   private free: number
   /** Compat 'ocst': scratch for the shadow-time ties (null = our rule); the extra processors of
    * the last ocstReservation. */
@@ -147,10 +146,10 @@ export class EasySimulator {
     this.setConfig(config)
     this.start = new Float64Array(n).fill(NaN)
     this.started = new Uint8Array(n)
-    this.heap = new Int32Array(n)
     this.realEnd = new Float64Array(n)
     this.estEnd = new Float64Array(n)
-    this.running = new Int32Array(n)
+    this.ends = new EndHeap(n, this.realEnd)
+    this.byEst = new ByEstimatedEnd(n, this.estEnd)
     this.free = m
     if (options.compat !== undefined && options.compat !== 'none' && options.compat !== 'ocst') throw new SimulationError(`compat must be none or ocst, got ${String(options.compat)}`)
     this.ocstTies = options.compat === 'ocst' ? new Int32Array(n) : null
@@ -195,13 +194,14 @@ export class EasySimulator {
   runUntil(t: number): boolean {
     const { n, submit, realEnd } = this
     const onCheck = this.onCheck
-    while (this.next < n || this.heapLen > 0) {
+    const ends = this.ends
+    while (this.next < n || ends.len > 0) {
       const tSub = this.next < n ? submit[this.next] : Infinity
-      const tFin = this.heapLen > 0 ? realEnd[this.heap[0]] : Infinity
+      const tFin = ends.len > 0 ? realEnd[ends.top()] : Infinity
       const now = tSub < tFin ? tSub : tFin
       if (!(now < t)) return false
       this.now = now
-      while (this.heapLen > 0 && realEnd[this.heap[0]] === now) this.finish(this.popHeap())
+      while (ends.len > 0 && realEnd[ends.top()] === now) this.finish(ends.pop())
       while (this.next < n && submit[this.next] === now) {
         const j = this.next++
         this.fifo.add(j, now)
@@ -211,7 +211,7 @@ export class EasySimulator {
       if (this.fifo.len > 0) this.schedule(now)
       if (onCheck !== null && --this.countdown === 0) {
         this.countdown = this.checkEvery
-        if (onCheck(this.next - this.fifo.len, now) && (this.next < n || this.heapLen > 0)) return true
+        if (onCheck(this.next - this.fifo.len, now) && (this.next < n || ends.len > 0)) return true
       }
     }
     return false
@@ -265,11 +265,11 @@ export class EasySimulator {
     const need = procs[blocked]
     let shadow: number, extra: number
     if (this.ocstTies === null) {
-      const run = this.running, estEnd = this.estEnd
+      const run = this.byEst.items, runLen = this.byEst.len, estEnd = this.estEnd
       let acc = this.free
       shadow = Infinity
       let r = 0
-      for (; r < this.runLen; r++) {
+      for (; r < runLen; r++) {
         const j = run[r]
         acc += procs[j]
         if (acc >= need) {
@@ -279,7 +279,7 @@ export class EasySimulator {
         }
       }
       if (shadow === Infinity) throw new SimulationError(`job ${blocked} needs ${need} processors, more than the machine's ${this.m}`)
-      for (r++; r < this.runLen && estEnd[run[r]] <= shadow; r++) acc += procs[run[r]]
+      for (r++; r < runLen && estEnd[run[r]] <= shadow; r++) acc += procs[run[r]]
       extra = acc - need
     } else {
       shadow = this.ocstReservation(now, blocked)
@@ -326,15 +326,15 @@ export class EasySimulator {
    * processors (counted up to that release only) are left in `ocstExtra`.
    */
   private ocstReservation(now: number, blocked: number): number {
-    const procs = this.procs, run = this.running, estEnd = this.estEnd, ties = this.ocstTies!
+    const procs = this.procs, run = this.byEst.items, runLen = this.byEst.len, estEnd = this.estEnd, ties = this.ocstTies!
     const need = procs[blocked]
     let acc = this.free
     let r = 0
-    while (r < this.runLen) {
+    while (r < runLen) {
       // The group of running jobs with the same estimated end (clamped to now), run[r..g).
       const e0 = estEnd[run[r]] > now ? estEnd[run[r]] : now
       let g = r, sum = 0
-      for (; g < this.runLen && (estEnd[run[g]] > now ? estEnd[run[g]] : now) === e0; g++) sum += procs[run[g]]
+      for (; g < runLen && (estEnd[run[g]] > now ? estEnd[run[g]] : now) === e0; g++) sum += procs[run[g]]
       if (acc + sum >= need) {
         // Release the group's jobs by (processors, index) and stop at the first that fits.
         let len = 0
@@ -361,67 +361,14 @@ export class EasySimulator {
     this.started[j] = 1
     this.free -= this.procs[j]
     this.realEnd[j] = now + this.runtime[j]
-    this.pushHeap(j)
-    // Insert into `running`, sorted by estimated end (ties: insertion order).
-    const e = (this.estEnd[j] = now + this.requested[j])
-    const run = this.running
-    let lo = 0, hi = this.runLen
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1
-      if (this.estEnd[run[mid]] <= e) lo = mid + 1; else hi = mid
-    }
-    run.copyWithin(lo + 1, lo, this.runLen)
-    run[lo] = j
-    this.runLen++
+    this.ends.push(j)
+    this.estEnd[j] = now + this.requested[j]
+    this.byEst.insert(j)
   }
 
   private finish(j: number): void {
     this.free += this.procs[j]
-    const run = this.running, e = this.estEnd[j]
-    let lo = 0, hi = this.runLen
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1
-      if (this.estEnd[run[mid]] < e) lo = mid + 1; else hi = mid
-    }
-    while (run[lo] !== j) lo++
-    run.copyWithin(lo, lo + 1, this.runLen)
-    this.runLen--
-  }
-
-  // Binary min-heap of running jobs keyed by (real end, index).
-  private before(a: number, b: number): boolean {
-    const ea = this.realEnd[a], eb = this.realEnd[b]
-    return ea < eb || (ea === eb && a < b)
-  }
-
-  private pushHeap(j: number): void {
-    const h = this.heap
-    let i = this.heapLen++
-    while (i > 0) {
-      const parent = (i - 1) >> 1
-      if (!this.before(j, h[parent])) break
-      h[i] = h[parent]
-      i = parent
-    }
-    h[i] = j
-  }
-
-  private popHeap(): number {
-    const h = this.heap
-    const top = h[0]
-    const last = h[--this.heapLen]
-    let i = 0
-    const len = this.heapLen
-    for (;;) {
-      let c = 2 * i + 1
-      if (c >= len) break
-      if (c + 1 < len && this.before(h[c + 1], h[c])) c++
-      if (!this.before(h[c], last)) break
-      h[i] = h[c]
-      i = c
-    }
-    if (len > 0) h[i] = last
-    return top
+    this.byEst.remove(j)
   }
 }
 

@@ -107,6 +107,9 @@ export interface Recommendation {
   /** The recommendation (the baseline for `keep`) as Slurm would run it once exported, simulated
    * under Slurm's scheduling (schema v3): null for `insufficient-data` and in upgraded documents. */
   asDeployed: AsDeployed | null
+  /** Why `asDeployed` is null although there is a recommendation (e.g. a pool too large to run as
+   * one-CPU nodes); absent otherwise. */
+  asDeployedNote?: string
 }
 
 /** The machine of a result (schema v3). */
@@ -222,9 +225,10 @@ export function baselineName(m: MachineSummary | undefined): string {
  * sentence says so, and the verdict uses the deployable figure: a switch stands only if the
  * deployed order's train gain is at least the minimum gain with its interval above 0.
  */
-export function withAsDeployed(r: EvaluationResult, a: AsDeployed | null): EvaluationResult {
+export function withAsDeployed(r: EvaluationResult, deployed: AsDeployed | string | null): EvaluationResult {
   const rec = r.recommendation
-  const out: EvaluationResult = { ...r, recommendation: { ...rec, asDeployed: a } }
+  const a = typeof deployed === 'string' ? null : deployed
+  const out: EvaluationResult = { ...r, recommendation: { ...rec, asDeployed: a, ...(typeof deployed === 'string' ? { asDeployedNote: deployed } : {}) } }
   if (a !== null && rec.verdict === 'switch' && r.recommended !== undefined) {
     const t = r.candidates[r.recommended].train
     const ideal = t.real ?? { gain: t.gain, ci: t.gainCi } // hand-made or early documents may lack `real`
