@@ -42,6 +42,13 @@ describe('the machine flags', () => {
     for (const row of csv.slice(1, 50)) expect(row).toMatch(/,sp2,0,\d+,0,0,[01]$/)
   })
 
+  it('the import report says what a Slurm log lacks for the cluster and what each lack costs', async () => {
+    const r = await runCli(['import', join(process.cwd(), 'test/fixtures/slurm/rackham-jobcomp-excerpt.txt')])
+    expect(r.code, r.stderr).toBe(0)
+    expect(r.stdout).toMatch(/the log gives: [^\n]*node list[^\n]*\. It lacks:/)
+    expect(r.stdout).toMatch(/^- GPUs: GPUs per job are unknown: GPU jobs are simulated as CPU jobs$/m)
+  })
+
   it('an SWF log keeps its header: the single pool, even when field 16 numbers partitions', async () => {
     const job = (id: number, submit: number, part: number) => `${id} ${submit} -1 100 2 -1 -1 2 200 -1 1 1 1 -1 -1 ${part} -1 -1`
     const log = file('parts.swf', ['; MaxProcs: 8', job(1, 0, 1), job(2, 10, 2), job(3, 20, 1)].join('\n') + '\n')
