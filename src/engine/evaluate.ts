@@ -10,7 +10,8 @@ import { buildResult, withAsDeployed, withImpact, type AsDeployed, type Evaluati
 import { recommendationImpact } from '../core/tune/impact'
 import { summarize, type PartData, type Selection, type VerdictOptions } from '../core/tune/select'
 import { campaignMachine, clusterJobs, describeMachine, machineFidelity, machineSummary, MachineInputError, runOnMachine, type MachineInputs } from '../core/cluster/model'
-import type { CellMachine } from '../core/tune/campaign'
+import type { Candidate, CellMachine } from '../core/tune/campaign'
+import { slurmFamily } from '../core/cluster/slurm-family'
 import type { Calibration } from '../core/tune/calibrate'
 import type { Compat, SimConfig } from '../core/sim/types'
 import type { ImportOptions, Workload } from '../core/workload/import'
@@ -42,7 +43,7 @@ export interface Evaluation {
 export async function evaluate(req: EvaluateRequest, runCells: CellRunner, sha256: string, workload?: Workload): Promise<Evaluation> {
   const w = workload ?? (await readLogs(req.logPaths ?? [req.logPath], req.importOptions))
   if (w.jobs.count === 0) throw new EvaluationError(`${w.name}: no job is left after cleaning, nothing to evaluate. ${w.report.warnings.join(' ')}`)
-  const spec = req.spec
+  let spec = req.spec
   const compat = spec.compat ?? DEFAULTS.compat.value
   // Enough data, decided up front and independent of --weeks (docs/STATISTICS.md §Enough data).
   const problem = dataProblem(w.jobs, w.machineProcs, spec.split)
@@ -50,6 +51,12 @@ export async function evaluate(req: EvaluateRequest, runCells: CellRunner, sha25
   // The machine (docs/CLUSTER.md): the same inputs give the same model here and in every worker.
   const machine = campaignMachine(req.machine, w)
   if (machine && compat !== 'none') throw new MachineInputError(`--compat ${compat} is the research's single-pool rule; it cannot run on a machine of nodes and partitions (${describeMachine(machine.model)})`)
+  // With the configuration that runs today, Slurm's own settings are candidates too: one change
+  // each from their current values (docs/CLUSTER.md §Site settings as candidates).
+  if (machine?.model.current && machine.model.scheduler === 'slurm') {
+    const family = slurmFamily(machine.model.scheduling).map((slurm): Candidate => ({ primary: 'FCFS', backfill: 'same', slurm }))
+    spec = { ...spec, candidates: [...spec.candidates, ...family] }
+  }
   const prepared = prepare(w.jobs, w.machineProcs, spec.split, spec.resample, compat)
   const cells = campaignCells(spec)
   const setup: WorkloadSetup = { logPath: req.logPath, ...(req.logPaths ? { logPaths: req.logPaths } : {}), importOptions: req.importOptions, split: spec.split, resample: spec.resample, tau: spec.tau, ...(compat === 'none' ? {} : { compat }), ...(req.machine ? { machine: req.machine } : {}) }

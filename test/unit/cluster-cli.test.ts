@@ -42,6 +42,13 @@ describe('the machine flags', () => {
     for (const row of csv.slice(1, 50)) expect(row).toMatch(/,sp2,0,\d+,0,0,[01]$/)
   })
 
+  it('the import report says what a Slurm log lacks for the cluster and what each lack costs', async () => {
+    const r = await runCli(['import', join(process.cwd(), 'test/fixtures/slurm/rackham-jobcomp-excerpt.txt')])
+    expect(r.code, r.stderr).toBe(0)
+    expect(r.stdout).toMatch(/the log gives: [^\n]*node list[^\n]*\. It lacks:/)
+    expect(r.stdout).toMatch(/^- GPUs: GPUs per job are unknown: GPU jobs are simulated as CPU jobs$/m)
+  })
+
   it('an SWF log keeps its header: the single pool, even when field 16 numbers partitions', async () => {
     const job = (id: number, submit: number, part: number) => `${id} ${submit} -1 100 2 -1 -1 2 200 -1 1 1 1 -1 -1 ${part} -1 -1`
     const log = file('parts.swf', ['; MaxProcs: 8', job(1, 0, 1), job(2, 10, 2), job(3, 20, 1)].join('\n') + '\n')
@@ -92,5 +99,23 @@ describe('the machine flags', () => {
     expect(merged).toMatch(/^PriorityWeightFairshare=10000$/m) // the site's fair-share kept
     expect(merged).toMatch(/^PriorityWeightQOS=5000$/m)
     expect(bundle.notes.join(' ')).toMatch(/Merged into the slurm\.conf the evaluation simulated/)
+    // Slurm's own settings were candidates too, one change each from the current values; the
+    // settings the site's scheduling cannot feel (fair-share and age without slurmdbd) are not.
+    const family = j.candidates.filter((c: { candidate: { slurm?: object } }) => c.candidate.slurm).map((c: { label: string }) => c.label)
+    expect(family).toEqual(expect.arrayContaining(['Slurm bf_job_part_count_reserve=0', 'Slurm bf_window=2160', 'Slurm bf_window=8640', 'Slurm PriorityWeightQOS=10000', 'Slurm bf_interval=15']))
+    expect(family.some((l: string) => /PriorityWeightFairshare|PriorityWeightAge|PriorityMaxAge/.test(l))).toBe(false)
+    expect(j.protocol.candidates).toContainEqual({ primary: 'FCFS', backfill: 'same', slurm: 'bf_interval=15' })
+    // Recommending one of them exports exactly that change merged into the recorded slurm.conf.
+    const i = j.candidates.findIndex((c: { label: string }) => c.label === 'Slurm bf_interval=15')
+    writeFileSync(join(dir, 'family.json'), JSON.stringify({ ...j, recommended: i, recommendation: { ...j.recommendation, verdict: 'switch' } }))
+    const fx = await runCli(['export', join(dir, 'family.json'), '--target', 'slurm', '--out', join(dir, 'family'), '--json'])
+    expect(fx.code, fx.stderr).toBe(0)
+    const fb = JSON.parse(fx.stdout)
+    expect(fb.files.map((f: { name: string }) => f.name)).toEqual(['slurm.conf'])
+    expect(fb.changes).toEqual([expect.objectContaining({ setting: 'SchedulerParameters', from: 'bf_job_part_count_reserve=1,bf_window=4320', to: 'bf_job_part_count_reserve=1,bf_window=4320,bf_interval=15' })])
+    const fconf = readFileSync(join(dir, 'family', 'slurm.conf'), 'utf8')
+    expect(fconf).toMatch(/^SchedulerParameters=bf_job_part_count_reserve=1,bf_window=4320,bf_interval=15\s+# EasyTune: was/m)
+    expect(fconf).toMatch(/^PriorityWeightFairshare=10000$/m) // nothing else changed
+    expect(fconf).not.toMatch(/JobSubmitPlugins|PriorityWeightPartition/)
   })
 })

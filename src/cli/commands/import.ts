@@ -72,6 +72,13 @@ export function formatReport(r: ImportReport, cite: string | null): string {
     lines.push('Warnings:')
     for (const w of r.warnings) lines.push(`- ${nameMachineSizeControl(w, 'with --procs')}`)
   }
+  const res = r.resources
+  if (res && res.lacks.length > 0) {
+    lines.push('')
+    lines.push(`For simulating the cluster as configured (docs/CLUSTER.md), the log gives: ${res.has.length ? res.has.join(', ') : 'none of the resource fields'}. It lacks:`)
+    for (const l of res.lacks) lines.push(`- ${l.field}: ${l.cost}`)
+    if (res.sacctMissing?.length) lines.push(`The recommended sacct command (docs/SIMULATOR.md §The sacct command to run) adds: ${res.sacctMissing.join(', ')}.`)
+  }
   if (cite) {
     lines.push('')
     lines.push(`Data: ${cite}`)

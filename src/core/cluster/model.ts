@@ -13,6 +13,7 @@ import { simulateCluster } from './simulate'
 import { defaultScheduling, detectConfigKind, inferCluster, parseScontrol, parseSlurmConf } from './config'
 import type { ClusterJobs, ClusterRun, ClusterScheduler, ClusterSpec, SchedulerKind, SlurmScheduling } from './types'
 import { deployOrder, deployedSiteFactorOf, type DeployContext, type DeployedOrder } from './deploy-order'
+import { applySlurmChange, type SlurmChange } from './slurm-family'
 import type { SimConfig } from '../sim/types'
 import { poolMachine, type MachineSummary } from '../tune/result'
 import { fidelity, FIDELITY_LIMITS, type Calibration } from '../tune/fidelity'
@@ -158,14 +159,14 @@ export function clusterJobs(m: MachineModel, table: JobTable): ClusterJobs {
  * the exported configuration per order (one parse per candidate, not per week). */
 export function runOnMachine(m: MachineModel, jobs: ClusterJobs, config: SimConfig, ctx: Omit<DeployContext, 'conf' | 'base'>,
   options: { windowStart?: number; onCheck?: (started: number, now: number) => boolean; checkEvery?: number } = {},
-  deployed: Map<string, DeployedOrder> = new Map()): ClusterRun {
+  deployed: Map<string, DeployedOrder> = new Map(), change?: SlurmChange): ClusterRun {
   let scheduler: ClusterScheduler
   if (m.scheduler === 'easy') scheduler = { kind: 'easy', config }
   else {
-    const key = JSON.stringify([config.primary, config.threshold])
+    const key = JSON.stringify([config.primary, config.threshold, change ?? null])
     let d = deployed.get(key)
     if (d === undefined) {
-      d = deployOrder(config, { ...ctx, conf: m.conf, base: m.scheduling })
+      d = change ? deployChange(change, m) : deployOrder(config, { ...ctx, conf: m.conf, base: m.scheduling })
       deployed.set(key, d)
     }
     const siteFactor = deployedSiteFactorOf(d, jobs, m.unixStartTime)
@@ -222,4 +223,15 @@ export function machineFidelity(log: MachineLog & { report?: { requestedMissing:
     limits: fidelityLimits(log, m),
     simulated: m === null ? 'Simulated EASY-FCFS' : m.scheduler === 'slurm' ? (m.conf ? `Slurm as configured in ${m.conf.file}, simulated,` : 'Slurm\'s scheduling, simulated,') : 'Simulated EASY-FCFS on the nodes',
   })
+}
+
+/** A change of the site's own settings, as the export merges it into the given slurm.conf and
+ * the reader reads it back (docs/CLUSTER.md §Site settings as candidates). */
+function deployChange(change: SlurmChange, m: MachineModel): DeployedOrder {
+  if (m.conf === null) throw new MachineInputError('a change of Slurm\'s own settings needs the site\'s slurm.conf (--current-conf)')
+  const text = applySlurmChange(m.conf.text, change).text
+  const conf = parseSlurmConf(text, m.conf.file, undefined, includesOf(m.conf))
+  // QOS priorities come from --qos-priority, not from the file: kept as given.
+  const scheduling = { ...conf.scheduling, priority: { ...conf.scheduling.priority, qosPriority: m.scheduling.priority.qosPriority } }
+  return { scheduling, plan: null, text }
 }

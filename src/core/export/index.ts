@@ -8,6 +8,8 @@ import { pbsFormula, exportPbs } from './pbs'
 import { describeMixed, isDynamic, mixedCoefficients } from './policy'
 import { checkSlurmVersion, DEFAULT_SLURM_VERSION, exportSlurm } from './slurm'
 import { MAX_CONF_CHARS } from './slurm-conf'
+import { MERGED_CONF_FILE } from './slurm'
+import { applySlurmChange, slurmChangeLabel, type SlurmChange } from '../cluster/slurm-family'
 import { ExportInputError, readExportInput, type ExportInput } from './validate'
 
 export { ExportInputError, InsufficientDataError } from './validate'
@@ -40,6 +42,7 @@ export function exportConfig(result: EvaluationResult, target: ExportTarget, opt
   // The slurm.conf the evaluation simulated the candidates on (--current-conf / --slurm-conf,
   // recorded in the result): merged into without being given again; a given one wins.
   const recorded = options?.currentConf === undefined && target === 'slurm' ? recordedConf(result) : null
+  if (x.slurm) return exportSlurmChange(x.slurm, target, options?.currentConf ?? recordedConf(result)?.text, recordedConf(result)?.file)
   const bundle: ExportBundle = target === 'slurm'
     ? exportSlurm(x, checkSlurmVersion(options?.slurmVersion ?? DEFAULT_SLURM_VERSION), options?.currentConf ?? recorded?.text)
     : { ...exportPbs(x), changes: [], notes: [], approximate: null }
@@ -93,4 +96,20 @@ function recordedConf(result: unknown): { file: string; text: string } | null {
   if (typeof text !== 'string' || text.length > MAX_CONF_CHARS) return null
   const name = typeof file === 'string' ? file.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ').slice(0, 200) : 'slurm.conf'
   return { file: name, text }
+}
+
+/** A recommended change of the site's own Slurm settings: that change merged into its slurm.conf
+ * (the evaluation simulated exactly this file), nothing else. PBS has no such settings. */
+function exportSlurmChange(change: SlurmChange, target: ExportTarget, conf: string | undefined, file: string | undefined): ExportBundle {
+  const what = slurmChangeLabel(change)
+  if (target !== 'slurm') {
+    return { target, files: [], items: [{ feature: `Slurm settings (${what})`, fidelity: 'not exportable', note: 'a change of Slurm\'s own settings has no PBS counterpart' }], gaps: [], lost: [`Slurm settings (${what}): no PBS counterpart`], changes: [], notes: [], approximate: null }
+  }
+  if (conf === undefined) throw new ExportInputError('the recommendation changes the site\'s own Slurm settings: give the slurm.conf it was evaluated on (--current-conf)')
+  const merged = applySlurmChange(conf, change, ['# Merged by EasyTune into the slurm.conf you gave: every line it does not change is kept as it was;', `# changed settings end with "# EasyTune: was …" (${what}). Then: scontrol reconfigure.`])
+  return {
+    target, files: [{ name: MERGED_CONF_FILE, content: merged.text, description: `your slurm.conf with the evaluated change (${what}); every other line kept` }],
+    items: [{ feature: `Slurm settings (${what})`, fidelity: 'native', note: 'the change itself, as simulated' }], gaps: [], lost: [],
+    changes: merged.changes, notes: [...(file ? [`Merged into the slurm.conf the evaluation simulated (${file}).`] : []), ...merged.notes], approximate: null,
+  }
 }

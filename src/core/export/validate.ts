@@ -4,6 +4,7 @@
 import { findPolicy, POLICIES } from '../sim/policies'
 import { RESULT_SCHEMA_VERSION, upgradeResult, type EvaluationResult, type Verdict } from '../tune/result'
 import { ExportInputError, InsufficientDataError } from './errors'
+import { readSlurmChange, type SlurmChange } from '../cluster/slurm-family'
 
 export { ExportInputError, InsufficientDataError } from './errors'
 
@@ -32,6 +33,9 @@ export interface ExportInput {
   sha256: string | null
   objective: 'avgWait' | 'avgBsld' | null
   gains: { train: number | null; test: number | null; testCi: [number, number] | null; maxWaitRatio: number | null }
+  /** A change of the site's own Slurm settings (docs/CLUSTER.md §Site settings as candidates): the export
+   * is that change, merged into the site's slurm.conf; absent for a queue order. */
+  slurm?: SlurmChange
 }
 
 /** Result documents this module reads: v1, and v2 which adds recommendation.verdict (docs/RESULT-SCHEMA.md). */
@@ -106,6 +110,12 @@ export function readExportInput(input: unknown): ExportInput {
     const b = policyChoice(bf, 'the recommended backfill order')
     return b.kind === 'pure' ? b.id : 'mixed'
   })()
+  let slurm: SlurmChange | null
+  try {
+    slurm = readSlurmChange(spec.slurm)
+  } catch (e) {
+    throw new ExportInputError(`the recommended Slurm settings change cannot be read: ${(e as Error).message}`)
+  }
   const t = c.threshold
   if (!(t === null || t === undefined || (finite(t) && t >= 0 && t <= MAX_THRESHOLD))) {
     throw new ExportInputError(`the recommended threshold must be null or a number of seconds between 0 and ${MAX_THRESHOLD}`)
@@ -129,6 +139,7 @@ export function readExportInput(input: unknown): ExportInput {
     label: choiceLabel(primary) + (backfill === 'same' ? '' : `-${backfill}`),
     sha256: typeof log.sha256 === 'string' && /^[0-9a-f]{64}$/.test(log.sha256) ? log.sha256 : null,
     objective: objective === 'avgWait' || objective === 'avgBsld' ? objective : null,
+    ...(slurm ? { slurm } : {}),
     gains: {
       train: optNum(part('train').gain), test: optNum(part('test').gain),
       testCi: Array.isArray(ci) && ci.length === 2 && finite(ci[0]) && finite(ci[1]) ? [ci[0], ci[1]] : null,

@@ -5,6 +5,7 @@
 import { simulate } from '../sim/easy'
 import { clusterJobs, runOnMachine, type MachineModel } from '../cluster/model'
 import type { DeployContext, DeployedOrder } from '../cluster/deploy-order'
+import { slurmChangeLabel, type SlurmChange } from '../cluster/slurm-family'
 import { computeMetrics } from '../sim/metrics'
 import { policyLabel } from '../sim/policies'
 import type { Compat, PolicySpec, SimConfig, SimOptions } from '../sim/types'
@@ -16,6 +17,9 @@ import type { SplitSpec } from './split'
 export interface Candidate {
   primary: PolicySpec
   backfill: PolicySpec | 'same'
+  /** A change of the site's own Slurm settings (evaluate --current-conf): the site's priority as
+   * it is (primary FCFS), one setting changed. See docs/CLUSTER.md §Site settings as candidates. */
+  slurm?: SlurmChange
 }
 
 export type Objective = 'avgWait' | 'avgBsld'
@@ -58,10 +62,12 @@ export function candidateSetNote(candidates: readonly { backfill: unknown }[]): 
 }
 
 export function candidateLabel(c: Candidate): string {
+  if (c.slurm) return `Slurm ${slurmChangeLabel(c.slurm)}`
   return c.backfill === 'same' ? `EASY-${policyLabel(c.primary)}` : `EASY-${policyLabel(c.primary)}-${policyLabel(c.backfill)}`
 }
 
 export function configLabel(c: Candidate, threshold: number | null): string {
+  if (c.slurm) return candidateLabel(c) // no threshold: the site's own priority runs
   return `${candidateLabel(c)} Θ=${formatThreshold(threshold)}`
 }
 
@@ -115,7 +121,7 @@ export function runCell(samples: WeekSamples, machineProcs: number, cell: CellSp
   for (let k = 0; k < n; k++) {
     const week = samples.get(k)
     const start = machine === undefined ? simulate(week, machineProcs, config, options)
-      : runOnMachine(machine.model, clusterJobs(machine.model, week), config, machine.deploy, { windowStart: 0 }, machine.deployed).start
+      : runOnMachine(machine.model, clusterJobs(machine.model, week), config, machine.deploy, { windowStart: 0 }, machine.deployed, cell.candidate.slurm).start
     const m = computeMetrics(week, machineProcs, start, tau, false)
     r.avgWait[k] = m.avgWait; r.maxWait[k] = m.maxWait; r.avgBsld[k] = m.avgBsld; r.maxBsld[k] = m.maxBsld; r.jobs[k] = m.jobs
     // The 99th percentile by selection (linear time) rather than the full sort computeMetrics
@@ -159,7 +165,7 @@ export function campaignCells(spec: CampaignSpec): CellSpec[] {
       const add = (c: CellSpec) => cells.push(kind === 'real' ? { ...c, samples: 'real' } : c)
       add({ candidate: BASELINE, threshold: null, part })
       for (const candidate of spec.candidates) {
-        for (const threshold of spec.thresholds) {
+        for (const threshold of thresholdsOf(candidate, spec.thresholds)) {
           if (isBaseline(candidate)) continue
           add({ candidate, threshold, part })
         }
@@ -167,6 +173,12 @@ export function campaignCells(spec: CampaignSpec): CellSpec[] {
     }
   }
   return cells
+}
+
+/** The thresholds a candidate runs under: a Slurm settings change runs the site's own priority,
+ * which the research's threshold is no part of: none only. */
+export function thresholdsOf(c: Candidate, thresholds: readonly (number | null)[]): (number | null)[] {
+  return c.slurm ? [null] : [...thresholds]
 }
 
 /** The cell of a candidate (the baseline under any threshold is the one baseline cell). */
@@ -186,12 +198,13 @@ export function realCellKey(spec: CampaignSpec, part: Part, candidate: Candidate
 export function isBaseline(c: Candidate): boolean {
   const p = typeof c.primary === 'string' ? policyLabel(c.primary) : ''
   const b = c.backfill === 'same' ? p : typeof c.backfill === 'string' ? policyLabel(c.backfill) : ''
-  return p === 'FCFS' && b === 'FCFS'
+  return p === 'FCFS' && b === 'FCFS' && c.slurm === undefined
 }
 
 /** A stable text key for a cell (for caches and result maps). Resampled cells keep the key they
  * always had (caches and fixtures stay valid); real-week cells add 'real'. */
 export function cellKey(cell: CellSpec): string {
-  const base = [cell.part, cell.candidate.primary, cell.candidate.backfill, cell.threshold]
+  // A Slurm settings change is part of the key only when there is one (older keys stay valid).
+  const base: unknown[] = [cell.part, cell.candidate.primary, cell.candidate.backfill, cell.threshold, ...(cell.candidate.slurm ? [cell.candidate.slurm] : [])]
   return JSON.stringify(cell.samples === 'real' ? [...base, 'real'] : base)
 }

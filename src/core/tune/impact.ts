@@ -9,6 +9,7 @@ import type { SimConfig, SimJobs, SimOptions } from '../sim/types'
 import { DEFAULTS } from '../defaults'
 import { BASELINE, type CellMachine } from './campaign'
 import { clusterJobs, runOnMachine } from '../cluster/model'
+import type { SlurmChange } from '../cluster/slurm-family'
 import { sliceJobs } from './split'
 import type { JobTable } from '../workload/types'
 import { WEEK } from './resample'
@@ -237,7 +238,7 @@ export type SimRules = Omit<SimOptions, 'windowStart'>
  * empty machine with the window's start as the origin of the policies' clock (as the campaign's
  * cells, whose week-relative submits start at 0).
  */
-export function realWeekWaits(part: SimJobs, machineProcs: number, config: SimConfig, sim: SimRules = {}, machine?: CellMachine): Float64Array {
+export function realWeekWaits(part: SimJobs, machineProcs: number, config: SimConfig, sim: SimRules = {}, machine?: CellMachine, change?: SlurmChange): Float64Array {
   const n = part.count
   const wait = new Float64Array(n)
   const first = n > 0 ? part.submit[0] : 0
@@ -252,7 +253,7 @@ export function realWeekWaits(part: SimJobs, machineProcs: number, config: SimCo
     }
     // On a node-level machine (docs/CLUSTER.md) the week runs there, as the campaign's cells do.
     const start = machine === undefined ? simulate(week, machineProcs, config, { ...sim, windowStart: weekStart })
-      : runOnMachine(machine.model, clusterJobs(machine.model, sliceJobs(part as JobTable, from, to)), config, machine.deploy, { windowStart: weekStart }, machine.deployed).start
+      : runOnMachine(machine.model, clusterJobs(machine.model, sliceJobs(part as JobTable, from, to)), config, machine.deploy, { windowStart: weekStart }, machine.deployed, change).start
     for (let i = 0; i < week.count; i++) wait[from + i] = start[i] - week.submit[i]
     from = to
   }
@@ -265,12 +266,12 @@ export function realWeekWaits(part: SimJobs, machineProcs: number, config: SimCo
  */
 export function measureImpact(
   parts: { train: SimJobs & ImpactJobs; test: SimJobs & ImpactJobs }, machineProcs: number,
-  baseline: SimConfig, recommended: SimConfig, names: OwnerNames, options: ImpactOptions, sim: SimRules = {}, machine?: CellMachine,
+  baseline: SimConfig, recommended: SimConfig, names: OwnerNames, options: ImpactOptions, sim: SimRules = {}, machine?: CellMachine, change?: SlurmChange,
 ): Impact {
-  const same = JSON.stringify(baseline) === JSON.stringify(recommended)
+  const same = JSON.stringify(baseline) === JSON.stringify(recommended) && change === undefined
   const one = (p: SimJobs & ImpactJobs): PartImpact => {
     const base = realWeekWaits(p, machineProcs, baseline, sim, machine)
-    return partImpact(p, machineProcs, base, same ? base : realWeekWaits(p, machineProcs, recommended, sim, machine), names, options)
+    return partImpact(p, machineProcs, base, same ? base : realWeekWaits(p, machineProcs, recommended, sim, machine, change), names, options)
   }
   const train = one(parts.train), test = one(parts.test)
   return { train, test, overRisk: overRisk(train, test, options.maxWaitRatio, options.minJobs, options.minRise) }
@@ -278,7 +279,7 @@ export function measureImpact(
 
 /** The recommended candidate as the selection describes it (select.ts's CandidateSummary fits). */
 export interface RecommendedOrder {
-  readonly candidate: { readonly primary: SimConfig['primary']; readonly backfill: SimConfig['backfill'] }
+  readonly candidate: { readonly primary: SimConfig['primary']; readonly backfill: SimConfig['backfill']; readonly slurm?: SlurmChange }
   readonly threshold: number | null
 }
 
@@ -293,5 +294,5 @@ export function recommendationImpact(
   if (!recommended) return null
   const baseline: SimConfig = { ...BASELINE, threshold: null }
   const config: SimConfig = { primary: recommended.candidate.primary, backfill: recommended.candidate.backfill, threshold: recommended.threshold }
-  return measureImpact(parts, machineProcs, baseline, config, names, { maxWaitRatio }, sim, machine)
+  return measureImpact(parts, machineProcs, baseline, config, names, { maxWaitRatio }, sim, machine, recommended.candidate.slurm)
 }

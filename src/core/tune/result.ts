@@ -8,6 +8,7 @@ import type { Calibration } from './calibrate'
 import { candidateLabel, candidateSetNote, type CampaignSpec, type CellResult, type Candidate, type PresetId } from './campaign'
 import type { Selection, CandidateSummary, PartSummary, SelectionStatistics } from './select'
 import { slurmDeployment } from '../export/deploy'
+import { slurmChangeLabel } from '../cluster/slurm-family'
 import type { PartStats } from './split'
 import type { Fidelity } from '../export/types'
 import type { Impact } from './impact'
@@ -40,7 +41,8 @@ export interface EvaluationResult {
     objective: CampaignSpec['objective']
     tau: number
     thresholds: (number | null)[]
-    candidates: { primary: string; backfill: string }[]
+    /** `slurm`: a change of the site's own Slurm settings (docs/CLUSTER.md §Site settings as candidates). */
+    candidates: { primary: string; backfill: string; slurm?: string }[]
     /** The preset the candidates came from (null: an explicit list); absent before issue #19. */
     preset?: PresetId | null
     /** RESEARCH_GRID_NOTE when some candidate has a backfill order of its own, else null. */
@@ -177,7 +179,7 @@ export function buildResult(args: {
       split: { spec: spec.split, at: args.split.at, atIso: iso(args.split.at), train: args.split.train, test: args.split.test },
       resample: { ...spec.resample, trainOriginalWeeks: args.weeks.trainOriginal, testOriginalWeeks: args.weeks.testOriginal, trainSamples: args.weeks.train, testSamples: args.weeks.test },
       objective: spec.objective, tau: spec.tau, thresholds: spec.thresholds,
-      candidates: spec.candidates.map((c) => ({ primary: specLabel(c.primary), backfill: specLabel(c.backfill) })),
+      candidates: spec.candidates.map((c) => ({ primary: specLabel(c.primary), backfill: specLabel(c.backfill), ...(c.slurm ? { slurm: slurmChangeLabel(c.slurm) } : {}) })),
       preset: spec.preset ?? null, candidateNote: candidateSetNote(spec.candidates),
       risk: s.risk, cells: args.cells, compat: spec.compat ?? DEFAULTS.compat.value,
       minGain: o.minGain, confidence: o.confidence, minWeeks: o.minWeeks, minJobs: o.minJobs, criterion: o.criterion, statistics: s.statistics,
@@ -316,6 +318,7 @@ export function recommendationSentence(r: EvaluationResult): { label: string; se
 }
 
 function orderWords(c: CandidateSummary): string {
+  if (c.candidate.slurm) return `the current configuration with ${slurmChangeLabel(c.candidate.slurm)}`
   const order = c.candidate.backfill === 'same' ? `${specLabel(c.candidate.primary)} order` : `${specLabel(c.candidate.primary)} order and ${specLabel(c.candidate.backfill)} backfilling`
   const theta = c.threshold === null ? 'no threshold' : `a ${formatThreshold(c.threshold)} threshold`
   return `EASY with ${order} and ${theta}`

@@ -8,7 +8,7 @@ import { percentile } from '../sim/metrics'
 import { DEFAULTS } from '../defaults'
 import { formatPercent } from '../util/format'
 import { slurmDeployment } from '../export/deploy'
-import { BASELINE, candidateLabel, cellKey, cellOf, configLabel, isBaseline, realCellKey, type Candidate, type CampaignSpec, type CellResult, type Objective, type Part } from './campaign'
+import { BASELINE, candidateLabel, cellKey, cellOf, configLabel, isBaseline, realCellKey, thresholdsOf, type Candidate, type CampaignSpec, type CellResult, type Objective, type Part } from './campaign'
 import type { Criterion, Verdict } from './result'
 
 export interface PartSummary {
@@ -163,7 +163,7 @@ export function summarize(spec: CampaignSpec, results: Map<string, CellResult>, 
     entries.push({ c: bl ? BASELINE : c, t: bl ? null : t, bl, key })
   }
   add(BASELINE, null)
-  for (const c of spec.candidates) for (const t of spec.thresholds) add(c, t)
+  for (const c of spec.candidates) for (const t of thresholdsOf(c, spec.thresholds)) add(c, t)
   const parts = ['train', 'test'] as const
   // Real-week statistics per part: gains, own intervals, and (train) the selection's optimism.
   const realStats = {} as Record<Part, PartRealStats>
