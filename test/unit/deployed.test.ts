@@ -15,6 +15,7 @@ import { EPOCH0, ENC_CAP, SF_OFFSET, slurmPlan } from '../../src/core/export/slu
 import type { ExportInput } from '../../src/core/export/validate'
 import type { PolicySpec } from '../../src/core/sim/types'
 import { requireTool } from '../support/tools'
+import { writeJobSubmitRunner } from '../support/job-submit-runner'
 
 const dir = mkdtempSync(join(tmpdir(), 'easytune-deployed-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -47,12 +48,7 @@ describe('the simulated site factor is the deployed one', () => {
 
   it('job_submit.lua sets at submission exactly the static site factor the simulator uses', (ctx) => {
     const lua = requireTool(ctx, ['lua5.1', 'lua'], 'apt-get install -y lua5.1')
-    const runner = join(dir, 'run.lua')
-    writeFileSync(runner, ['slurm = { SUCCESS = 0, NO_VAL = 4294967294, INFINITE = 4294967295, log_info = function() end }',
-      'local now = 0', 'os.time = function() return now end', 'dofile(arg[1])',
-      'for line in io.lines(arg[2]) do', '  local q, tl, t = line:match("(%S+) (%S+) (%S+)")', '  now = tonumber(t)',
-      '  local j = { min_cpus = tonumber(q), time_limit = tonumber(tl) }', '  slurm_job_submit(j, {}, 0)',
-      '  print(string.format("%.0f", j.site_factor))', 'end'].join('\n'))
+    const runner = writeJobSubmitRunner(dir)
     writeFileSync(join(dir, 'jobs.txt'), Array.from({ length: N }, (_, j) => `${jobs.procs[j]} ${jobs.requested[j] / 60} ${UNIX0 + jobs.submit[j]}`).join('\n') + '\n')
     const specs: PolicySpec[] = ['SPF', 'LPF', 'LAF', 'SAF', 'SRF', 'LCFS', { kind: 'mixed', weights: [0.3, 0.3, 0, 0, 0.2, 0.2], scale: [1, 3600, 1, 1, 10, 1e5] }]
     let checked = 0

@@ -16,6 +16,7 @@ import type { PolicySpec } from '../../src/core/sim/types'
 import type { ExportBundle } from '../../src/shared/api'
 import { runCli } from '../support/cli'
 import { requireTool } from '../support/tools'
+import { writeJobSubmitRunner } from '../support/job-submit-runner'
 import { resultFor } from '../slurm/harness'
 
 const dir = mkdtempSync(join(tmpdir(), 'easytune-export-'))
@@ -209,12 +210,7 @@ describe('generated job_submit.lua and site-factor script', () => {
   })
   it('sets site factors in [0, 2147483645] that order jobs like the policy (static policies)', (ctx) => {
     const lua = requireTool(ctx, ['lua5.1', 'lua'], 'apt-get install -y lua5.1')
-    const runner = join(dir, 'run.lua')
-    writeFileSync(runner, ['slurm = { SUCCESS = 0, NO_VAL = 4294967294, INFINITE = 4294967295, log_info = function() end }',
-      'local now = 0', 'os.time = function() return now end', 'dofile(arg[1])',
-      'for line in io.lines(arg[2]) do', '  local q, tl, t = line:match("(%S+) (%S+) (%S+)")', '  now = tonumber(t)',
-      '  local j = { min_cpus = tonumber(q), time_limit = tonumber(tl) }', '  slurm_job_submit(j, {}, 0)',
-      '  print(string.format("%.0f", j.site_factor))', 'end'].join('\n'))
+    const runner = writeJobSubmitRunner(dir)
     writeFileSync(join(dir, 'jobs.txt'), JOBS.map((j) => `${j.q} ${j.p / 60} ${j.submit}`).join('\n') + '\n')
     for (const [spec, t] of LUA_SPECS) {
       if (t !== null || resolvePolicy(spec as PolicySpec).dynamic) continue

@@ -8,37 +8,9 @@ export type LogFormat = 'swf' | 'sacct' | 'jobcomp' | 'pbs'
 
 export const LOG_FORMATS: readonly LogFormat[] = ['swf', 'sacct', 'jobcomp', 'pbs']
 
-/**
- * Jobs exactly as a parser read them, before cleaning. Unknown numbers are -1 (the SWF
- * convention), unknown recorded waits NaN. Times are seconds; `submit` is relative to
- * `RawLog.unixStartTime` when that is known (SWF field 2 already is; SLURM/PBS parsers subtract
- * the earliest submit).
- */
-export interface RawJobs {
-  readonly count: number
-  /** Numeric job id as recorded (SLURM array tasks and het components keep the parent id; `rawId`
-   * and `subId` tell them apart). */
-  readonly id: Float64Array
-  readonly submit: Float64Array
-  /** Wait recorded by the site's own scheduler (SWF field 3, SLURM start − submit); NaN if unknown. */
-  readonly recordedWait: Float64Array
-  /** p: actual running time. */
-  readonly runtime: Float64Array
-  /** Allocated processors (SWF field 5). */
-  readonly allocProcs: Float64Array
-  /** Requested processors (SWF field 8). */
-  readonly reqProcs: Float64Array
-  /** p̃: requested running time (walltime limit). */
-  readonly requested: Float64Array
-  /** Index into `users`, -1 when unknown. */
-  readonly user: Int32Array
-  /** Index into `ParsedLog.accounts`, -1 when unknown; absent when the log has no account column
-   * (sacct `Account`, jobcomp `account=`, PBS `account=`): the impact then groups by user. */
-  readonly account?: Int32Array
-  /** SWF status code (field 11) or -1. */
-  readonly status: Int32Array
-  /** 1-based line number in the source file, for messages and the import report. */
-  readonly line: Int32Array
+/** The optional per-job resource columns (issue #21), the same in RawJobs and, carried through
+ * cleaning, in JobTable. */
+export interface ResourceColumns {
   /** Resource columns (issue #21, docs/CLUSTER.md §Job columns), each present only when the log
    * records it. Partition / QOS: index into the log's `partitions` / `qosNames`, -1 unknown. */
   readonly partition?: Int32Array
@@ -65,8 +37,41 @@ export interface RawJobs {
   readonly subId?: Int32Array
 }
 
+/**
+ * Jobs exactly as a parser read them, before cleaning. Unknown numbers are -1 (the SWF
+ * convention), unknown recorded waits NaN. Times are seconds; `submit` is relative to
+ * `RawLog.unixStartTime` when that is known (SWF field 2 already is; SLURM/PBS parsers subtract
+ * the earliest submit).
+ */
+export interface RawJobs extends ResourceColumns {
+  readonly count: number
+  /** Numeric job id as recorded (SLURM array tasks and het components keep the parent id; `rawId`
+   * and `subId` tell them apart). */
+  readonly id: Float64Array
+  readonly submit: Float64Array
+  /** Wait recorded by the site's own scheduler (SWF field 3, SLURM start − submit); NaN if unknown. */
+  readonly recordedWait: Float64Array
+  /** p: actual running time. */
+  readonly runtime: Float64Array
+  /** Allocated processors (SWF field 5). */
+  readonly allocProcs: Float64Array
+  /** Requested processors (SWF field 8). */
+  readonly reqProcs: Float64Array
+  /** p̃: requested running time (walltime limit). */
+  readonly requested: Float64Array
+  /** Index into `users`, -1 when unknown. */
+  readonly user: Int32Array
+  /** Index into `ParsedLog.accounts`, -1 when unknown; absent when the log has no account column
+   * (sacct `Account`, jobcomp `account=`, PBS `account=`): the impact then groups by user. */
+  readonly account?: Int32Array
+  /** SWF status code (field 11) or -1. */
+  readonly status: Int32Array
+  /** 1-based line number in the source file, for messages and the import report. */
+  readonly line: Int32Array
+}
+
 /** Cleaned jobs, sorted by (submit, id): the simulator's input. */
-export interface JobTable {
+export interface JobTable extends ResourceColumns {
   readonly count: number
   readonly id: Float64Array
   readonly submit: Float64Array
@@ -78,29 +83,6 @@ export interface JobTable {
   readonly account?: Int32Array
   readonly recordedWait: Float64Array
   readonly line: Int32Array
-  /** The resource columns of RawJobs, carried through cleaning (same meaning, same absence). */
-  readonly partition?: Int32Array
-  readonly qos?: Int32Array
-  /** Nodes the job ran on (NNodes/AllocNodes, jobcomp nodes list, SWF none), else requested (ReqNodes); -1 unknown. */
-  readonly nodes?: Int32Array
-  /** Memory of the whole job in MB (ReqTRES mem=, ReqMem with its unit), -1 unknown. */
-  readonly memMB?: Float64Array
-  /** GPUs of the whole job (AllocTRES/ReqTRES gres/gpu, AllocGRES/ReqGRES), 0 none, -1 unknown. */
-  readonly gpus?: Int32Array
-  /** 1 when the job asked for whole nodes (--exclusive in SubmitLine, sacct Exclusive), 0 not / unknown. */
-  readonly exclusive?: Uint8Array
-  /** Eligible time on the submit clock (seconds), NaN unknown. */
-  readonly eligible?: Float64Array
-  /** How the site's scheduler started it (sacct Flags): 0 unknown, 1 main scheduler (SchedMain/SchedSubmit), 2 backfill (SchedBackfill). */
-  readonly schedFlag?: Uint8Array
-  /** The priority recorded at start (sacct Priority), NaN unknown. */
-  readonly priority?: Float64Array
-  /** The record's own unique id (sacct JobIDRaw; jobcomp JobId when ArrayJobId/HetJobId give the
-   * group in `id`), -1 unknown; absent when the log has none. The key that tells array tasks apart. */
-  readonly rawId?: Float64Array
-  /** Array task index (`123_4` → 4, jobcomp ArrayTaskId) or heterogeneous component offset
-   * (`123+1` → 1, HetJobOffset), -1 for a plain job; absent when no job has one. */
-  readonly subId?: Int32Array
 }
 
 /** Where the machine size came from, in the order of precedence used. */
