@@ -14,7 +14,8 @@ import { shown, whyDefaults } from '../defaults-help'
 import { COMPAT_FLAGS, compatFlag, compatHelp } from '../compat-arg'
 import { MACHINE_FLAGS, MACHINE_HELP, machineInputs } from '../machine-args'
 import { fidelityLines } from '../fidelity-text'
-import { clusterJobs, describeMachine, machineFidelity, machineModel, machineSummary, MachineInputError, runOnMachine, type MachineModel } from '../../core/cluster/model'
+import { clusterJobs, describeMachine, machineFidelity, machineModel, machineScheduler, machineSummary, MachineInputError, simOptions, type MachineModel } from '../../core/cluster/model'
+import { ClusterSimulation, simulateCluster } from '../../core/cluster/simulate'
 import { ClusterConfigError } from '../../core/cluster/config'
 import { ClusterJobsError } from '../../core/cluster/jobs'
 import type { ClusterJobs } from '../../core/cluster/types'
@@ -86,11 +87,22 @@ export async function simulateCommand(argv: string[], io: Io): Promise<number> {
     run = start === INTERRUPTED ? INTERRUPTED : { start }
   } else {
     const m = model
-    run = await untilInterrupted(io, progress, async () => {
-      const jobs = clusterJobs(m, w.jobs)
-      const r = runOnMachine(m, jobs, config, { machineProcs: w.machineProcs, maxRequested: maxOf(w.jobs.requested), longestWait: null })
-      return { start: r.start, backfilled: r.backfilled, jobs }
-    })
+    const jobs = clusterJobs(m, w.jobs)
+    const scheduler = machineScheduler(m, jobs, config, { machineProcs: w.machineProcs, maxRequested: maxOf(w.jobs.requested), longestWait: null })
+    if (scheduler.kind === 'easy') {
+      // EASY on the nodes resumes between slices, as the single pool does: progress, and Ctrl-C is heard.
+      let sliceEnd = 0
+      const sim = new ClusterSimulation(jobs, m.cluster, scheduler, simOptions(m, { checkEvery: CHECK_EVERY, onCheck: () => performance.now() >= sliceEnd }))
+      const done = await untilInterrupted(io, progress, (signal) => runInSlices(io, progress, w, sim, (end) => { sliceEnd = end }, signal))
+      run = done === INTERRUPTED ? INTERRUPTED : { ...sim.result(), jobs }
+    } else {
+      // Slurm's scheduling runs in one go: its progress is shown from inside the run, and Ctrl-C
+      // keeps its default (the command stops at once, exit 130).
+      const show = progressShower(io, progress, w)
+      const r = simulateCluster(jobs, m.cluster, scheduler, simOptions(m, { checkEvery: CHECK_EVERY, onCheck: (started, now) => { show(started, now); return false } }))
+      progress.done()
+      run = { ...r, jobs }
+    }
   }
   if (run === INTERRUPTED) return 130
   const start = run.start
@@ -133,22 +145,45 @@ const CHECK_EVERY = 256
  * the one simulate() gives.
  */
 async function simulateWithProgress(io: Io, progress: Progress, w: Workload, config: SimConfig, compat: Compat, signal: AbortSignal): Promise<Float64Array> {
-  const total = w.jobs.count
   let sliceEnd = 0
   const sim = new EasySimulator(w.jobs, w.machineProcs, config, { compat, checkEvery: CHECK_EVERY, onCheck: () => performance.now() >= sliceEnd })
+  await runInSlices(io, progress, w, sim, (end) => { sliceEnd = end }, signal)
+  return sim.start
+}
+
+/** A simulator that stops after a slice (its onCheck hook) and resumes the same schedule. */
+interface Resumable {
+  runUntil(t: number): boolean
+  readonly jobsStarted: number
+  readonly now: number
+}
+
+/** Runs `sim` to the end in slices of SLICE_MS, yielding to the event loop between two (SIGINT
+ * aborts `signal`) and showing progress. */
+async function runInSlices(io: Io, progress: Progress, w: Workload, sim: Resumable, setSliceEnd: (t: number) => void, signal: AbortSignal): Promise<void> {
+  const show = progressShower(io, progress, w)
+  for (;;) {
+    setSliceEnd(performance.now() + SLICE_MS)
+    if (!sim.runUntil(Infinity)) return
+    await new Promise((resolve) => setImmediate(resolve))
+    signal.throwIfAborted()
+    show(sim.jobsStarted, sim.now)
+  }
+}
+
+/** Shows the jobs started and the simulated date: a bar on a terminal (at most every
+ * PROGRESS_EVERY_MS), a plain line on a pipe (after PROGRESS_DELAY_MS, at most every
+ * PLAIN_PROGRESS_EVERY_MS). */
+function progressShower(io: Io, progress: Progress, w: Workload): (started: number, simTime: number) => void {
+  const total = w.jobs.count
   const t0 = performance.now()
   let lastShown = -Infinity
   let lastPlain = -Infinity
-  for (;;) {
-    sliceEnd = performance.now() + SLICE_MS
-    if (!sim.runUntil(Infinity)) return sim.start
-    await new Promise((resolve) => setImmediate(resolve))
-    signal.throwIfAborted()
+  return (started, simTime) => {
     const now = performance.now()
-    if (now - lastShown < PROGRESS_EVERY_MS) continue
+    if (now - lastShown < PROGRESS_EVERY_MS) return
     lastShown = now
-    const started = sim.jobsStarted
-    const date = simulatedDate(w.unixStartTime, sim.now)
+    const date = simulatedDate(w.unixStartTime, simTime)
     const detail = `${int(started)} of ${int(total)} jobs started${date ? `, simulated date ${date}` : ''}`
     if (io.tty) progress.update('simulating', started / total, detail)
     else if (now - t0 >= PROGRESS_DELAY_MS && now - lastPlain >= PLAIN_PROGRESS_EVERY_MS) {

@@ -8,10 +8,11 @@
 //                     its header).
 // Plain data in (file texts, so a worker can rebuild the same model), plain data out.
 import type { JobTable } from '../workload/types'
+import type { ImportReport } from '../workload/import'
 import { buildClusterJobs } from './jobs'
 import { simulateCluster } from './simulate'
 import { defaultScheduling, detectConfigKind, inferCluster, parseScontrol, parseSlurmConf } from './config'
-import type { ClusterJobs, ClusterRun, ClusterScheduler, ClusterSpec, SchedulerKind, SlurmScheduling } from './types'
+import type { ClusterJobs, ClusterRun, ClusterScheduler, ClusterSimOptions, ClusterSpec, SchedulerKind, SlurmScheduling } from './types'
 import { deployOrder, deployedSiteFactorOf, type DeployContext, type DeployedOrder } from './deploy-order'
 import { applySlurmChange, type SlurmChange } from './slurm-family'
 import type { SimConfig } from '../sim/types'
@@ -144,7 +145,7 @@ export function describeMachine(m: MachineModel): string {
   const c = m.cluster
   let cpus = 0, gpus = 0
   for (const n of c.nodes) { cpus += n.cpus; gpus += n.gpus }
-  const src = c.source.kind === 'inferred' ? `inferred from the log: ${c.source.note}` : `from ${c.source.file}`
+  const src = c.source.kind === 'inferred' ? `inferred from the log: ${c.source.note.replace(/\.$/, '')}` : `from ${c.source.file}`
   return `${c.nodes.length.toLocaleString('en-US')} nodes (${cpus.toLocaleString('en-US')} CPUs${gpus ? `, ${gpus.toLocaleString('en-US')} GPUs` : ''}), ` +
     `${c.partitions.length} partition${c.partitions.length === 1 ? '' : 's'} (${c.partitions.map((p) => p.name).join(', ')}), ${src}`
 }
@@ -160,19 +161,26 @@ export function clusterJobs(m: MachineModel, table: JobTable): ClusterJobs {
 export function runOnMachine(m: MachineModel, jobs: ClusterJobs, config: SimConfig, ctx: Omit<DeployContext, 'conf' | 'base'>,
   options: { windowStart?: number; onCheck?: (started: number, now: number) => boolean; checkEvery?: number } = {},
   deployed: Map<string, DeployedOrder> = new Map(), change?: SlurmChange): ClusterRun {
-  let scheduler: ClusterScheduler
-  if (m.scheduler === 'easy') scheduler = { kind: 'easy', config }
-  else {
-    const key = JSON.stringify([config.primary, config.threshold, change ?? null])
-    let d = deployed.get(key)
-    if (d === undefined) {
-      d = change ? deployChange(change, m) : deployOrder(config, { ...ctx, conf: m.conf, base: m.scheduling })
-      deployed.set(key, d)
-    }
-    const siteFactor = deployedSiteFactorOf(d, jobs, m.unixStartTime)
-    scheduler = { kind: 'slurm', scheduling: d.scheduling, ...(siteFactor ? { siteFactor } : {}) }
+  return simulateCluster(jobs, m.cluster, machineScheduler(m, jobs, config, ctx, deployed, change), simOptions(m, options))
+}
+
+/** The scheduling a research order (or a settings change) runs under on the model's machine. */
+export function machineScheduler(m: MachineModel, jobs: ClusterJobs, config: SimConfig, ctx: Omit<DeployContext, 'conf' | 'base'>,
+  deployed: Map<string, DeployedOrder> = new Map(), change?: SlurmChange): ClusterScheduler {
+  if (m.scheduler === 'easy') return { kind: 'easy', config }
+  const key = JSON.stringify([config.primary, config.threshold, change ?? null])
+  let d = deployed.get(key)
+  if (d === undefined) {
+    d = change ? deployChange(change, m) : deployOrder(config, { ...ctx, conf: m.conf, base: m.scheduling })
+    deployed.set(key, d)
   }
-  return simulateCluster(jobs, m.cluster, scheduler, { unixStartTime: m.unixStartTime, ...(m.names.qosNames ? { qosNames: m.names.qosNames } : {}), ...options })
+  const siteFactor = deployedSiteFactorOf(d, jobs, m.unixStartTime)
+  return { kind: 'slurm', scheduling: d.scheduling, ...(siteFactor ? { siteFactor } : {}) }
+}
+
+/** The simulator's options on the model's machine (its clock's epoch, its QOS names) plus the caller's. */
+export function simOptions(m: MachineModel, options: Omit<ClusterSimOptions, 'unixStartTime' | 'qosNames'> = {}): ClusterSimOptions {
+  return { unixStartTime: m.unixStartTime, ...(m.names.qosNames ? { qosNames: m.names.qosNames } : {}), ...options }
 }
 
 /** What a campaign's cells need to run on the model's machine (CellMachine of tune/campaign.ts),
@@ -204,18 +212,22 @@ export function machineSummary(m: MachineModel | null, procs: number, poolSource
 }
 
 /** What a log and its machine leave out of the comparison with the recorded history, in words. */
-export function fidelityLimits(log: { jobs: JobTable; format: string; report?: { requestedMissing: number; jobsKept: number; warnings: readonly string[] } }, m: MachineModel | null): string[] {
+/** What fidelity needs of the import report. */
+type FidelityReport = Pick<ImportReport, 'requestedMissing' | 'jobsKept' | 'resources'>
+
+export function fidelityLimits(log: { jobs: JobTable; format: string; report?: FidelityReport }, m: MachineModel | null): string[] {
   const limits: string[] = []
   if (m === null) limits.push(FIDELITY_LIMITS.singlePool)
   else if (m.cluster.source.kind === 'inferred') limits.push(FIDELITY_LIMITS.inferredMachine)
-  if (log.report?.warnings.some((w) => w.includes('ResvCPURAW'))) limits.push(FIDELITY_LIMITS.waitsFromReservedTime)
+  // The report's own account of what the log lacks (sacct-command.ts), not its warnings' wording.
+  if (log.report?.resources?.lacks.some((l) => l.field === 'recorded start')) limits.push(FIDELITY_LIMITS.waitsFromReservedTime)
   if (log.report && log.report.jobsKept > 0 && log.report.requestedMissing >= log.report.jobsKept / 2) limits.push(FIDELITY_LIMITS.noTimeLimits)
   if ((log.format === 'sacct' || log.format === 'jobcomp') && log.jobs.schedFlag === undefined) limits.push(FIDELITY_LIMITS.noSchedFlags)
   return limits
 }
 
 /** The baseline's simulated schedule against the recorded one (docs/CLUSTER.md §Fidelity). */
-export function machineFidelity(log: MachineLog & { report?: { requestedMissing: number; jobsKept: number; warnings: readonly string[] } }, m: MachineModel | null, run: { start: Float64Array; backfilled?: Uint8Array }): Calibration | null {
+export function machineFidelity(log: MachineLog & { report?: FidelityReport }, m: MachineModel | null, run: { start: Float64Array; backfilled?: Uint8Array }): Calibration | null {
   return fidelity(log.jobs, run.start, {
     ...(run.backfilled ? { backfilled: run.backfilled } : {}),
     ...(log.partitions ? { partitions: log.partitions } : {}),

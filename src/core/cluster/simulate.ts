@@ -31,6 +31,9 @@ export class ClusterSimulation {
     this.easy = scheduler.kind === 'easy' ? new ClusterEasySimulator(jobs, cluster, scheduler.config, options) : null
   }
 
+  /** The simulated time of the last event processed ('easy'; NaN for 'slurm', which runs in one go). */
+  get now(): number { return this.easy !== null ? this.easy.now : NaN }
+
   /** Jobs started so far ('slurm': 0 until it has run). */
   get jobsStarted(): number {
     if (this.easy !== null) return this.easy.jobsStarted
