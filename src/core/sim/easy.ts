@@ -7,6 +7,9 @@
 //   explicit backfill policy: EASY-P_R-P_B) when they fit now and either end by the shadow time or
 //   fit in the extra processors.
 // Jobs really end at start + actual runtime.
+// With a runtime predictor (thesis ch. 4, docs/PREDICTIONS.md §Scheduling with predictions) the
+// prediction takes p̃'s place in the reservation and the backfill test, a running job that
+// outlives it is corrected before the next pass, and EASY-SJBF backfills by shortest prediction.
 //
 // Speed: everything is preallocated typed arrays; the event loop allocates nothing. Static
 // policies are scored once per job and the queue stays sorted by insertion; dynamic ones are
@@ -16,6 +19,9 @@
 import { resolvePolicy, type Policy, type PolicyInput } from './policies'
 import type { SimConfig, SimJobs, SimOptions } from './types'
 import { ByEstimatedEnd, EndHeap } from './running'
+import { findCorrection, type CorrectionDeclaration } from '../predict/corrections'
+import { capPrediction, checkPrediction, findPredictor, PredictionConfigError } from '../predict/predictors'
+import type { OnlinePredictor, PredictionConfig } from '../predict/types'
 
 export class SimulationError extends Error {}
 
@@ -105,6 +111,21 @@ export class EasySimulator {
   private readonly runtime: Float64Array
   private readonly requested: Float64Array
   private readonly procs: Int32Array
+  /** p̂: the prediction each job is planned with (p̃ itself without a predictor; online predictors
+   * fill it at submission). Never written after submission: corrections move estEnd only. */
+  readonly predictions: Float64Array
+  /** What the reservation and the backfill test plan with: the predictions, or p̃ when they only order the queue (use 'order'). */
+  private readonly plan: Float64Array
+  private readonly prediction: PredictionConfig | null
+  private readonly online: OnlinePredictor | null
+  private readonly correction: CorrectionDeclaration | null
+  /** Corrections so far per job (saturating), and scratch for the jobs corrected in one pass. */
+  private readonly corrected: Uint8Array
+  private readonly scratch: Int32Array
+  /** Corrections applied so far in the whole run. */
+  corrections = 0
+  /** The input of the SJBF backfill order: SPF read on the predictions. */
+  private readonly predInput: PolicyInput
   private threshold: number
   readonly start: Float64Array
   private readonly started: Uint8Array
@@ -139,6 +160,23 @@ export class EasySimulator {
     this.submit = jobs.submit; this.runtime = jobs.runtime; this.requested = jobs.requested; this.procs = jobs.procs
     validate(jobs, m)
     this.input = { submit: jobs.submit, requested: jobs.requested, procs: jobs.procs, windowStart: options.windowStart ?? (n > 0 ? jobs.submit[0] : 0) }
+    // The predictor is fixed for the run (docs/PREDICTIONS.md §Scheduling with predictions).
+    const pc = (this.prediction = config.prediction ?? null)
+    if (pc === null) {
+      this.predictions = jobs.requested
+      this.online = null
+      this.correction = null
+    } else {
+      checkPrediction(pc)
+      if (jobs.user === undefined && findPredictor(pc.predictor.id)!.mayUnderpredict) throw new PredictionConfigError(`the ${pc.predictor.id} predictor reads who submitted each job: the jobs have no user column`)
+      const run = findPredictor(pc.predictor.id)!.create({ ...jobs, user: jobs.user ?? new Int32Array(n).fill(-1) }, pc.predictor)
+      if (run.kind === 'static') { this.predictions = run.predictions; this.online = null } else { this.predictions = new Float64Array(n); this.online = run.predictor }
+      this.correction = pc.correction === 'none' || pc.use === 'order' ? null : findCorrection(pc.correction)!
+    }
+    this.plan = pc?.use === 'order' ? jobs.requested : this.predictions
+    this.corrected = new Uint8Array(this.correction === null ? 0 : n)
+    this.scratch = new Int32Array(this.correction === null ? 0 : n)
+    this.predInput = { ...this.input, requested: this.predictions }
     this.fifo = new Queue(n, null, this.input)
     this.threshold = Infinity
     this.primary = this.fifo
@@ -167,11 +205,17 @@ export class EasySimulator {
    */
   setConfig(config: SimConfig): void {
     if (config.threshold !== null && !(config.threshold >= 0)) throw new SimulationError(`threshold must be ≥ 0 seconds or null (none), got ${config.threshold}`)
+    if (!samePredictor(config.prediction ?? null, this.prediction)) throw new SimulationError('the predictor and its correction are fixed for a run: only the order and the threshold may change')
+    const sjbf = config.prediction?.sjbf === true
+    if (sjbf && config.backfill !== 'same') throw new SimulationError('SJBF is itself the backfill order: give the backfill as same')
+    const byPrediction = config.prediction?.use === 'order'
+    if (byPrediction && (resolvePolicy(config.primary).id !== 'FCFS' || config.backfill !== 'same' || sjbf)) throw new SimulationError('ordering by prediction replaces the queue order: give FCFS with the same backfill order')
     this.threshold = config.threshold === null ? Infinity : config.threshold
     const n = this.n, input = this.input
-    const primary = resolvePolicy(config.primary)
-    this.primary = primary.id === 'FCFS' ? this.fifo : new Queue(n, primary, input)
-    if (config.backfill === 'same') this.backfill = null
+    const primary = byPrediction ? resolvePolicy('SPF') : resolvePolicy(config.primary)
+    this.primary = byPrediction ? new Queue(n, primary, this.predInput) : primary.id === 'FCFS' ? this.fifo : new Queue(n, primary, input)
+    if (sjbf) this.backfill = new Queue(n, resolvePolicy('SPF'), this.predInput)
+    else if (config.backfill === 'same') this.backfill = null
     else {
       const bp = resolvePolicy(config.backfill)
       this.backfill = bp.id === 'FCFS' ? this.fifo : bp === primary && this.threshold === Infinity ? null : new Queue(n, bp, input)
@@ -194,6 +238,7 @@ export class EasySimulator {
   runUntil(t: number): boolean {
     const { n, submit, realEnd } = this
     const onCheck = this.onCheck
+    const online = this.online
     const ends = this.ends
     while (this.next < n || ends.len > 0) {
       const tSub = this.next < n ? submit[this.next] : Infinity
@@ -201,9 +246,10 @@ export class EasySimulator {
       const now = tSub < tFin ? tSub : tFin
       if (!(now < t)) return false
       this.now = now
-      while (ends.len > 0 && realEnd[ends.top()] === now) this.finish(ends.pop())
+      while (ends.len > 0 && realEnd[ends.top()] === now) this.finish(ends.pop(), now)
       while (this.next < n && submit[this.next] === now) {
         const j = this.next++
+        if (online !== null) this.predictions[j] = capPrediction(online.predict(j, now), this.requested[j])
         this.fifo.add(j, now)
         if (this.primary !== this.fifo) this.primary.add(j, now)
         if (this.backfill !== null && this.backfill !== this.fifo) this.backfill.add(j, now)
@@ -221,6 +267,7 @@ export class EasySimulator {
   private schedule(now: number): void {
     const { fifo, primary, procs, submit, started } = this
     const theta = this.threshold
+    if (this.correction !== null) this.correct(now)
     if (primary !== fifo) primary.rescore(now)
     // Primary phase, first over the promoted jobs (now − r > Θ, in submit order) ...
     let blocked = -1
@@ -255,7 +302,7 @@ export class EasySimulator {
    * job stood in the thresholded order, for backfilling in that same order.
    */
   private backfillPass(now: number, blocked: number, promotedAt: number, pos: number): void {
-    const { procs, requested, submit, started } = this
+    const { procs, plan, submit, started } = this
     const theta = this.threshold
     // Shadow time and extra processors (docs/SIMULATOR.md §Shadow-time rules), from the running jobs by estimated end.
     // Extra = processors free at the shadow time beyond what the blocked job needs (Mu'alem &
@@ -287,7 +334,7 @@ export class EasySimulator {
     }
     const tryStart = (j: number): void => {
       if (procs[j] > this.free) return
-      const shorter = now + requested[j] <= shadow
+      const shorter = now + plan[j] <= shadow
       if (shorter || procs[j] <= extra) {
         this.launch(j, now)
         if (!shorter) extra -= procs[j]
@@ -362,14 +409,50 @@ export class EasySimulator {
     this.free -= this.procs[j]
     this.realEnd[j] = now + this.runtime[j]
     this.ends.push(j)
-    this.estEnd[j] = now + this.requested[j]
+    this.estEnd[j] = now + this.plan[j]
     this.byEst.insert(j)
+    if (this.online !== null) this.online.started(j, now)
   }
 
-  private finish(j: number): void {
+  private finish(j: number, now: number): void {
     this.free += this.procs[j]
     this.byEst.remove(j)
+    if (this.online !== null) this.online.finished(j, now)
   }
+
+  /**
+   * The correction (docs/PREDICTIONS.md §Corrections): every running job whose predicted end is
+   * not after `now` (the jobs ending now have already left) gets the rule's next prediction, as
+   * many times as it takes to be past `now` or to reach p̃. They are the first jobs by estimated
+   * end: taken out, moved, and put back in order.
+   */
+  private correct(now: number): void {
+    const by = this.byEst, run = by.items, estEnd = this.estEnd
+    let m = 0
+    while (m < by.len && estEnd[run[m]] <= now) m++
+    if (m === 0) return
+    const sc = this.scratch, rule = this.correction!, requested = this.requested, start = this.start, count = this.corrected
+    for (let k = 0; k < m; k++) sc[k] = run[k]
+    run.copyWithin(0, m, by.len)
+    by.len -= m
+    for (let k = 0; k < m; k++) {
+      const j = sc[k], req = requested[j], s = start[j]
+      let e = estEnd[j] - s
+      while (s + e <= now && e < req) {
+        const next = rule.next(e, count[j], req)
+        e = next < req ? next : req
+        if (count[j] < 255) count[j]++
+        this.corrections++
+      }
+      estEnd[j] = s + e
+      by.insert(j)
+    }
+  }
+}
+
+function samePredictor(a: PredictionConfig | null, b: PredictionConfig | null): boolean {
+  if (a === null || b === null) return a === b
+  return a.predictor.id === b.predictor.id && (a.predictor.id === 'eloss' ? a.predictor.loss : '') === (b.predictor.id === 'eloss' ? b.predictor.loss : '') && a.correction === b.correction && (a.use ?? 'plan') === (b.use ?? 'plan')
 }
 
 function validate(jobs: SimJobs, m: number): void {

@@ -1,5 +1,7 @@
 // Plain-data configuration and input of one EASY simulation (docs/SIMULATOR.md §Configuration).
 
+import type { PredictionConfig } from '../predict/types'
+
 /** The columns the simulator reads. Jobs must be sorted by submit time, ties by job id: the
  * array index is the job's rank in (submit, id) order and is the final tie-break everywhere. */
 export interface SimJobs {
@@ -11,6 +13,8 @@ export interface SimJobs {
   readonly requested: Float64Array
   /** q: processors, 1..machineProcs. */
   readonly procs: Int32Array
+  /** Who submitted each job (-1 unknown): read only by the online predictors (AVE₂, the regression). */
+  readonly user?: Int32Array
 }
 
 /** A policy: an id from the registry (e.g. 'SPF') or a mixed linear policy (docs/PROTOCOL.md §Mixed search). */
@@ -36,6 +40,10 @@ export interface SimConfig {
   /** Θ in seconds: a job that has waited strictly longer moves to the head. null = no threshold
    * (never encoded as 0: Θ = 0 would promote almost every job). */
   readonly threshold: number | null
+  /** Runtime prediction (thesis ch. 4, docs/PREDICTIONS.md §Scheduling with predictions): absent =
+   * the requested time, as plain EASY. Fixed for the whole run (setConfig may change the order,
+   * not the predictor). */
+  readonly prediction?: PredictionConfig
 }
 
 /**
