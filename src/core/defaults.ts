@@ -71,6 +71,9 @@ export const DEFAULTS = {
   // `easytune simulate`: one run of EASY.
   primary: d<'FCFS'>('FCFS', 'EASY-FCFS is what sites run today: the baseline every gain is measured against'),
   threshold: d<number | null>(null, 'no threshold: the order alone decides'),
+  // Runtime prediction (thesis ch. 4, docs/PREDICTIONS.md).
+  predictor: d<'requested'>('requested', 'the requested time is what EASY plans with today: the baseline every prediction is measured against'),
+  correction: d<'incremental'>('incremental', 'the thesis\'s selected triple corrects a job that outlives its prediction by 1 min, then 5 min, 15 min, …; the requested time and clairvoyant predictions never fall short and need none'),
   // Online selection (thesis ch. 6).
   onlineThreshold: d<number | null>(40 * HOUR, 'the thesis ch. 6 threshold Θ: room to reorder, still no starvation'),
   online: d({ epsilon: 0.1, lambda: 1, noise: [0.8, 1.2] as readonly [number, number], weeks: 104 },

@@ -1,4 +1,4 @@
-// The online regression of thesis ch. 4 (ALGORITHMS.md §8.2–8.4; docs/PREDICTIONS.md §Model).
+// The online regression of thesis ch. 4 (docs/PREDICTIONS.md §Model).
 // PLACEHOLDER until the learner lands: the contract only.
 import type { LossDeclaration } from './losses'
 import type { OnlinePredictor, PredictJobs } from './types'
