@@ -5,17 +5,8 @@ import { describe, expect, it } from 'vitest'
 import { analyzeWalltimes, limitRatio, pseudonym, RATIO_BIN_EDGES, WALLTIMES_DEPLOYMENT, WALLTIMES_SCHEMA_VERSION, type WalltimesInput } from '../../src/core/predict/walltimes'
 import { importText } from '../../src/core/workload/import'
 import type { JobTable } from '../../src/core/workload/types'
+import { TINY_SACCT } from '../support/walltimes-fixture'
 
-/** Six jobs (TimelimitRaw in minutes). Hand-worked below. */
-export const TINY_SACCT = [
-  'JobID|User|Account|Partition|Submit|Start|End|ElapsedRaw|TimelimitRaw|AllocCPUS|NNodes|State',
-  '1|alice|acctA|short|1000|1000|1600|600|60|4|1|COMPLETED',
-  '2|alice|acctA|short|1100|1100|2900|1800|60|4|2|COMPLETED',
-  '3|alice|acctA|long|1200|1200|1200|0|120|8|2|FAILED',
-  '4|bob|acctB|short|1300|1300|4900|3600|60|2|1|COMPLETED',
-  '5|bob|acctB|long|1400|1400|1430|30|1|1|1|COMPLETED',
-  '6|carol|acctB|long|1500|1500|5100|3600|240|16|4|COMPLETED',
-].join('\n') + '\n'
 
 // Per job: ratio max(p̃,60)/max(p,60), over = p̃ − p, node-h = over·nodes/3600, CPU-h = over·q/3600
 //  1 alice A short  3600/600 = 6      3000 s  3000·1/3600 = 0.8333  3000·4/3600  = 3.3333
