@@ -178,6 +178,25 @@ describe('the users and partitions to start with', () => {
     expect(r.startWith.partitions[0].reason).toBe('half of its 10 jobs ask at least 12× the time they use; 100.0% of them ask exactly 2 h (likely its default or maximum limit), while 90 % of them end within 10 min: a default limit closer to that')
   })
 
+  it('suggests a lower default only when 90 % of the jobs end within half of the common limit, and skips partitions of little weight', () => {
+    // part 0: 10 jobs ask 1 h, 9 use 1 min and one 54 min: median 60×, runtime p90 (rank 9) 1 min → advice
+    // part 1: 10 jobs ask 1 h, 6 use 1 min and 4 use 54 min: ratios [1.11 ×4, 60 ×6], median (rank 5) 60×;
+    //         runtimes [1 min ×6, 54 min ×4], p90 (rank 9) 54 min > 30 min → no advice
+    // part 2: 10 jobs ask 2 min, use 1 min: ratio 2, 600 CPU-seconds over, 0.1 % of the site's → not named
+    const t = table([
+      ...Array.from({ length: 10 }, (_, k) => ({ p: k === 9 ? 3240 : 60, req: 3600, part: 0, q: 10 })),
+      ...Array.from({ length: 10 }, (_, k) => ({ p: k < 6 ? 60 : 3240, req: 3600, part: 1, q: 10 })),
+      ...Array.from({ length: 10 }, () => ({ p: 60, req: 120, part: 2 })),
+    ], { part: true })
+    const r = analyzeWalltimes(input(t, [], { partitions: ['a', 'b', 'c'] }))
+    // over-requested CPU-hours: a = (9·3540 + 360)·10/3600 = 89.5; b = (6·3540 + 4·360)·10/3600 = 63; c = 600/3600 = 0.167 (0.1 %)
+    expect(r.partitions.map((p) => [p.name, p.overRequestedCpuHours])).toEqual([['a', 89.5], ['b', 63], ['c', 600 / 3600]])
+    expect(r.partitions[2].ratio.p50).toBe(2)
+    expect(r.startWith.partitions.map((p) => p.name)).toEqual(['a', 'b'])
+    expect(r.startWith.partitions[0].reason).toBe('half of its 10 jobs ask at least 60× the time they use; 100.0% of them ask exactly 60 min (likely its default or maximum limit), while 90 % of them end within 60 s: a default limit closer to that')
+    expect(r.startWith.partitions[1].reason).toBe('half of its 10 jobs ask at least 60× the time they use; 100.0% of them ask exactly 60 min (likely its default or maximum limit), while 90 % of them end within 54 min')
+  })
+
   it('stops once the named users make half of the over-requested hours', () => {
     // three users of 10 jobs, ratio 10: 60 %, 30 %, 10 % of the hours → only the first is named
     const t = table([
