@@ -5,6 +5,8 @@
 //   - mixed: the search's batches (the start point and the vertices, then one XNES generation at a
 //     time, or the whole grid: mixedSearchSteps) one unit per weight vector, then the report's
 //     cells (mixedReportCells) on the same workers, merged by mixedReportFrom.
+//   - walltimes: the Time limits what-if, one unit per scenario (EASY-FCFS on the whole log with
+//     today's limits first, then exact limits, learned predictions and EASY++ compared with it).
 // Results are the same bit for bit whatever the number of workers: the core decides what to
 // compute and merges in a fixed order; the workers only evaluate.
 import { mixedReportCells, mixedReportFrom, mixedSearchSteps, type MixedOptions, type MixedProgress, type MixedReport } from '../core/tune/mixed'
@@ -12,6 +14,10 @@ import { summarize, validateSpec, type OnlineResult, type OnlineSpec } from '../
 import type { CrashInfo } from './lifecycle'
 import type { EnginePool } from './pool'
 import type { WorkloadSetup, WorkUnit } from './protocol'
+import { EasySimulator } from '../core/sim/easy'
+import { WHATIF_SCENARIOS, whatIfConfig, whatIfFailed, whatIfOutcome } from '../core/predict/walltimes-whatif'
+import type { WalltimesWhatIf, WhatIfId, WhatIfOutcome } from '../core/predict/walltimes'
+import type { Workload } from '../core/workload/import'
 
 export interface AnalysisRunOptions {
   signal?: AbortSignal
@@ -61,5 +67,46 @@ export async function mixedOnPool(pool: EnginePool, setup: WorkloadSetup, o: Mix
     return mixedReportFrom(search, o, results)
   } finally {
     await session.close()
+  }
+}
+
+/** The Time limits what-if (src/core/predict/walltimes-whatif.ts) on the setup's whole log (read,
+ * not split): today's limits first, then the other scenarios in parallel, each compared with it.
+ * `onProgress(fraction)`: the share of the scenarios' jobs started. */
+export async function walltimesOnPool(pool: EnginePool, setup: WorkloadSetup, machineProcs: number, jobs: number, opts: AnalysisRunOptions & { onProgress?: (fraction: number) => void } = {}): Promise<WalltimesWhatIf> {
+  const ids = WHATIF_SCENARIOS.map((x) => x.id)
+  const share = new Array<number>(ids.length).fill(0)
+  const report = () => opts.onProgress?.(share.reduce((a, b) => a + b, 0) / Math.max(1, ids.length))
+  const session = pool.session({ setup: { ...setup, prepare: false }, signal: opts.signal, cancelledMessage: 'the time-limits what-if was cancelled', onWorkerCrash: opts.onWorkerCrash })
+  try {
+    report()
+    const batch = async (at: number[], today: WhatIfOutcome | null) => session.run(at.map((i) => ({ kind: 'walltimes-whatif' as const, scenario: ids[i]!, today })), {
+      onProgress: (k, m) => { if (m.type === 'progress') { share[at[k]!] = m.samplesDone / Math.max(1, m.samples); report() } },
+      onDone: (k) => { share[at[k]!] = 1; report() },
+    })
+    const first = ids.indexOf('requested')
+    const [today] = await batch([first], null)
+    const rest = ids.map((_, i) => i).filter((i) => i !== first)
+    const others = await batch(rest, today!)
+    const outcomes = ids.map((_, i) => (i === first ? today! : others[rest.indexOf(i)]!))
+    return { order: 'EASY-FCFS', machineProcs, tau: setup.tau, jobs, outcomes }
+  } finally {
+    await session.close()
+  }
+}
+
+/** One what-if scenario (a worker's unit) on the workload, as the CLI runs it: its EasySimulator to
+ * the end; `onProgress(jobsStarted, jobs)` every few thousand event times. A scenario that cannot
+ * run (its predictor refuses the log, say) is an outcome with its reason, not a failed analysis. */
+export function whatIfRun(w: Workload, id: WhatIfId, today: WhatIfOutcome | null, tau: number, onProgress?: (done: number, total: number) => void): WhatIfOutcome {
+  const scenario = WHATIF_SCENARIOS.find((x) => x.id === id)
+  if (!scenario) throw new Error(`engine worker: unknown what-if scenario "${id}"`)
+  const jobs = w.jobs
+  try {
+    const sim = new EasySimulator(jobs, w.machineProcs, whatIfConfig(scenario), onProgress ? { onCheck: (started) => { onProgress(started, jobs.count); return false } } : {})
+    sim.runUntil(Infinity)
+    return whatIfOutcome(scenario, jobs, sim.start, sim, tau, today)
+  } catch (e) {
+    return whatIfFailed(scenario, e instanceof Error ? e.message : String(e))
   }
 }
