@@ -138,7 +138,7 @@ export class AnalysisRunner {
       const pool = new EnginePool({ workers: this.opts.workers, workerPath: this.opts.workerPath, fork: this.opts.fork })
       let doc: unknown
       if (analysis.kind === 'walltimes') {
-        doc = await walltimesOnPool(pool, setup, w.workload.machineProcs, w.workload.jobs.count, { signal, onProgress: progress })
+        doc = await walltimesOnPool(pool, setup, w.workload.jobs, w.workload.machineProcs, { signal, onProgress: progress })
       } else if (analysis.kind === 'online') {
         const result = await onlineOnPool(pool, setup, analysis.spec, { signal, onProgress: progress })
         doc = onlineJson(w.workload, analysis.spec, result)

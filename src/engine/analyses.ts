@@ -14,8 +14,8 @@ import { summarize, validateSpec, type OnlineResult, type OnlineSpec } from '../
 import type { CrashInfo } from './lifecycle'
 import type { EnginePool } from './pool'
 import type { WorkloadSetup, WorkUnit } from './protocol'
-import { EasySimulator } from '../core/sim/easy'
-import { WHATIF_SCENARIOS, whatIfConfig, whatIfFailed, whatIfOutcome } from '../core/predict/walltimes-whatif'
+import { findWhatIf, WHATIF_SCENARIOS, whatIfFailed, whatIfOutcome, whatIfReport, whatIfSimulator } from '../core/predict/walltimes-whatif'
+import type { SimJobs } from '../core/sim/types'
 import type { WalltimesWhatIf, WhatIfId, WhatIfOutcome } from '../core/predict/walltimes'
 import type { Workload } from '../core/workload/import'
 
@@ -73,7 +73,7 @@ export async function mixedOnPool(pool: EnginePool, setup: WorkloadSetup, o: Mix
 /** The Time limits what-if (src/core/predict/walltimes-whatif.ts) on the setup's whole log (read,
  * not split): today's limits first, then the other scenarios in parallel, each compared with it.
  * `onProgress(fraction)`: the share of the scenarios' jobs started. */
-export async function walltimesOnPool(pool: EnginePool, setup: WorkloadSetup, machineProcs: number, jobs: number, opts: AnalysisRunOptions & { onProgress?: (fraction: number) => void } = {}): Promise<WalltimesWhatIf> {
+export async function walltimesOnPool(pool: EnginePool, setup: WorkloadSetup, jobs: SimJobs, machineProcs: number, opts: AnalysisRunOptions & { onProgress?: (fraction: number) => void } = {}): Promise<WalltimesWhatIf> {
   const ids = WHATIF_SCENARIOS.map((x) => x.id)
   const share = new Array<number>(ids.length).fill(0)
   const report = () => opts.onProgress?.(share.reduce((a, b) => a + b, 0) / Math.max(1, ids.length))
@@ -89,24 +89,27 @@ export async function walltimesOnPool(pool: EnginePool, setup: WorkloadSetup, ma
     const rest = ids.map((_, i) => i).filter((i) => i !== first)
     const others = await batch(rest, today!)
     const outcomes = ids.map((_, i) => (i === first ? today! : others[rest.indexOf(i)]!))
-    return { order: 'EASY-FCFS', machineProcs, tau: setup.tau, jobs, outcomes }
+    return whatIfReport(jobs, machineProcs, setup.tau, outcomes)
   } finally {
     await session.close()
   }
 }
 
-/** One what-if scenario (a worker's unit) on the workload, as the CLI runs it: its EasySimulator to
- * the end; `onProgress(jobsStarted, jobs)` every few thousand event times. A scenario that cannot
- * run (its predictor refuses the log, say) is an outcome with its reason, not a failed analysis. */
+/** One what-if scenario (a worker's unit) on the workload, as the CLI runs it (walltimes-whatif.ts):
+ * its EasySimulator to the end; `onProgress(jobsStarted, jobs)` every few thousand event times. A
+ * scenario that cannot run (its predictor not available, a configuration refused) is an outcome
+ * with its reason in words, as runWalltimesWhatIf makes it; any other error fails the unit. */
 export function whatIfRun(w: Workload, id: WhatIfId, today: WhatIfOutcome | null, tau: number, onProgress?: (done: number, total: number) => void): WhatIfOutcome {
-  const scenario = WHATIF_SCENARIOS.find((x) => x.id === id)
+  const scenario = findWhatIf(id)
   if (!scenario) throw new Error(`engine worker: unknown what-if scenario "${id}"`)
   const jobs = w.jobs
+  const sim = whatIfSimulator(scenario, jobs, w.machineProcs, onProgress ? { onCheck: (started) => { onProgress(started, jobs.count); return false } } : {})
+  if (typeof sim === 'string') return whatIfFailed(scenario, sim)
   try {
-    const sim = new EasySimulator(jobs, w.machineProcs, whatIfConfig(scenario), onProgress ? { onCheck: (started) => { onProgress(started, jobs.count); return false } } : {})
     sim.runUntil(Infinity)
-    return whatIfOutcome(scenario, jobs, sim.start, sim, tau, today)
   } catch (e) {
-    return whatIfFailed(scenario, e instanceof Error ? e.message : String(e))
+    if (e instanceof Error && /not (yet )?(available|implemented)/i.test(e.message)) return whatIfFailed(scenario, e.message)
+    throw e
   }
+  return whatIfOutcome(scenario, jobs, w.machineProcs, sim.start, sim, tau, today)
 }
