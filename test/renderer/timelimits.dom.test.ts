@@ -14,7 +14,7 @@ import { useTimeLimitsStore } from '../../src/renderer/src/stores/timelimits'
 import { fromProject, toProject } from '../../src/renderer/src/stores/project'
 import { ProjectStateSchema } from '../../src/shared/schemas'
 import type { WalltimesWhatIf, WhatIfOutcome } from '../../src/shared/api'
-import { freshApp, makeTimeLimits, makeWorkload } from './fake-api'
+import { freshApp, group, makeTimeLimits, makeWorkload } from './fake-api'
 
 const app = freshApp()
 
@@ -130,6 +130,17 @@ describe('Time limits step: units and an empty log', () => {
     w.unmount()
   })
 
+  it('lists the 15 users with the most over-requested time, and all of them on request', async () => {
+    const many = Array.from({ length: 20 }, (_, i) => group(`user-${String(i + 1).padStart(3, '0')}`, i + 1, 10, 2, 100 - i, 0.05))
+    app.api.getTimeLimits = vi.fn(async () => makeTimeLimits({ users: many }))
+    const w = await opened()
+    expect(firstCells(w, 'Users')).toEqual(many.slice(0, 15).map((u) => u.name))
+    await w.get('[data-testid="all-users"]').trigger('click')
+    expect(firstCells(w, 'Users')).toEqual(many.map((u) => u.name))
+    expect(w.get('[data-testid="all-users"]').text()).toBe('Show the first 15 only')
+    w.unmount()
+  })
+
   it('an empty log says there is nothing to show, with no chart, table or what-if', async () => {
     app.api.getTimeLimits = vi.fn(async () => makeTimeLimits({
       site: { jobs: 0, ratio: null, overRequestedNodeHours: 0, overRequestedCpuHours: 0, usedShare: 0, jobsWithoutNodes: 0, poorJobs: 0 },
@@ -180,9 +191,10 @@ describe('Time limits step: the what-if', () => {
     expect(w.get('[data-testid="whatif-sentence"]').text()).toBe(
       'Today (EASY-FCFS planning on the requested times) the average wait is 2 h and the average bounded slowdown 20. '
       + 'With exact limits your average wait would be 60 min (−50% against today) and your average bounded slowdown 5 (−75% against today). '
-      + 'With learned predictions cannot be computed here (the learned regression is not available yet).',
+      + 'Learned predictions cannot be computed here: the learned regression is not available yet.',
     )
     const rows = w.get('[data-testid="whatif-table"]').findAll('tbody tr').map((r) => r.findAll('td').map((c) => c.text()))
+    expect(rows[0]).toEqual(['Today\'s limits', '2 h', '20', '1,000', '30 min', '0']) // today is not compared with itself
     expect(rows[1]).toEqual(['Exact limits', '60 min (−50%)', '5 (−75%)', '250', '30 min', '0'])
     expect(rows[2]).toEqual(['Learned predictions', 'the learned regression is not available yet'])
     // The saved JSON carries the what-if.
