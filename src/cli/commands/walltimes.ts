@@ -88,6 +88,9 @@ function whatIfFlag(a: ReturnType<typeof parseArgs>): WhatIfId[] | null {
  * there), and event times between two looks at the clock. */
 const SLICE_MS = 100
 const CHECK_EVERY = 256
+/** On a pipe (not a terminal), one plain progress line at most this often, after the first PLAIN_DELAY_MS (as simulate). */
+const PLAIN_EVERY_MS = 2000
+const PLAIN_DELAY_MS = 1000
 
 /** Each scenario on the whole log in slices, with progress; a scenario that cannot run (the learner
  * not available) is reported in words and the others go on. */
@@ -96,6 +99,15 @@ async function runWhatIf(io: Io, progress: Progress, w: Workload, ids: readonly 
   const chosen = WHATIF_SCENARIOS.filter((s) => ids.includes(s.id))
   const outcomes: WhatIfOutcome[] = []
   let today: WhatIfOutcome | null = null
+  const t0 = performance.now()
+  let lastPlain = -Infinity
+  const show = (label: string, fraction: number, detail: string) => {
+    if (io.tty) { progress.update(label, fraction, detail); return }
+    const now = performance.now()
+    if (now - t0 < PLAIN_DELAY_MS || now - lastPlain < PLAIN_EVERY_MS) return
+    lastPlain = now
+    io.err(`${label}: ${detail} (${pct(fraction)})\n`)
+  }
   for (const [k, s] of chosen.entries()) {
     let sliceEnd = 0
     const sim = whatIfSimulator(s, jobs, w.machineProcs, { checkEvery: CHECK_EVERY, onCheck: () => performance.now() >= sliceEnd })
@@ -113,7 +125,7 @@ async function runWhatIf(io: Io, progress: Progress, w: Workload, ids: readonly 
       if (!more) break
       await new Promise((resolve) => setImmediate(resolve))
       signal.throwIfAborted()
-      progress.update(`what-if ${k + 1} of ${chosen.length} (${s.label})`, (k + sim.jobsStarted / Math.max(1, jobs.count)) / chosen.length, `${int(sim.jobsStarted)} of ${int(jobs.count)} jobs started`)
+      show(`what-if ${k + 1} of ${chosen.length} (${s.label})`, (k + sim.jobsStarted / Math.max(1, jobs.count)) / chosen.length, `${int(sim.jobsStarted)} of ${int(jobs.count)} jobs started`)
     }
     if (failed !== null) { outcomes.push(whatIfFailed(s, failed)); continue }
     const o = whatIfOutcome(s, jobs, w.machineProcs, sim.start, sim, tau, today)

@@ -369,17 +369,20 @@ function startUsers(users: readonly WalltimesGroup[], unit: WalltimesReport['hou
 }
 
 /** The partitions whose default limits to look at first: by rank, those of at least minJobs jobs
- * whose median job asks at least poorRatio× what it uses, at most startPartitions. */
+ * and minPartitionShare of the over-requested hours whose median job asks at least poorRatio× what
+ * it uses, at most startPartitions. A lower default limit is suggested only when half or more of
+ * the jobs ask the same limit and 90 % of them end within half of it. */
 function startPartitions(partitions: readonly WalltimesGroup[]): StartWith[] {
   const cfg = DEFAULTS.walltimes.value
   const out: StartWith[] = []
   for (const p of partitions) {
     if (out.length >= cfg.startPartitions) break
-    if (p.unknown || p.jobs < cfg.minJobs || p.ratio.p50 < cfg.poorRatio) continue
+    if (p.unknown || p.jobs < cfg.minJobs || p.ratio.p50 < cfg.poorRatio || p.shareOfOverRequest < cfg.minPartitionShare) continue
     const common = p.commonLimit.share >= 0.5
-      ? `; ${formatPercent(p.commonLimit.share)} of them ask exactly ${formatDuration(p.commonLimit.seconds)} (likely its default or maximum limit)`
-      : ''
-    out.push({ name: p.name, rank: p.rank, reason: `half of its ${formatInt(p.jobs)} jobs ask at least ${ratioText(p.ratio.p50)} the time they use${common}, while 90 % of them end within ${formatDuration(p.runtimeP90)}: a default limit closer to that` })
+    const limit = common ? `; ${formatPercent(p.commonLimit.share)} of them ask exactly ${formatDuration(p.commonLimit.seconds)} (likely its default or maximum limit)` : ''
+    // A lower default only when 90 % of the jobs would still fit in half of the common limit.
+    const advice = common && p.runtimeP90 <= p.commonLimit.seconds / 2 ? ': a default limit closer to that' : ''
+    out.push({ name: p.name, rank: p.rank, reason: `half of its ${formatInt(p.jobs)} jobs ask at least ${ratioText(p.ratio.p50)} the time they use${limit}, while 90 % of them end within ${formatDuration(p.runtimeP90)}${advice}` })
   }
   return out
 }
