@@ -94,8 +94,8 @@ export const useTimeLimitsStore = defineStore('timelimits', () => {
     return Object.prototype.hasOwnProperty.call(names, pseudonym) ? names[pseudonym]! : pseudonym
   }
 
-  /** What "Save as JSON" saves: the report as `easytune walltimes --json` prints it by default,
-   * pseudonymised whatever the switch says, with the what-if when it has run. */
+  /** What "Save as JSON" saves: the report's fields as `easytune walltimes --json` prints them
+   * (without its citation), pseudonymised whatever the switch says, with the what-if once run. */
   const document = computed(() => (view.value ? { ...view.value.report, whatIf: whatIf.value ?? view.value.report.whatIf } : null))
 
   return { view, workloadId, loading, error, showRealNames, whatIf, run, load, startWhatIf, cancel, shown, document }
