@@ -1,5 +1,6 @@
-// Online-selection emulations and mixed-policy searches on the engine pool, in parallel over their
-// independent units, for the CLI (`easytune online|mixed`) and the app (src/backend/analysis.ts):
+// Online-selection emulations, mixed-policy searches and the Time limits what-if on the engine pool,
+// in parallel over their independent units, for the CLI (`easytune online|mixed`) and the app
+// (src/backend/analysis.ts):
 //   - online: one unit per trace (each trace is one continuous run of every strategy and policy,
 //     src/core/tune/online.ts emulateTrace), merged by `summarize` in trace order;
 //   - mixed: the search's batches (the start point and the vertices, then one XNES generation at a
