@@ -27,7 +27,7 @@ import { errorMessage } from './campaigns'
 const PROGRESS_EVERY_MS = 200
 
 /** What an analysis runs: an online emulation's spec, a mixed search's options, or the Time
- * limits what-if's scenarios. */
+ * limits what-if (nothing to choose: its scenarios are core's WHATIF_SCENARIOS). */
 export type AnalysisOptions =
   | { kind: 'online'; spec: OnlineSpec }
   | { kind: 'mixed'; options: MixedOptions }
