@@ -2,9 +2,9 @@
 // week samples unless the setup says not to) and then runs the work units it is handed, one at a
 // time (protocol.ts): a campaign's cells, online-selection traces, a mixed search's weight
 // vectors, the Time limits what-if's scenarios, or (needing no setup) an import for the Backend.
-// Started by the worker lifecycle (lifecycle.ts) as a Node child process (CLI, tests, browser mode) or as an Electron utility
-// process (desktop app); port.ts hides the difference. Bundled to out/engine/worker.js by
-// scripts/build-cli.mjs.
+// Started by the worker lifecycle (lifecycle.ts) as a Node child process (CLI, tests, browser
+// mode) or as an Electron utility process (desktop app); port.ts hides the difference. Bundled to
+// out/engine/worker.js by scripts/build-cli.mjs.
 //
 // Messages are handled strictly in order (a promise chain), so a unit that arrives while the
 // setup is still reading the log waits for it. Every failure becomes an 'error' message: bad
