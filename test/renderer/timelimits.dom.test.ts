@@ -115,7 +115,9 @@ describe('Time limits step: units and an empty log', () => {
     // user-001: 600 node-h, 60 %; median 12×, middle half 6×–24×.
     const row = w.findAll('tbody tr')[0]!.findAll('td').map((c) => c.text())
     expect(row).toEqual(['1', 'user-001', '300', '12×', '6×–24×', '48×', '600', '60.0%', '8%'])
-    expect(w.get('[data-testid="timelimits-lead"]').text()).toContain('1,000 node·h that the jobs never used (75% of the requested time)')
+    const lead = w.get('[data-testid="timelimits-lead"]').text()
+    expect(lead).toContain('The median job asks for 3× the time it runs; 25% of the jobs ask for at least 2× what they use.') // 150 of 600
+    expect(lead).toContain('1,000 node·h that the jobs never used (75% of the requested time)')
     w.unmount()
   })
 
