@@ -105,7 +105,7 @@ describe('Time limits step: units and an empty log', () => {
     const charts = w.findAllComponents(ChartPanel)
     expect(charts.map((c) => c.props('title'))).toEqual(['Requested against actual time, per job', 'Users: how much and how often they over-request'])
     expect(axisTitles(charts[0]!.props('config'))).toEqual(['Requested time ÷ actual runtime, per job (×)', 'Jobs (% of the log)'])
-    expect(axisTitles(charts[1]!.props('config'))).toEqual(['Over-requested time per user (node·h, log scale)', 'Median requested ÷ actual (×, log scale)'])
+    expect(axisTitles(charts[1]!.props('config'))).toEqual(['Over-requested time per user (node·h, log scale)', 'Median requested ÷ actual (×, log)'])
     // The distribution in % of the jobs: 200, 250 and 150 of 600.
     const data = (charts[0]!.props('config') as { data: { labels: string[]; datasets: { data: number[] }[] } }).data
     expect(data.labels).toEqual(['1×–2×', '2×–10×', '≥ 10×'])

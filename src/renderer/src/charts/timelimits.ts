@@ -36,7 +36,7 @@ export function overHours(r: WalltimesReport, g: { overRequestedNodeHours: numbe
 export function usersChart(r: WalltimesReport, theme: Theme): Cfg {
   const p = PALETTE[theme], unit = hoursUnit(r)
   const pts = r.users.filter((u) => !u.unknown).map((u) => ({ x: Math.max(0.1, overHours(r, u)), y: Math.max(1, u.ratio.p50) }))
-  const o = base(theme, `Over-requested time per user (${unit}, log scale)`, 'Median requested ÷ actual (×, log scale)', 'logarithmic', 'logarithmic')
+  const o = base(theme, `Over-requested time per user (${unit}, log scale)`, 'Median requested ÷ actual (×, log)', 'logarithmic', 'logarithmic')
   ;(o.scales.x.ticks as Record<string, unknown>).callback = (v: number | string) => (Number(v) < 1 ? num(Number(v), 1) : int(Number(v)))
   ;(o.scales.y.ticks as Record<string, unknown>).callback = (v: number | string) => ratio(Number(v))
   return {
