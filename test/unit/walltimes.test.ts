@@ -2,7 +2,7 @@
 // node- and CPU-hours, groups, pseudonyms and the users/partitions to start with, every value
 // worked by hand on tiny logs; hostile input.
 import { describe, expect, it } from 'vitest'
-import { analyzeWalltimes, limitRatio, pseudonym, RATIO_BIN_EDGES, WALLTIMES_DEPLOYMENT, WALLTIMES_SCHEMA_VERSION, type WalltimesInput } from '../../src/core/predict/walltimes'
+import { analyzeWalltimes, limitRatio, pseudonym, walltimesNames, RATIO_BIN_EDGES, WALLTIMES_DEPLOYMENT, WALLTIMES_SCHEMA_VERSION, type WalltimesInput } from '../../src/core/predict/walltimes'
 import { importText } from '../../src/core/workload/import'
 import type { JobTable } from '../../src/core/workload/types'
 import { TINY_SACCT } from '../support/walltimes-fixture'
@@ -141,6 +141,17 @@ describe('pseudonyms', () => {
     // Swap alice and carol, rename the accounts: the same jobs give the same report.
     const renamed = TINY_SACCT.replace(/alice/g, 'X').replace(/carol/g, 'alice').replace(/X/g, 'carol').replace(/acctA/g, 'zeta').replace(/acctB/g, 'alpha')
     expect(analyzeWalltimes(importText(renamed))).toEqual({ ...a, log: a.log })
+  })
+
+  it('name users and accounts by index the way the report does, for every other surface', () => {
+    const w = importText(TINY_SACCT)
+    expect(w.users).toEqual(['alice', 'bob', 'carol'])
+    expect(walltimesNames(w, 'user')).toEqual(['user-002', 'user-003', 'user-001'])
+    expect(walltimesNames(w, 'account')).toEqual(['account-002', 'account-001']) // acctA, acctB
+    expect(walltimesNames(w, 'user', { names: true })).toEqual(['alice', 'bob', 'carol'])
+    // a name with no job in the cleaned log appears nowhere, not even as itself
+    expect(walltimesNames(input(table([{ p: 60, req: 600, user: 1 }]), ['ghost', 'real']), 'user')).toEqual(['', 'user-001'])
+    expect(walltimesNames(input(table([{ p: 60, req: 600 }]), []), 'account')).toEqual([])
   })
 
   it('are stable for the same log', () => {
