@@ -1,20 +1,17 @@
 // The Time limits step's data (EasyTuneApi.getTimeLimits; docs/PREDICTIONS.md §Time limits): the
 // report of `easytune walltimes` on the imported log, pseudonymised as everything that leaves the
 // machine is, and beside it the real user and account names keyed by pseudonym, which the step
-// shows only when the person asks ("Show real names") and never saves or exports. Both come from
-// the one analysis (analyzeWalltimes): a pseudonym is a rank, so the two reports list the same
-// groups in the same order and the ranks join them.
-import { analyzeWalltimes, type WalltimesGroup, type WalltimesInput } from '../core/predict/walltimes'
+// shows only when the person asks ("Show real names") and never saves or exports. The pseudonyms
+// are walltimesNames', the one naming every surface uses (the same ranking as the report).
+import { analyzeWalltimes, walltimesNames, type WalltimesInput } from '../core/predict/walltimes'
 import type { TimeLimitsView } from '../shared/api'
 
 export function timeLimitsView(w: WalltimesInput): TimeLimitsView {
-  const report = analyzeWalltimes(w, { names: false })
-  const real = analyzeWalltimes(w, { names: true })
-  return { report, realNames: { users: byPseudonym(report.users, real.users), accounts: byPseudonym(report.accounts, real.accounts) } }
+  return { report: analyzeWalltimes(w, { names: false }), realNames: { users: byPseudonym(w, 'user', w.users), accounts: byPseudonym(w, 'account', w.accounts ?? []) } }
 }
 
-/** Pseudonym → real name, joined on the rank; groups of no known user or account keep their name. */
-function byPseudonym(pseudo: readonly WalltimesGroup[], real: readonly WalltimesGroup[]): Record<string, string> {
-  const names = new Map(real.map((g) => [g.rank, g.name]))
-  return Object.fromEntries(pseudo.flatMap((g) => (g.unknown || !names.has(g.rank) ? [] : [[g.name, names.get(g.rank)!]])))
+/** Pseudonym → real name, for the names that have jobs in the cleaned log (the others appear nowhere). */
+function byPseudonym(w: WalltimesInput, kind: 'user' | 'account', real: readonly string[]): Record<string, string> {
+  const pseudo = walltimesNames(w, kind)
+  return Object.fromEntries(pseudo.flatMap((p, i) => (p === '' ? [] : [[p, real[i]!]])))
 }
