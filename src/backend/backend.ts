@@ -18,10 +18,11 @@ import { importLogFile, type ImportedLog } from '../engine/import'
 import { expandLogPaths, FileInputError } from '../node/read-log'
 import { renderReportHtml } from '../node/report'
 import { nonRegularKind } from '../node/regular-file'
-import type { AnalysisRequest, AppInfo, CampaignEstimate, CampaignRequest, ExportBundle, ExportTarget, ImportOptionsDto, ImportTracking, LogSource, ProjectState, Settings, SplitPreview, WorkloadSummary } from '../shared/api'
+import type { AnalysisRequest, AppInfo, CampaignEstimate, CampaignRequest, ExportBundle, ExportTarget, ImportOptionsDto, ImportTracking, LogSource, ProjectState, Settings, SplitPreview, TimeLimitsView, WorkloadSummary } from '../shared/api'
 import type { ReceivedFile, SaveFile, StreamEvents, StreamName } from '../shared/contract'
 import { ApiInputError } from '../shared/errors'
 import { AnalysisRunner } from './analysis'
+import { timeLimitsView } from './timelimits'
 import { CampaignRunner } from './campaigns'
 import { estimateCampaign, previewSplit, secondsPerJob } from './estimate'
 import { ImportCancelledError, importInWorker, ImportTracker, type TrackedImport } from './imports'
@@ -258,6 +259,14 @@ export class Backend {
     const w = this.workload(req.workloadId)
     if (req.kind === 'mixed') this.previewSplit(req.workloadId, req.split) // a bad split in plain words, before any worker starts
     return { analysisId: this.analyses.start(req, { workload: w.workload, path: w.path, ...(w.paths ? { paths: w.paths } : {}), importOptions: w.importOptions }) }
+  }
+
+  /** getTimeLimits: the walltimes report of the workload without its what-if (startAnalysis
+   * 'walltimes' runs that), pseudonymised, plus the real names by pseudonym for the step's local
+   * "Show real names" (src/backend/timelimits.ts). */
+  getTimeLimits(workloadId: string): TimeLimitsView {
+    const w = this.workload(workloadId)
+    return timeLimitsView({ ...w.workload, name: w.summary.name })
   }
 
   /** Cancels a campaign, an analysis or a tracked import (importLog's importId); unknown ids are ignored. */

@@ -22,6 +22,7 @@ import type { ResampleSpec } from '../core/tune/resample'
 import type { SplitSpec } from '../core/tune/split'
 import type { ImportOptions } from '../core/workload/import'
 import type { ImportedLog } from './import'
+import type { WhatIfId, WhatIfOutcome } from '../core/predict/walltimes'
 
 /** What every worker needs to build the workload's week samples itself. */
 export interface WorkloadSetup {
@@ -59,6 +60,10 @@ export type WorkUnit =
   | { kind: 'mixed-stats' }
   /** The mean train objective of one mixed policy (trainObjective) on the setup's train samples. */
   | { kind: 'mixed-objective'; primary: MixedSpec; options: Pick<MixedOptions, 'objective' | 'threshold' | 'tau' | 'compat'> }
+  /** One scenario of the Time limits what-if (src/core/predict/walltimes-whatif.ts) on the setup's
+   * whole log; `today` is the requested scenario's outcome, which the others are compared with
+   * (null for that scenario itself). */
+  | { kind: 'walltimes-whatif'; scenario: WhatIfId; today: WhatIfOutcome | null }
   /** A whole import (src/engine/import.ts): no setup needed. `options.name` is the name the
    * report shows. */
   /** `paths`: a log kept as several files, read as one (path is then the first); `names`: those
@@ -71,6 +76,7 @@ export interface UnitResults {
   'online-trace': TraceRuns
   'mixed-stats': Standardization
   'mixed-objective': number
+  'walltimes-whatif': WhatIfOutcome
   /** The workload's typed arrays arrive as copies (structured clone). */
   'import': ImportedLog
 }

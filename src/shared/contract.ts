@@ -34,7 +34,7 @@
 import { z } from 'zod'
 import type { ImportReport } from '../core/workload/import'
 import type { ExportBundle } from '../core/export/types'
-import type { AnalysisEvent, AppInfo, CampaignEstimate, CampaignEvent, ImportEvent, ProjectState, SplitPreview, WorkloadSummary } from './api'
+import type { AnalysisEvent, AppInfo, CampaignEstimate, CampaignEvent, ImportEvent, ProjectState, SplitPreview, TimeLimitsView, WorkloadSummary } from './api'
 import { ApiInputError } from './errors'
 import {
   AnalysisRequestSchema, CampaignRequestSchema, EvaluationResultSchema, ExportOptionsSchema, FileNameSchema, IdSchema, ImportOptionsSchema,
@@ -94,9 +94,13 @@ export const CONTRACT = {
   estimateCampaign: call(['request'], [CampaignRequestSchema], returns<CampaignEstimate>()),
   /** Its events come on the campaign stream under the returned id. */
   startCampaign: call(['request'], [CampaignRequestSchema], returns<{ campaignId: string }>(), { events: 'campaign' }),
-  /** An online-selection emulation or a mixed-policy search on one engine worker; its events come
-   * on the analysis stream under the returned id, and cancel(id) stops it. */
+  /** An online-selection emulation, a mixed-policy search or the Time limits what-if on the engine
+   * workers; its events come on the analysis stream under the returned id, and cancel(id) stops it. */
   startAnalysis: call(['request'], [AnalysisRequestSchema], returns<{ analysisId: string }>(), { events: 'analysis' }),
+  /** The Time limits step's tables: requested against actual time per user, account and partition
+   * (pseudonymised, with the real names for local display only). Its what-if is startAnalysis
+   * with kind 'walltimes'. */
+  getTimeLimits: call(['workloadId'], [IdSchema], returns<TimeLimitsView>()),
   /** Cancels a campaign, an analysis or a tracked import (by its importId); unknown ids are ignored. */
   cancel: call(['id'], [IdSchema], returns<void>()),
   /** Deletes the cached campaign cells (only a speed-up: a later run computes them again) and

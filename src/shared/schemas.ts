@@ -163,11 +163,16 @@ export const MixedAnalysisOptionsSchema = z.strictObject({
   seed,
   compat,
 })
+/** The Time limits step's what-if (docs/PREDICTIONS.md §Time limits): EASY-FCFS on the whole log
+ * with today's limits, exact limits, learned predictions and EASY++ (WHATIF_SCENARIOS). Nothing to
+ * choose yet (the CLI's defaults); the object is there so that choices can come. */
+export const WalltimesAnalysisOptionsSchema = z.strictObject({})
 export const AnalysisRequestSchema = z.discriminatedUnion('kind', [
   z.strictObject({ workloadId: IdSchema, kind: z.literal('online'), options: OnlineAnalysisOptionsSchema }),
   /** `split`: the wizard's train/test split (the search is on train, judged on test). */
   z.strictObject({ workloadId: IdSchema, kind: z.literal('mixed'), options: MixedAnalysisOptionsSchema, split: SplitSchema }),
-], { error: 'must be online or mixed' })
+  z.strictObject({ workloadId: IdSchema, kind: z.literal('walltimes'), options: WalltimesAnalysisOptionsSchema }),
+], { error: 'must be online, mixed or walltimes' })
 
 // ---------------------------------------------------------------- result and project documents
 
@@ -249,6 +254,9 @@ export const ProjectStateSchema = z.strictObject({
   result: EvaluationResultSchema.nullable(),
   /** Wizard step the user was on (0-based). */
   step: int(0, 100),
+  /** The same step by its id (the renderer's STEPS); absent in files written before the Time
+   * limits step, whose `step` counts the steps without it. */
+  stepId: z.string().max(32).regex(/^[a-z]+$/, 'must be a step id such as "inspect"').optional(),
 })
 
 export const ExportOptionsSchema = z.strictObject({
