@@ -85,6 +85,6 @@ export const DEFAULTS = {
   mixedWizard: d({ budget: 60, weeks: 20 }, 'budget 60 on 20 weeks: enough to see whether a mix beats the pure orders'),
   // The exported ordering by predicted runtime (docs/PREDICTIONS.md §Deployment).
   /** Days of accounting history the exported script asks sacct for, every run. */
-  predictedOrderHistoryDays: d(30, '30 days: most users ran a job within a month, and one sacct query over the pending users\' month stays light on slurmdbd when run every minute'),
+  predictedOrderHistoryDays: d(30, 'a month: most users ran a job within a month, and one sacct query over the pending users\' month stays light on slurmdbd when run every minute'),
 } as const
 

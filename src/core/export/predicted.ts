@@ -9,23 +9,18 @@
 import { formatDuration } from '../util/duration'
 import { fmtInt, fmtNum, neg, v } from './expr'
 import { lostHeader } from './lost'
-import { jobSubmitLua, LUA_FILE } from './scripts'
+import { jobSubmitLua, LUA_FILE, PRED_OFFSET, PRED_UNITS, PREDICTED_SCRIPT_FILE, predictedOrderScript } from './scripts'
 import { bfWindow, checkSlurmVersion, DEFAULT_SLURM_VERSION, MERGED_CONF_FILE, overrides, partitionNote, priorityLines, SLURM_CONF_FILE, slurmGaps, wants, APPROXIMATE } from './slurm'
 import { mergeSlurmConf, parseSlurmConf, type SlurmConf } from './slurm-conf'
-import { BF_MAX_JOB_TEST, BF_WINDOW_MAX_MIN, LIMIT_IF_UNSET_MIN, type SlurmPlan } from './slurm-plan'
+import { BF_MAX_JOB_TEST, BF_WINDOW_MAX_MIN, type SlurmPlan } from './slurm-plan'
 import type { PredictedOrderFidelity, ScheduleFigures } from './predicted-fidelity'
 import type { ExportBundle, ExportFile, SettingChange } from './types'
 import { DEFAULTS } from '../defaults'
-import { PREDICTION_FLOOR } from '../predict/types'
 
-export const PREDICTED_SCRIPT_FILE = 'easytune-predicted-order.sh'
+export { PRED_OFFSET, PRED_UNITS, PREDICTED_SCRIPT_FILE } from './scripts'
 export const PREDICTED_JSON_FILE = 'easytune-predicted-order.json'
 export const PREDICTED_README_FILE = 'README-predicted-order.txt'
 export const PREDICTED_SCHEMA_VERSION = 1
-/** Site factor = PRED_OFFSET − PRED_UNITS × prediction (seconds): two points per second, so the
- * mean of two whole-second runtimes is exact and no two predictions tie that the simulator orders. */
-export const PRED_OFFSET = 1_000_000_000
-export const PRED_UNITS = 2
 
 /** The job_submit.lua plan: a new job's site factor from its time limit (a job with no history). */
 export const PREDICTED_LUA_PLAN: SlurmPlan = { mode: 'lua', expr: neg(v('p')), enc: { kind: 'linear', scale: PRED_UNITS, offset: PRED_OFFSET, max: PRED_OFFSET } }
@@ -33,92 +28,6 @@ export const PREDICTED_LUA_PLAN: SlurmPlan = { mode: 'lua', expr: neg(v('p')), e
 /** The site factor the script writes for a prediction of `seconds` (the Lua's for a time limit). */
 export function predictedSiteFactor(seconds: number): number {
   return Math.max(0, PRED_OFFSET - Math.round(PRED_UNITS * seconds))
-}
-
-/** The periodic script: POSIX sh + awk, needs root (SiteFactor is privileged) and sacct (slurmdbd). */
-export function predictedOrderScript(title: string[], historyDays: number): string {
-  const unset = LIMIT_IF_UNSET_MIN * 60
-  return [
-    '#!/bin/sh',
-    ...title.map((l) => `# ${l}`),
-    '# Orders the queue by PREDICTED runtime, shortest first, through each pending job\'s site factor:',
-    `#   site factor = ${fmtInt(PRED_OFFSET)} - ${PRED_UNITS} x prediction (seconds)`,
-    '# The prediction is AVE2: the mean elapsed time of the user\'s last two jobs that ended at or',
-    '# before the job\'s submission (by end time, then job id); with one such job its elapsed time;',
-    '# with none the time limit. It is at most the job\'s time limit and at least 1 second. A job',
-    `# without a time limit counts ${fmtInt(LIMIT_IF_UNSET_MIN)} minutes (7 days).`,
-    '# History: sacct, allocations only, of the users with pending jobs, over the last',
-    `# EASYTUNE_HISTORY_DAYS days (default ${fmtInt(historyDays)}); jobs that never started are skipped.`,
-    '# Reservations and backfill stay on the time limits: Slurm plans on them.',
-    '# Run as root (SiteFactor is privileged), e.g. every minute from cron:',
-    `#   * * * * * root /usr/local/sbin/${PREDICTED_SCRIPT_FILE}`,
-    `# or as a service loop: ${PREDICTED_SCRIPT_FILE} 60`,
-    `# Between runs a new job has the site factor ${LUA_FILE} gave it (its time limit's value).`,
-    '# If squeue or sacct fails, nothing is updated (every site factor stays as the last run left',
-    '# it) and the run exits 1. Cost per run: one squeue, one sacct, one scontrol per pending job.',
-    '# Generated from numbers only: nothing read from a job log is pasted into this file.',
-    'set -u',
-    `HISTORY_DAYS=\${EASYTUNE_HISTORY_DAYS:-${fmtInt(historyDays)}}`,
-    `case $HISTORY_DAYS in ''|*[!0-9]*) echo "${PREDICTED_SCRIPT_FILE}: EASYTUNE_HISTORY_DAYS must be a whole number of days" >&2; exit 2 ;; esac`,
-    'update() {',
-    "  queue=$(SLURM_TIME_FORMAT=%s squeue --noheader --states=PENDING --format='%A|%V|%l|%u') ||",
-    `    { echo "${PREDICTED_SCRIPT_FILE}: squeue failed: nothing updated" >&2; return 1; }`,
-    "  users=$(printf '%s\\n' \"$queue\" | awk -F'|' '$4 ~ /^[A-Za-z0-9._-]+$/ { print $4 }' | sort -u | paste -s -d, -)",
-    '  [ -n "$users" ] || return 0',
-    '  hist=$(SLURM_TIME_FORMAT=%s sacct --noheader --parsable2 --allocations --user="$users" \\',
-    '    --starttime="now-${HISTORY_DAYS}days" --endtime=now --format=JobIDRaw,User,Start,End,ElapsedRaw,State) ||',
-    `    { echo "${PREDICTED_SCRIPT_FILE}: sacct failed: nothing updated" >&2; return 1; }`,
-    "  { printf '%s\\n' \"$hist\"; echo '#queue'; printf '%s\\n' \"$queue\"; } |",
-    `  awk -F'|' -v unset=${fmtInt(unset)} -v offset=${fmtInt(PRED_OFFSET)} -v units=${PRED_UNITS} -v floor=${PREDICTION_FLOOR} '`,
-    '# time limit: [days-]hours:minutes:seconds, minutes:seconds, minutes, or UNLIMITED/NOT_SET',
-    'function seconds(s,   d, n, f) {',
-    '  if (s !~ /^[0-9:-]+$/) return unset',
-    '  d = 0',
-    '  if (index(s, "-") > 0) { d = substr(s, 1, index(s, "-") - 1) + 0; s = substr(s, index(s, "-") + 1) }',
-    '  n = split(s, f, ":")',
-    '  if (n == 3) return d * 86400 + f[1] * 3600 + f[2] * 60 + f[3]',
-    '  if (n == 2) return d * 86400 + f[1] * 60 + f[2]',
-    '  return d * 86400 + f[1] * 60',
-    '}',
-    '# history entry k of user u ended later than entry b (end time, then job id)',
-    'function later(u, k, b) { return E[u, k] > E[u, b] || (E[u, k] == E[u, b] && I[u, k] > I[u, b]) }',
-    '$0 == "#queue" { queue = 1; next }',
-    '# sacct: JobIDRaw|User|Start|End|ElapsedRaw|State; a job that started and ended',
-    '!queue {',
-    '  if ($1 !~ /^[0-9]+$/ || $2 == "" || $3 !~ /^[0-9]+$/ || $4 !~ /^[0-9]+$/ || $5 !~ /^[0-9]+$/) next',
-    '  if ($6 ~ /^(PENDING|RUNNING|REQUEUED|RESIZING|SUSPENDED)/) next',
-    '  k = ++n[$2]; E[$2, k] = $4 + 0; R[$2, k] = $5 + 0; I[$2, k] = $1 + 0',
-    '  next',
-    '}',
-    '# squeue: JobId|SubmitTime|TimeLimit|User',
-    '$1 ~ /^[0-9]+$/ && $2 ~ /^[0-9]+$/ {',
-    '  u = $4; st = $2 + 0',
-    '  lim = seconds($3); if (lim <= 0) lim = unset',
-    '  b1 = 0; b2 = 0',
-    '  for (k = 1; k <= n[u]; k++) {',
-    '    if (E[u, k] > st) continue',
-    '    if (b1 == 0 || later(u, k, b1)) { b2 = b1; b1 = k }',
-    '    else if (b2 == 0 || later(u, k, b2)) b2 = k',
-    '  }',
-    '  # units x prediction: the sum of the two runtimes is exactly 2 x their mean',
-    '  if (b2 > 0) x = R[u, b1] + R[u, b2]; else if (b1 > 0) x = 2 * R[u, b1]; else x = 2 * lim',
-    '  x = x * units / 2',
-    '  if (x > units * lim) x = units * lim',
-    '  if (x < units * floor) x = units * floor',
-    '  sf = offset - x; if (sf < 0) sf = 0',
-    '  printf "%s %.0f\\n", $1, sf',
-    "}' |",
-    '  while read -r id sf; do',
-    '    scontrol update JobId="$id" SiteFactor="$sf" > /dev/null 2>&1 ||',
-    `      echo "${PREDICTED_SCRIPT_FILE}: could not update job $id" >&2`,
-    '  done',
-    '}',
-    'interval=${1:-}',
-    'if [ -z "$interval" ]; then update; exit $?; fi',
-    `case $interval in ''|*[!0-9]*) echo "usage: ${PREDICTED_SCRIPT_FILE} [seconds between runs]" >&2; exit 2 ;; esac`,
-    'while :; do update; sleep "$interval"; done',
-    '',
-  ].join('\n')
 }
 
 export interface PredictedExportOptions {
@@ -149,7 +58,7 @@ function versus(a: ScheduleFigures, b: ScheduleFigures): string {
 
 /** The fidelity in sentences: the deployable form against today and against planning with predictions. */
 export function fidelityLines(f: PredictedOrderFidelity | null | undefined): string[] {
-  if (!f) return ['Fidelity not measured: no job log was given (easytune export <log> --predicted-order replays it).']
+  if (!f) return ['Fidelity not measured: no job log was given to replay.']
   return [
     `Replayed on the log (${fmtInt(f.jobs, 1e12)} jobs, ${fmtInt(f.machineProcs, 1e12)} processors, EASY on one pool, bounded slowdown with tau = ${fmtNum(f.tau)} s; one replay of the whole log, no interval):`,
     `  EASY-FCFS today: ${figures(f.today)}.`,
