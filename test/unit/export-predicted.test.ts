@@ -232,8 +232,8 @@ describe('the predicted-order export', () => {
     const b = exportPredictedOrder({ fidelity })
     const f = files(b)
     for (const text of [f[PREDICTED_README_FILE], f['slurm.conf.easytune']]) {
-      expect(text).toContain('25.0 % of the wait and 50.0 % of the bounded slowdown removed')
-      expect(text).toContain('1.5 % of the jobs would be predicted differently with 30 days')
+      expect(text).toContain('25.0% of the wait and 50.0% of the bounded slowdown removed')
+      expect(text).toContain('1.5% of the jobs would be predicted differently with 30 days')
       expect(text).toContain('has a lower average wait and bounded slowdown than EASY++')
     }
     expect(JSON.parse(f[PREDICTED_JSON_FILE])).toMatchObject({ kind: 'easytune-predicted-order', historyDays: 30, siteFactor: { offset: PRED_OFFSET, pointsPerSecond: 2 }, fidelity })

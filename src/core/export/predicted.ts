@@ -7,6 +7,7 @@
 // The simulator runs the same order as SimConfig.prediction use 'order' (src/core/sim/easy.ts);
 // predicted-fidelity.ts measures it. Generated from numbers only; pure.
 import { formatDuration } from '../util/duration'
+import { formatInt, formatPercent } from '../util/format'
 import { fmtInt, fmtNum, neg, v } from './expr'
 import { lostHeader } from './lost'
 import { jobSubmitLua, LUA_FILE, PRED_OFFSET, PRED_UNITS, PREDICTED_SCRIPT_FILE, predictedOrderScript } from './scripts'
@@ -44,7 +45,6 @@ export interface PredictedExportOptions {
   sha256?: string | null
 }
 
-const pct = (x: number) => `${(100 * x).toFixed(1)} %`
 const gain = (now: number, was: number) => (was > 0 ? 1 - now / was : 0)
 function figures(f: ScheduleFigures): string { return `average wait ${formatDuration(Math.round(f.avgWait))}, average bounded slowdown ${f.avgBsld.toFixed(2)}` }
 
@@ -60,13 +60,13 @@ function versus(a: ScheduleFigures, b: ScheduleFigures): string {
 export function fidelityLines(f: PredictedOrderFidelity | null | undefined): string[] {
   if (!f) return ['Fidelity not measured: no job log was given to replay.']
   return [
-    `Replayed on the log (${fmtInt(f.jobs, 1e12)} jobs, ${fmtInt(f.machineProcs, 1e12)} processors, EASY on one pool, bounded slowdown with tau = ${fmtNum(f.tau)} s; one replay of the whole log, no interval):`,
+    `Replayed on the log (${formatInt(f.jobs)} jobs, ${formatInt(f.machineProcs)} processors, EASY on one pool, bounded slowdown with tau = ${fmtNum(f.tau)} s; one replay of the whole log, no interval):`,
     `  EASY-FCFS today: ${figures(f.today)}.`,
-    `  Exported (queue by AVE2, planning on time limits): ${figures(f.deployable)}; ${pct(gain(f.deployable.avgWait, f.today.avgWait))} of the wait and ${pct(gain(f.deployable.avgBsld, f.today.avgBsld))} of the bounded slowdown removed.`,
+    `  Exported (queue by AVE2, planning on time limits): ${figures(f.deployable)}; ${formatPercent(gain(f.deployable.avgWait, f.today.avgWait))} of the wait and ${formatPercent(gain(f.deployable.avgBsld, f.today.avgBsld))} of the bounded slowdown removed.`,
     `  Thesis, planning with AVE2 (FCFS, incremental correction): ${figures(f.planned)}.`,
     `  Thesis, EASY++ (AVE2, incremental, SJBF backfill): ${figures(f.easyPlusPlus)}.`,
     `  Both thesis forms plan reservations and backfill on the predictions, which Slurm does not do; on this log the exported form ${versus(f.deployable, f.easyPlusPlus)} EASY++.`,
-    `  History window: ${pct(f.outsideWindow)} of the jobs would be predicted differently with ${fmtInt(f.historyDays)} days of sacct history (the simulator remembers every past job).`,
+    `  History window: ${formatPercent(f.outsideWindow)} of the jobs would be predicted differently with ${fmtInt(f.historyDays)} days of sacct history (the simulator remembers every past job).`,
     `  Longest wait: ${formatDuration(Math.round(f.today.maxWait))} today, ${formatDuration(Math.round(f.deployable.maxWait))} exported (short predicted jobs overtake: watch for starvation of long ones).`,
   ]
 }
