@@ -9,6 +9,7 @@ import { policiesCommand } from './commands/policies'
 import { serveCommand } from './commands/serve'
 import { reportCommand } from './commands/report'
 import { simulateCommand } from './commands/simulate'
+import { walltimesCommand } from './commands/walltimes'
 import { processIo, type Io } from './output'
 import { FileInputError } from '../node/read-log'
 import { NotRegularFileError } from '../node/regular-file'
@@ -32,6 +33,7 @@ Commands:
   serve             the app in your web browser, on 127.0.0.1 with an access token (browser mode)
   export <result>   write the recommended order as Slurm or PBS configuration, with its fidelity
   report <result>   write the offline HTML (and PDF) report of an evaluate --json result
+  walltimes <log>   whose time limits are worst, and what exact or learned limits would gain
 
 Logs: SWF (.swf, .swf.gz), SLURM sacct -P / CSV exports and jobcomp files, PBS/Torque accounting.
 Every command takes --help, and --json [file] for machine-readable output.
@@ -52,6 +54,7 @@ const COMMANDS: Record<string, Command> = {
   serve: serveCommand,
   export: exportCommand,
   report: reportCommand,
+  walltimes: walltimesCommand,
 }
 
 export async function main(argv: string[], io: Io = processIo): Promise<number> {
