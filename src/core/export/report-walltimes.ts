@@ -48,8 +48,10 @@ export function validateWalltimes(x: unknown): WalltimesReport {
   const site = o.site as Record<string, unknown>
   for (const k of ['jobs', 'overRequestedCpuHours', 'usedShare']) num(site, k, 'site')
   num(site, 'overRequestedNodeHours', 'site', true)
-  if (!isObj(site.ratio)) fail('site.ratio', 'an object')
-  num(site.ratio as Record<string, unknown>, 'p50', 'site.ratio')
+  if (site.ratio !== null) {
+    if (!isObj(site.ratio)) fail('site.ratio', 'an object or null')
+    num(site.ratio as Record<string, unknown>, 'p50', 'site.ratio')
+  }
   for (const k of ['users', 'partitions'] as const) {
     if (!Array.isArray(o[k])) fail(k, 'a list')
     ;(o[k] as unknown[]).forEach((g, i) => checkGroup(g, `${k}.${i}`))
@@ -85,7 +87,9 @@ export function suggestedDefaultMinutes(g: Pick<WalltimesGroup, 'runtimeP90' | '
 export function walltimesSection(input: unknown, opts: WalltimesSectionOptions = {}): ReportSection {
   const w = validateWalltimes(input)
   const showNames = opts.names === true && w.names === 'real'
-  const userName = (g: WalltimesGroup) => (g.unknown ? 'unknown' : showNames || w.names === 'pseudonyms' ? g.name : pseudonym('user', g.rank, w.users.length))
+  // The analysis's own pseudonyms: rank among the named users, of that many (walltimes.ts).
+  const named = w.users.filter((g) => !g.unknown).length
+  const userName = (g: WalltimesGroup) => (g.unknown ? 'unknown' : showNames || w.names === 'pseudonyms' ? g.name : pseudonym('user', g.rank, named))
   const byName = new Map(w.users.map((g) => [g.name, g]))
   const partByName = new Map(w.partitions.map((g) => [g.name, g]))
   const users = w.startWith.users.map((s) => byName.get(s.name)).filter((g): g is WalltimesGroup => g !== undefined)
@@ -94,7 +98,7 @@ export function walltimesSection(input: unknown, opts: WalltimesSectionOptions =
     { kind: 'text', text: 'Slurm plans its reservations and its backfilling on the time limits, so a runtime prediction cannot replace them there. Two things can be deployed: (a) ordering the queue by predicted runtime through the site factor (the predicted-order export, with its measured fidelity), and (b) better limits, by talking to the users whose limits are furthest from their runtimes and by default limits per partition. This section names where to start with (b).' },
     { kind: 'facts', rows: [
       ['Jobs analysed', formatInt(w.site.jobs)],
-      ['Requested / actual time, median job', formatRatio(w.site.ratio.p50)],
+      ['Requested / actual time, median job', w.site.ratio === null ? NO_VALUE : formatRatio(w.site.ratio.p50)],
       ['Time asked beyond what the jobs used', hours(w, w.site)],
       ['Share of the requested CPU time used', formatPercent(w.site.usedShare)],
     ] },
@@ -120,6 +124,6 @@ export function walltimesSection(input: unknown, opts: WalltimesSectionOptions =
   }
   blocks.push({ kind: 'text', tone: 'note', text: showNames
     ? 'Real user names are shown, as asked: keep this report on the machine that made it.'
-    : `Users are pseudonyms (${pseudonym('user', 1, Math.max(1, w.users.length))} is the user with the most time asked beyond use); the names stay on the machine that ran the analysis. Partitions keep their names: they are the site's configuration, not people.` })
+    : `Users are pseudonyms (${pseudonym('user', 1, Math.max(1, named))} is the user with the most time asked beyond use); the names stay on the machine that ran the analysis. Partitions keep their names: they are the site's configuration, not people.` })
   return { id: 'time-limits', title: 'Time limits: user education and default limits per partition', blocks }
 }
