@@ -202,7 +202,7 @@ describe('the simulator\'s ordering by prediction (what the script deploys)', ()
 describe('the predicted-order export', () => {
   const fidelity: PredictedOrderFidelity = {
     jobs: 1000, machineProcs: 64, tau: 10, historyDays: 30, outsideWindow: 0.015,
-    today: { avgWait: 6000, avgBsld: 80, maxWait: 200_000 }, deployable: { avgWait: 4500, avgBsld: 40, maxWait: 800_000 },
+    today: { avgWait: 6000, avgBsld: 80, maxWait: 200_000 }, byLimit: { avgWait: 5000, avgBsld: 30, maxWait: 900_000 }, deployable: { avgWait: 4500, avgBsld: 40, maxWait: 800_000 },
     planned: { avgWait: 6500, avgBsld: 75, maxWait: 210_000 }, easyPlusPlus: { avgWait: 6300, avgBsld: 60, maxWait: 250_000 },
   }
 
@@ -235,6 +235,7 @@ describe('the predicted-order export', () => {
       expect(text).toContain('25.0% of the wait and 50.0% of the bounded slowdown removed')
       expect(text).toContain('1.5% of the jobs would be predicted differently with 30 days')
       expect(text).toContain('has a lower average wait and bounded slowdown than EASY++')
+      expect(text).toContain('the prediction has a lower average wait and a higher bounded slowdown than ordering by the limits')
     }
     expect(JSON.parse(f[PREDICTED_JSON_FILE])).toMatchObject({ kind: 'easytune-predicted-order', historyDays: 30, siteFactor: { offset: PRED_OFFSET, pointsPerSecond: 2 }, fidelity })
     expect(b.predictedOrder).toEqual(fidelity)
@@ -252,6 +253,7 @@ describe('the predicted-order export', () => {
     const wait = (c: SimConfig) => { const s = simulate(j, 4, c).start; let w = 0; for (let k = 0; k < j.count; k++) w += s[k] - j.submit[k]; return w / j.count }
     expect(f.deployable.avgWait).toBeCloseTo(wait(ORDER), 9)
     expect(f.today.avgWait).toBeCloseTo(wait(FIDELITY_CONFIGS.today as SimConfig), 9)
+    expect(f.byLimit.avgWait).toBeCloseTo(wait({ primary: 'SPF', backfill: 'same', threshold: null }), 9)
     expect(f.deployable.avgWait).not.toBe(f.today.avgWait)
     expect(f.outsideWindow).toBe(0) // the whole log spans less than an hour
   })

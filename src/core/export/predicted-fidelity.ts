@@ -1,6 +1,7 @@
 // The fidelity of the deployable form of walltime prediction (docs/PREDICTIONS.md §Deployment):
 // the whole log replayed under EASY-FCFS as today, under the queue ordered by AVE₂ with planning on
-// the time limits (what the exported script deploys: SimConfig.prediction use 'order'), and under
+// the time limits (what the exported script deploys: SimConfig.prediction use 'order'), under the
+// queue ordered by the time limits themselves (SPF, deployable without prediction), and under
 // the thesis's planning with AVE₂ predictions (what is lost because Slurm plans on time limits).
 // Pure: the simulator and the metrics only.
 import { EasySimulator } from '../sim/easy'
@@ -18,6 +19,9 @@ export interface PredictedOrderFidelity {
   readonly tau: number
   /** EASY-FCFS planning on the time limits: the site today. */
   readonly today: ScheduleFigures
+  /** EASY-SPF: the queue by shortest time limit (deployable without any prediction, job_submit.lua):
+   * what the prediction adds over ordering by the limits themselves. */
+  readonly byLimit: ScheduleFigures
   /** The exported form: the whole queue by shortest AVE₂ prediction, planning on the time limits. */
   readonly deployable: ScheduleFigures
   /** The thesis's EASY planning with AVE₂ (FCFS order, incremental correction): needs a scheduler
@@ -35,6 +39,7 @@ export interface PredictedOrderFidelity {
 /** The replays behind the fidelity. `jobs.user` must be set (AVE₂ reads it; -1 = unknown user). */
 export const FIDELITY_CONFIGS = {
   today: { primary: 'FCFS', backfill: 'same', threshold: null },
+  byLimit: { primary: 'SPF', backfill: 'same', threshold: null },
   deployable: { primary: 'FCFS', backfill: 'same', threshold: null, prediction: { predictor: { id: 'ave2' }, correction: 'none', use: 'order' } },
   planned: { primary: 'FCFS', backfill: 'same', threshold: null, prediction: { predictor: { id: 'ave2' }, correction: 'incremental' } },
   easyPlusPlus: { primary: 'FCFS', backfill: 'same', threshold: null, prediction: { predictor: { id: 'ave2' }, correction: 'incremental', sjbf: true } },
@@ -83,6 +88,7 @@ export function predictedOrderFidelity(jobs: SimJobs & { readonly user: Int32Arr
   return {
     jobs: jobs.count, machineProcs, tau,
     today: today.figures,
+    byLimit: replay(jobs, machineProcs, FIDELITY_CONFIGS.byLimit, tau).figures,
     deployable: deployable.figures,
     planned: replay(jobs, machineProcs, FIDELITY_CONFIGS.planned, tau).figures,
     easyPlusPlus: replay(jobs, machineProcs, FIDELITY_CONFIGS.easyPlusPlus, tau).figures,

@@ -63,6 +63,7 @@ export function fidelityLines(f: PredictedOrderFidelity | null | undefined): str
     `Replayed on the log (${formatInt(f.jobs)} jobs, ${formatInt(f.machineProcs)} processors, EASY on one pool, bounded slowdown with tau = ${fmtNum(f.tau)} s; one replay of the whole log, no interval):`,
     `  EASY-FCFS today: ${figures(f.today)}.`,
     `  Exported (queue by AVE2, planning on time limits): ${figures(f.deployable)}; ${formatPercent(gain(f.deployable.avgWait, f.today.avgWait))} of the wait and ${formatPercent(gain(f.deployable.avgBsld, f.today.avgBsld))} of the bounded slowdown removed.`,
+    `  Ordered by time limit instead (SPF, no prediction): ${figures(f.byLimit)}; the prediction ${versus(f.deployable, f.byLimit)} ordering by the limits.`,
     `  Thesis, planning with AVE2 (FCFS, incremental correction): ${figures(f.planned)}.`,
     `  Thesis, EASY++ (AVE2, incremental, SJBF backfill): ${figures(f.easyPlusPlus)}.`,
     `  Both thesis forms plan reservations and backfill on the predictions, which Slurm does not do; on this log the exported form ${versus(f.deployable, f.easyPlusPlus)} EASY++.`,
