@@ -27,14 +27,15 @@ const script = files(exportPredictedOrder())[PREDICTED_SCRIPT_FILE]
 writeFileSync(join(dir, 'predicted.sh'), script)
 
 /** Runs the generated script with `squeue`/`sacct` printing the given text (sacct exits `sacctStatus`). */
-function run(queue: string, hist: string, opts: { sacctStatus?: number; env?: Record<string, string> } = {}) {
+function run(queue: string, hist: string, opts: { sacctStatus?: number; env?: Record<string, string>; script?: string; now?: number } = {}) {
   const log = join(dir, 'scontrol.log'), args = join(dir, 'sacct.args')
   rmSync(log, { force: true }); rmSync(args, { force: true })
   writeFileSync(join(dir, 'queue.txt'), queue); writeFileSync(join(dir, 'hist.txt'), hist)
   stub('squeue', `cat '${join(dir, 'queue.txt')}'`)
   stub('sacct', `echo "$@" > '${args}'\n${opts.sacctStatus ? `echo boom >&2; exit ${opts.sacctStatus}` : `cat '${join(dir, 'hist.txt')}'`}`)
   stub('scontrol', `echo "$@" >> '${log}'`)
-  const r = spawnSync('sh', [join(dir, 'predicted.sh')], { encoding: 'utf8', env: { ...process.env, PATH: `${bin}:${process.env.PATH}`, ...opts.env } })
+  stub('date', opts.now === undefined ? 'exit 1' : `echo ${opts.now}`)
+  const r = spawnSync('sh', [opts.script ?? join(dir, 'predicted.sh')], { encoding: 'utf8', env: { ...process.env, PATH: `${bin}:${process.env.PATH}`, ...opts.env } })
   const read = (f: string) => { try { return readFileSync(f, 'utf8') } catch { return null } }
   const updates = (read(log) ?? '').trim().split('\n').filter(Boolean).map((l) => {
     const m = /^update JobId=(\d+) SiteFactor=(\d+)$/.exec(l)
@@ -115,6 +116,21 @@ describe('the exported predicted-order script (run for real)', () => {
     expect(none.updates).toEqual({ 201: 1e9 - 3600, 202: 1e9 - 120 })
   })
 
+  it('with a threshold, lifts the jobs that waited longer above every prediction, oldest first', () => {
+    const path = join(dir, 'predicted-theta.sh')
+    writeFileSync(path, files(exportPredictedOrder({ threshold: 4000 }))[PREDICTED_SCRIPT_FILE])
+    // now = 6000: 103 (submitted 500) and 105 (1000) waited 5500 and 5000 s > 4000: 2e9 + wait;
+    // 101 waited 3500, 104 4000 (not strictly longer): their predictions as without a threshold
+    const r = run(QUEUE, HISTORY, { script: path, now: 6000 })
+    expect(r.status, r.stderr).toBe(0)
+    expect(r.updates).toMatchObject({ 103: 2e9 + 5500, 105: 2e9 + 5000, 101: 1e9 - 400, 104: 1e9 - 100, 102: 1e9 - 1200 })
+    // a failing clock updates nothing
+    const bad = run(QUEUE, HISTORY, { script: path })
+    expect(bad.status).toBe(1)
+    expect(bad.updates).toEqual({})
+    expect(() => exportPredictedOrder({ threshold: -1 })).toThrow(/whole number of seconds/)
+  })
+
   it('job_submit.lua gives a new job the value the script gives a user without history', (ctx) => {
     const lua = requireTool(ctx, ['lua5.1', 'lua'], 'apt-get install -y lua5.1')
     writeFileSync(join(dir, 'job_submit.lua'), files(exportPredictedOrder())['job_submit.lua'])
@@ -167,6 +183,17 @@ describe('the simulator\'s ordering by prediction (what the script deploys)', ()
     expect(simulate(j, 2, FIDELITY_CONFIGS.planned as SimConfig).start[3]).toBe(20)
   })
 
+  it('with a threshold, a job that waited longer than it runs first whatever its prediction', () => {
+    // m = 1; j0 runs 0–1000. j1 (B, no history → 500) waits from 10, j2 (C → 100) from 20.
+    // No threshold: j2 first (1000–1005), then j1. Θ = 900: at 1000 j1 waited 990 > 900 and j2
+    // 980 > 900: both promoted, oldest first: j1 1000–1050, j2 1050. Θ = 985: only j1 promoted.
+    const j = jobs([[0, 0, 1000, 1000, 1], [1, 10, 50, 500, 1], [2, 20, 5, 100, 1]])
+    expect(Array.from(simulate(j, 1, ORDER).start)).toEqual([0, 1005, 1000])
+    expect(Array.from(simulate(j, 1, { ...ORDER, threshold: 900 }).start)).toEqual([0, 1000, 1050])
+    expect(Array.from(simulate(j, 1, { ...ORDER, threshold: 985 }).start)).toEqual([0, 1000, 1050])
+    expect(Array.from(simulate(j, 1, { ...ORDER, threshold: 995 }).start)).toEqual([0, 1005, 1000])
+  })
+
   it('the script predicts what the simulator predicted, given the simulated ends as the accounting', () => {
     // A small busy workload of 4 users; every job listed as pending at its submit time.
     const rows: [number, number, number, number, number][] = []
@@ -201,7 +228,7 @@ describe('the simulator\'s ordering by prediction (what the script deploys)', ()
 
 describe('the predicted-order export', () => {
   const fidelity: PredictedOrderFidelity = {
-    jobs: 1000, machineProcs: 64, tau: 10, historyDays: 30, outsideWindow: 0.015,
+    jobs: 1000, machineProcs: 64, tau: 10, threshold: null, historyDays: 30, outsideWindow: 0.015,
     today: { avgWait: 6000, avgBsld: 80, maxWait: 200_000 }, byLimit: { avgWait: 5000, avgBsld: 30, maxWait: 900_000 }, deployable: { avgWait: 4500, avgBsld: 40, maxWait: 800_000 },
     planned: { avgWait: 6500, avgBsld: 75, maxWait: 210_000 }, easyPlusPlus: { avgWait: 6300, avgBsld: 60, maxWait: 250_000 },
   }
@@ -256,5 +283,11 @@ describe('the predicted-order export', () => {
     expect(f.byLimit.avgWait).toBeCloseTo(wait({ primary: 'SPF', backfill: 'same', threshold: null }), 9)
     expect(f.deployable.avgWait).not.toBe(f.today.avgWait)
     expect(f.outsideWindow).toBe(0) // the whole log spans less than an hour
+    const t = predictedOrderFidelity(j, 4, 30, 600)
+    expect(t.threshold).toBe(600)
+    expect(t.deployable.avgWait).toBeCloseTo(wait({ ...ORDER, threshold: 600 }), 9)
+    expect(t.today).toEqual(f.today)
+    expect(() => exportPredictedOrder({ fidelity: t })).toThrow(/another threshold/)
+    expect(files(exportPredictedOrder({ fidelity: t, threshold: 600 }))[PREDICTED_README_FILE]).toContain('jobs that waited longer than 10 min run first')
   })
 })

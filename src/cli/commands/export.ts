@@ -2,7 +2,7 @@
 // evaluation into the batch system's configuration, with each item's fidelity and the known gaps.
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { bool, jsonTarget, oneOf, parseArgs, positiveInt, str, UsageError, type ParsedArgs } from '../args'
+import { bool, jsonTarget, oneOf, parseArgs, positiveInt, str, thresholdFlag, UsageError, type ParsedArgs } from '../args'
 import { IMPORT_FLAGS, IMPORT_HELP, importOptions, loadWorkload, logArg } from '../common'
 import { table, writeJson, type Io } from '../output'
 import { checkSlurmVersion, DEFAULT_SLURM_VERSION, EXPORT_TARGETS, ExportInputError, exportConfig, exportPredictedOrder, predictedOrderFidelity } from '../../core/export/index'
@@ -50,6 +50,8 @@ easytune-predicted-order.json. The log is replayed to state the fidelity: averag
 bounded slowdown of EASY-FCFS today, of the exported order, and of the thesis's planning with
 predictions (what is lost because Slurm plans on time limits).
   --predicted-order        the positional argument is a job log (several files or a folder: one log)
+  --threshold T            jobs that waited longer than T (e.g. 20h, 72000) run first, oldest first,
+                           against the starvation of long jobs (default none)
   --history-days N         days of sacct history the script reads (default ${DEFAULTS.predictedOrderHistoryDays.value}; ${DEFAULTS.predictedOrderHistoryDays.why})
 ${IMPORT_HELP}
 
@@ -61,10 +63,10 @@ A result whose verdict is keep exports nothing (exit 0, no change); insufficient
 `
 
 export async function exportCommand(argv: string[], io: Io): Promise<number> {
-  const a = parseArgs(argv, { target: 'string', 'slurm-version': 'string', 'current-conf': 'string', out: 'string', json: 'optional', help: 'boolean', 'predicted-order': 'boolean', 'history-days': 'string', ...IMPORT_FLAGS })
+  const a = parseArgs(argv, { target: 'string', 'slurm-version': 'string', 'current-conf': 'string', out: 'string', json: 'optional', help: 'boolean', 'predicted-order': 'boolean', 'history-days': 'string', threshold: 'string', ...IMPORT_FLAGS })
   if (bool(a, 'help')) { io.out(exportHelp); return 0 }
   if (bool(a, 'predicted-order')) return exportPredicted(a, io)
-  for (const f of ['history-days', ...Object.keys(IMPORT_FLAGS)]) if (a.flags.has(f)) throw new UsageError(`--${f} only applies with --predicted-order`)
+  for (const f of ['history-days', 'threshold', ...Object.keys(IMPORT_FLAGS)]) if (a.flags.has(f)) throw new UsageError(`--${f} only applies with --predicted-order`)
   if (a.positionals.length !== 1) throw new UsageError('export needs one result file: easytune export <result.json> --target slurm|pbs --out <dir>')
   const path = a.positionals[0]
   const target = oneOf<ExportTarget>(a, 'target', EXPORT_TARGETS)
@@ -180,6 +182,7 @@ async function exportPredicted(a: ParsedArgs, io: Io): Promise<number> {
     try { checkSlurmVersion(version) } catch (e) { throw new UsageError(`--slurm-version: ${(e as Error).message}`) }
   }
   const historyDays = positiveInt(a, 'history-days') ?? DEFAULTS.predictedOrderHistoryDays.value
+  const threshold = thresholdFlag(a, 'threshold', null)
   const json = jsonTarget(a)
   const confPath = str(a, 'current-conf')
   const log = await logArg(a, 'export --predicted-order', io)
@@ -189,10 +192,10 @@ async function exportPredicted(a: ParsedArgs, io: Io): Promise<number> {
   if (w.jobs.count === 0) { io.err(`easytune: ${log.label}: no job is left after cleaning: nothing to replay.\n`); return 1 }
   let maxRequested = 0
   for (let j = 0; j < w.jobs.count; j++) if (w.jobs.requested[j] > maxRequested) maxRequested = w.jobs.requested[j]
-  const fidelity = predictedOrderFidelity(w.jobs, w.machineProcs, historyDays)
+  const fidelity = predictedOrderFidelity(w.jobs, w.machineProcs, historyDays, threshold)
   let bundle: ExportBundle
   try {
-    bundle = exportPredictedOrder({ slurmVersion: version, currentConf, fidelity, maxRequested, historyDays })
+    bundle = exportPredictedOrder({ slurmVersion: version, currentConf, fidelity, maxRequested, historyDays, threshold })
   } catch (e) {
     if (!(e instanceof ExportInputError)) throw e
     io.err(`easytune: ${e instanceof SlurmConfError ? confPath : log.label}: ${e.message}\n`)

@@ -29,6 +29,8 @@ export interface PredictedOrderFidelity {
   readonly planned: ScheduleFigures
   /** EASY++ (AVE₂, incremental, SJBF backfill), the thesis's reference triple. */
   readonly easyPlusPlus: ScheduleFigures
+  /** Θ (seconds) of the two deployable orders (SPF and the exported one), or null: none. */
+  readonly threshold: number | null
   /** The accounting history the exported script reads (days before now). */
   readonly historyDays: number
   /** Share of jobs (0..1) whose prediction the script's history window changes: the user's last or
@@ -81,14 +83,15 @@ export function outsideWindowShare(jobs: SimJobs & { readonly user: Int32Array }
   return changed / n
 }
 
-/** The four replays and the history share; `historyDays` is the exported script's window. */
-export function predictedOrderFidelity(jobs: SimJobs & { readonly user: Int32Array }, machineProcs: number, historyDays: number = DEFAULTS.predictedOrderHistoryDays.value, tau = DEFAULT_TAU): PredictedOrderFidelity {
+/** The five replays and the history share; `historyDays` is the exported script's window and
+ * `threshold` the exported order's Θ (seconds; null: none), applied to both deployable orders. */
+export function predictedOrderFidelity(jobs: SimJobs & { readonly user: Int32Array }, machineProcs: number, historyDays: number = DEFAULTS.predictedOrderHistoryDays.value, threshold: number | null = null, tau = DEFAULT_TAU): PredictedOrderFidelity {
   const today = replay(jobs, machineProcs, FIDELITY_CONFIGS.today, tau)
-  const deployable = replay(jobs, machineProcs, FIDELITY_CONFIGS.deployable, tau)
+  const deployable = replay(jobs, machineProcs, { ...FIDELITY_CONFIGS.deployable, threshold }, tau)
   return {
-    jobs: jobs.count, machineProcs, tau,
+    jobs: jobs.count, machineProcs, tau, threshold,
     today: today.figures,
-    byLimit: replay(jobs, machineProcs, FIDELITY_CONFIGS.byLimit, tau).figures,
+    byLimit: replay(jobs, machineProcs, { ...FIDELITY_CONFIGS.byLimit, threshold }, tau).figures,
     deployable: deployable.figures,
     planned: replay(jobs, machineProcs, FIDELITY_CONFIGS.planned, tau).figures,
     easyPlusPlus: replay(jobs, machineProcs, FIDELITY_CONFIGS.easyPlusPlus, tau).figures,

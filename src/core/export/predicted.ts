@@ -13,7 +13,8 @@ import { lostHeader } from './lost'
 import { jobSubmitLua, LUA_FILE, PRED_OFFSET, PRED_UNITS, PREDICTED_SCRIPT_FILE, predictedOrderScript } from './scripts'
 import { bfWindow, checkSlurmVersion, DEFAULT_SLURM_VERSION, MERGED_CONF_FILE, overrides, partitionNote, priorityLines, SLURM_CONF_FILE, slurmGaps, wants, APPROXIMATE } from './slurm'
 import { mergeSlurmConf, parseSlurmConf, type SlurmConf } from './slurm-conf'
-import { BF_MAX_JOB_TEST, BF_WINDOW_MAX_MIN, type SlurmPlan } from './slurm-plan'
+import { BF_MAX_JOB_TEST, BF_WINDOW_MAX_MIN, PROMOTE_CAP, type SlurmPlan } from './slurm-plan'
+import { ExportInputError } from './errors'
 import type { PredictedOrderFidelity, ScheduleFigures } from './predicted-fidelity'
 import type { ExportBundle, ExportFile, SettingChange } from './types'
 import { DEFAULTS } from '../defaults'
@@ -39,6 +40,8 @@ export interface PredictedExportOptions {
   fidelity?: PredictedOrderFidelity | null
   /** The longest time limit in the log, seconds (sizes bf_window). */
   maxRequested?: number | null
+  /** Θ in seconds: a job that waited longer runs first, oldest first (null or absent: none). */
+  threshold?: number | null
   /** Days of accounting history the script reads (the default: DEFAULTS.predictedOrderHistoryDays). */
   historyDays?: number
   /** The log's name and checksum, for the files' first lines (validated by the caller). */
@@ -62,13 +65,14 @@ export function fidelityLines(f: PredictedOrderFidelity | null | undefined): str
   return [
     `Replayed on the log (${formatInt(f.jobs)} jobs, ${formatInt(f.machineProcs)} processors, EASY on one pool, bounded slowdown with tau = ${fmtNum(f.tau)} s; one replay of the whole log, no interval):`,
     `  EASY-FCFS today: ${figures(f.today)}.`,
+    ...(f.threshold === null ? [] : [`  Both deployable orders below (by time limit, by AVE2) with the threshold: jobs that waited longer than ${formatDuration(f.threshold)} run first.`]),
     `  Exported (queue by AVE2, planning on time limits): ${figures(f.deployable)}; ${formatPercent(gain(f.deployable.avgWait, f.today.avgWait))} of the wait and ${formatPercent(gain(f.deployable.avgBsld, f.today.avgBsld))} of the bounded slowdown removed.`,
     `  Ordered by time limit instead (SPF, no prediction): ${figures(f.byLimit)}; the prediction ${versus(f.deployable, f.byLimit)} ordering by the limits.`,
     `  Thesis, planning with AVE2 (FCFS, incremental correction): ${figures(f.planned)}.`,
     `  Thesis, EASY++ (AVE2, incremental, SJBF backfill): ${figures(f.easyPlusPlus)}.`,
     `  Both thesis forms plan reservations and backfill on the predictions, which Slurm does not do; on this log the exported form ${versus(f.deployable, f.easyPlusPlus)} EASY++.`,
     `  History window: ${formatPercent(f.outsideWindow)} of the jobs would be predicted differently with ${fmtInt(f.historyDays)} days of sacct history (the simulator remembers every past job).`,
-    `  Longest wait: ${formatDuration(Math.round(f.today.maxWait))} today, ${formatDuration(Math.round(f.deployable.maxWait))} exported (short predicted jobs overtake: watch for starvation of long ones).`,
+    `  Longest wait: ${formatDuration(Math.round(f.today.maxWait))} today, ${formatDuration(Math.round(f.deployable.maxWait))} exported${f.threshold === null ? ' (short predicted jobs keep overtaking long ones: a waiting-time threshold bounds this)' : ''}.`,
   ]
 }
 
@@ -88,14 +92,18 @@ export function exportPredictedOrder(options: PredictedExportOptions = {}): Pred
   const version = checkSlurmVersion(options.slurmVersion ?? DEFAULT_SLURM_VERSION)
   const days = options.historyDays ?? DEFAULTS.predictedOrderHistoryDays.value
   const fidelity = options.fidelity ?? null
+  const threshold = options.threshold ?? null
+  if (threshold !== null && !(Number.isInteger(threshold) && threshold >= 0 && threshold <= PROMOTE_CAP)) throw new ExportInputError(`the threshold must be a whole number of seconds from 0 to ${fmtInt(PROMOTE_CAP)}`)
+  if (fidelity !== null && fidelity.threshold !== threshold) throw new ExportInputError('the fidelity was replayed with another threshold than the one exported')
   const plan = PREDICTED_LUA_PLAN
   const head = [
-    `EasyTune export for Slurm ${version}: queue ordered by predicted runtime (AVE2), planning on time limits.`,
+    `EasyTune export for Slurm ${version}: queue ordered by predicted runtime (AVE2), planning on time limits, ${threshold === null ? 'no threshold' : `threshold ${fmtInt(threshold, PROMOTE_CAP)} s (${formatDuration(threshold)})`}.`,
     ...(options.sha256 ? [`Fidelity measured on the log with sha256 ${options.sha256}.`] : []),
   ]
   const items: ExportBundle['items'] = [
     { feature: 'queue order by predicted runtime (AVE₂, shortest first)', fidelity: 'site factor', note: `${PREDICTED_SCRIPT_FILE} writes each pending job's prediction into its site factor from sacct; as fresh as its last run` },
     { feature: 'a new job until the next run', fidelity: 'job_submit.lua', note: `${LUA_FILE} gives it its time limit's value (the prediction of a user with no history)` },
+    ...(threshold === null ? [] : [{ feature: 'threshold', fidelity: 'site factor' as const, note: `${PREDICTED_SCRIPT_FILE} lifts jobs that waited longer than ${formatDuration(threshold)} above all others, oldest first; resolution = how often it runs` }]),
     { feature: 'EASY backfilling on time limits (one reservation)', fidelity: 'native', note: 'sched/backfill with bf_job_part_count_reserve=1, planning on time limits as simulated' },
   ]
   const gaps = [
@@ -158,9 +166,9 @@ export function exportPredictedOrder(options: PredictedExportOptions = {}): Pred
     if (part) notes.push(part)
   }
   files.push({ name: LUA_FILE, content: jobSubmitLua(plan, [...head, `It gives a new job the site factor of its time limit (${fmtInt(PRED_OFFSET)} - ${PRED_UNITS} x seconds); ${PREDICTED_SCRIPT_FILE} then replaces it with the job's prediction.`]), description: 'job_submit.lua: a new job\'s site factor from its time limit, until the script\'s next run' })
-  files.push({ name: PREDICTED_SCRIPT_FILE, content: predictedOrderScript(head, days), description: 'periodic script (root, every minute): pending jobs\' site factors from their AVE₂ prediction (sacct)' })
+  files.push({ name: PREDICTED_SCRIPT_FILE, content: predictedOrderScript(head, days, threshold), description: 'periodic script (root, every minute): pending jobs\' site factors from their AVE₂ prediction (sacct)' })
   files.push({ name: PREDICTED_README_FILE, content: readme(head, items, gaps, fid, approximate, days), description: 'what is exported, what it does, its fidelity and its limits' })
-  files.push({ name: PREDICTED_JSON_FILE, content: JSON.stringify({ schemaVersion: PREDICTED_SCHEMA_VERSION, kind: 'easytune-predicted-order', slurmVersion: version, historyDays: days, siteFactor: { offset: PRED_OFFSET, pointsPerSecond: PRED_UNITS }, fidelity }, null, 2) + '\n', description: 'the export and its measured fidelity as plain JSON, for other tools' })
+  files.push({ name: PREDICTED_JSON_FILE, content: JSON.stringify({ schemaVersion: PREDICTED_SCHEMA_VERSION, kind: 'easytune-predicted-order', slurmVersion: version, historyDays: days, threshold, siteFactor: { offset: PRED_OFFSET, pointsPerSecond: PRED_UNITS }, fidelity }, null, 2) + '\n', description: 'the export and its measured fidelity as plain JSON, for other tools' })
   return { target: 'slurm', files, items, gaps, lost: [], changes, notes, approximate, predictedOrder: fidelity }
 }
 

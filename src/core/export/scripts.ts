@@ -167,8 +167,9 @@ export function siteFactorScript(plan: Extract<SlurmPlan, { mode: 'sitefactor' }
 }
 
 /** The periodic script: POSIX sh + awk, needs root (SiteFactor is privileged) and sacct (slurmdbd). */
-export function predictedOrderScript(title: string[], historyDays: number): string {
+export function predictedOrderScript(title: string[], historyDays: number, threshold: number | null = null): string {
   const unset = LIMIT_IF_UNSET_MIN * 60
+  const theta = threshold === null ? null : fmtInt(Math.round(threshold), PROMOTE_CAP)
   return [
     '#!/bin/sh',
     ...title.map((l) => `# ${l}`),
@@ -180,6 +181,10 @@ export function predictedOrderScript(title: string[], historyDays: number): stri
     `# without a time limit counts ${fmtInt(LIMIT_IF_UNSET_MIN)} minutes (7 days).`,
     '# History: sacct, allocations only, of the users with pending jobs, over the last',
     `# EASYTUNE_HISTORY_DAYS days (default ${fmtInt(historyDays)}); jobs that never started are skipped.`,
+    ...(theta === null ? [] : [
+      `# Threshold: a job that has waited longer than ${theta} s gets ${fmtInt(PROMOTE)} + its wait (at most`,
+      `# ${fmtInt(PROMOTE_CAP)}), above every prediction: such jobs run first, oldest first.`,
+    ]),
     '# Reservations and backfill stay on the time limits: Slurm plans on them.',
     '# Run as root (SiteFactor is privileged), e.g. every minute from cron:',
     `#   * * * * * root /usr/local/sbin/${PREDICTED_SCRIPT_FILE}`,
@@ -199,8 +204,9 @@ export function predictedOrderScript(title: string[], historyDays: number): stri
     '  hist=$(SLURM_TIME_FORMAT=%s sacct --noheader --parsable2 --allocations --user="$users" \\',
     '    --starttime="now-${HISTORY_DAYS}days" --endtime=now --format=JobIDRaw,User,Start,End,ElapsedRaw,State) ||',
     `    { echo "${PREDICTED_SCRIPT_FILE}: sacct failed: nothing updated" >&2; return 1; }`,
+    ...(theta === null ? [] : ['  now=$(date +%s) || { echo "' + PREDICTED_SCRIPT_FILE + ': date failed: nothing updated" >&2; return 1; }']),
     "  { printf '%s\\n' \"$hist\"; echo '#queue'; printf '%s\\n' \"$queue\"; } |",
-    `  awk -F'|' -v unset=${fmtInt(unset)} -v offset=${fmtInt(PRED_OFFSET)} -v units=${PRED_UNITS} -v floor=${PREDICTION_FLOOR} '`,
+    `  awk -F'|' -v unset=${fmtInt(unset)} -v offset=${fmtInt(PRED_OFFSET)} -v units=${PRED_UNITS} -v floor=${PREDICTION_FLOOR}${theta === null ? '' : ` -v now="$now" -v theta=${theta}`} '`,
     '# time limit: [days-]hours:minutes:seconds, minutes:seconds, minutes, or UNLIMITED/NOT_SET',
     'function seconds(s,   d, n, f) {',
     '  if (s !~ /^[0-9:-]+$/) return unset',
@@ -237,6 +243,10 @@ export function predictedOrderScript(title: string[], historyDays: number): stri
     '  if (x > units * lim) x = units * lim',
     '  if (x < units * floor) x = units * floor',
     '  sf = offset - x; if (sf < 0) sf = 0',
+    ...(theta === null ? [] : [
+      '  w = now - st',
+      `  if (w > theta) sf = ${fmtInt(PROMOTE)} + (w < ${fmtInt(PROMOTE_CAP)} ? w : ${fmtInt(PROMOTE_CAP)})`,
+    ]),
     '  printf "%s %.0f\\n", $1, sf',
     "}' |",
     '  while read -r id sf; do',
