@@ -291,3 +291,23 @@ describe('the predicted-order export', () => {
     expect(files(exportPredictedOrder({ fidelity: t, threshold: 600 }))[PREDICTED_README_FILE]).toContain('jobs that waited longer than 10 min run first')
   })
 })
+
+describe('easytune export <log> --predicted-order', () => {
+  it('writes the files and the replayed fidelity; its flags are refused without it', async () => {
+    const { runCli } = await import('../support/cli')
+    const out = join(dir, 'cli-out')
+    const r = await runCli(['export', 'resources/KTH-SP2-1996-2.1-cln.swf.gz', '--predicted-order', '--threshold', '20h', '--out', out, '--json'])
+    expect(r.code, r.stderr).toBe(0)
+    const doc = JSON.parse(r.stdout)
+    expect(doc.files.map((f: { name: string }) => f.name).sort()).toEqual([PREDICTED_README_FILE, PREDICTED_SCRIPT_FILE, PREDICTED_JSON_FILE, 'job_submit.lua', 'slurm.conf.easytune'].sort())
+    expect(doc.predictedOrder.threshold).toBe(72_000)
+    expect(doc.predictedOrder.jobs).toBeGreaterThan(20_000)
+    for (const k of ['today', 'byLimit', 'deployable', 'planned', 'easyPlusPlus']) expect(doc.predictedOrder[k].avgWait).toBeGreaterThan(0)
+    expect(readFileSync(join(out, PREDICTED_SCRIPT_FILE), 'utf8')).toContain('-v now="$now" -v theta=72000')
+    const usage = await runCli(['export', 'x.json', '--target', 'slurm', '--out', out, '--threshold', '20h'])
+    expect(usage.code).toBe(2)
+    expect(usage.stderr).toContain('--threshold only applies with --predicted-order')
+    const pbs = await runCli(['export', 'resources/KTH-SP2-1996-2.1-cln.swf.gz', '--predicted-order', '--target', 'pbs', '--out', out])
+    expect(pbs.code).toBe(2)
+  })
+})
