@@ -2,7 +2,7 @@
 // node- and CPU-hours, groups, pseudonyms and the users/partitions to start with, every value
 // worked by hand on tiny logs; hostile input.
 import { describe, expect, it } from 'vitest'
-import { analyzeWalltimes, limitRatio, pseudonym, RATIO_BIN_EDGES, WALLTIMES_DEPLOYMENT, WALLTIMES_SCHEMA_VERSION, type WalltimesInput } from '../../src/core/predict/walltimes'
+import { analyzeWalltimes, limitRatio, pseudonym, walltimesNames, RATIO_BIN_EDGES, WALLTIMES_DEPLOYMENT, WALLTIMES_SCHEMA_VERSION, type WalltimesInput } from '../../src/core/predict/walltimes'
 import { importText } from '../../src/core/workload/import'
 import type { JobTable } from '../../src/core/workload/types'
 import { TINY_SACCT } from '../support/walltimes-fixture'
@@ -143,6 +143,17 @@ describe('pseudonyms', () => {
     expect(analyzeWalltimes(importText(renamed))).toEqual({ ...a, log: a.log })
   })
 
+  it('name users and accounts by index the way the report does, for every other surface', () => {
+    const w = importText(TINY_SACCT)
+    expect(w.users).toEqual(['alice', 'bob', 'carol'])
+    expect(walltimesNames(w, 'user')).toEqual(['user-002', 'user-003', 'user-001'])
+    expect(walltimesNames(w, 'account')).toEqual(['account-002', 'account-001']) // acctA, acctB
+    expect(walltimesNames(w, 'user', { names: true })).toEqual(['alice', 'bob', 'carol'])
+    // a name with no job in the cleaned log appears nowhere, not even as itself
+    expect(walltimesNames(input(table([{ p: 60, req: 600, user: 1 }]), ['ghost', 'real']), 'user')).toEqual(['', 'user-001'])
+    expect(walltimesNames(input(table([{ p: 60, req: 600 }]), []), 'account')).toEqual([])
+  })
+
   it('are stable for the same log', () => {
     expect(analyzeWalltimes(importText(TINY_SACCT))).toEqual(analyzeWalltimes(importText(TINY_SACCT)))
   })
@@ -176,6 +187,25 @@ describe('the users and partitions to start with', () => {
   it('names a partition whose jobs ask far more than they use, with its common limit', () => {
     expect(r.startWith.partitions.map((p) => p.name)).toEqual(['batch'])
     expect(r.startWith.partitions[0].reason).toBe('half of its 10 jobs ask at least 12× the time they use; 100.0% of them ask exactly 2 h (likely its default or maximum limit), while 90 % of them end within 10 min: a default limit closer to that')
+  })
+
+  it('suggests a lower default only when 90 % of the jobs end within half of the common limit, and skips partitions of little weight', () => {
+    // part 0: 10 jobs ask 1 h, 9 use 1 min and one 54 min: median 60×, runtime p90 (rank 9) 1 min → advice
+    // part 1: 10 jobs ask 1 h, 6 use 1 min and 4 use 54 min: ratios [1.11 ×4, 60 ×6], median (rank 5) 60×;
+    //         runtimes [1 min ×6, 54 min ×4], p90 (rank 9) 54 min > 30 min → no advice
+    // part 2: 10 jobs ask 2 min, use 1 min: ratio 2, 600 CPU-seconds over, 0.1 % of the site's → not named
+    const t = table([
+      ...Array.from({ length: 10 }, (_, k) => ({ p: k === 9 ? 3240 : 60, req: 3600, part: 0, q: 10 })),
+      ...Array.from({ length: 10 }, (_, k) => ({ p: k < 6 ? 60 : 3240, req: 3600, part: 1, q: 10 })),
+      ...Array.from({ length: 10 }, () => ({ p: 60, req: 120, part: 2 })),
+    ], { part: true })
+    const r = analyzeWalltimes(input(t, [], { partitions: ['a', 'b', 'c'] }))
+    // over-requested CPU-hours: a = (9·3540 + 360)·10/3600 = 89.5; b = (6·3540 + 4·360)·10/3600 = 63; c = 600/3600 = 0.167 (0.1 %)
+    expect(r.partitions.map((p) => [p.name, p.overRequestedCpuHours])).toEqual([['a', 89.5], ['b', 63], ['c', 600 / 3600]])
+    expect(r.partitions[2].ratio.p50).toBe(2)
+    expect(r.startWith.partitions.map((p) => p.name)).toEqual(['a', 'b'])
+    expect(r.startWith.partitions[0].reason).toBe('half of its 10 jobs ask at least 60× the time they use; 100.0% of them ask exactly 60 min (likely its default or maximum limit), while 90 % of them end within 60 s: a default limit closer to that')
+    expect(r.startWith.partitions[1].reason).toBe('half of its 10 jobs ask at least 60× the time they use; 100.0% of them ask exactly 60 min (likely its default or maximum limit), while 90 % of them end within 54 min')
   })
 
   it('stops once the named users make half of the over-requested hours', () => {

@@ -14,7 +14,7 @@ import type { WalltimesWhatIf, WhatIfId, WhatIfOutcome, WhatIfScenario } from '.
 export const WHATIF_SCENARIOS: readonly WhatIfScenario[] = [
   { id: 'requested', label: 'Today\'s limits', explain: 'EASY-FCFS planning with the time limits the users asked for (what the site runs)',
     prediction: { predictor: { id: 'requested' }, correction: 'none' } },
-  { id: 'clairvoyant', label: 'Exact limits', explain: 'EASY-FCFS planning with each job\'s actual runtime as its limit: the most better limits could give',
+  { id: 'clairvoyant', label: 'Exact limits', explain: 'EASY-FCFS planning with each job\'s actual runtime as its limit: perfect limits (not always shorter waits: with exact limits the backfilling picks other jobs)',
     prediction: { predictor: { id: 'clairvoyant' }, correction: 'none' } },
   { id: 'eloss', label: 'Learned predictions', explain: 'the thesis\'s selected triple: the regression learned online under the E-Loss, incremental corrections, shortest-predicted-first backfilling (SJBF)',
     prediction: { predictor: { id: 'eloss' }, correction: 'incremental', sjbf: true } },

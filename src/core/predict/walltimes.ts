@@ -196,34 +196,11 @@ export function limitRatio(requested: number, runtime: number, floor: number = D
 
 /** The analysis (no simulation; linear in the jobs plus a sort per group). */
 export function analyzeWalltimes(w: WalltimesInput, options: WalltimesOptions = {}): WalltimesReport {
-  const cfg = DEFAULTS.walltimes.value
-  const floor = cfg.ratioFloor
-  const t = w.jobs
+  const { cols, sums } = prepare(w)
+  const { t, ratio, nodes, scratch, hours, floor } = cols
   const n = t.count
-  const ratio = new Float64Array(n)
-  const over = new Float64Array(n)
-  let nodes = t.nodes
-  if (nodes !== undefined) {
-    let known = false
-    for (let j = 0; j < n && !known; j++) if (nodes[j] >= 0) known = true
-    if (!known) nodes = undefined
-  }
-  let poor = 0, overCpu = 0, overNode = 0, used = 0, asked = 0, withoutNodes = 0
-  for (let j = 0; j < n; j++) {
-    const r = (ratio[j] = limitRatio(t.requested[j], t.runtime[j], floor))
-    if (r >= cfg.poorRatio) poor++
-    const o = (over[j] = t.requested[j] > t.runtime[j] ? t.requested[j] - t.runtime[j] : 0)
-    overCpu += o * t.procs[j]
-    if (nodes !== undefined) { if (nodes[j] >= 0) overNode += o * nodes[j]; else withoutNodes++ }
-    used += t.runtime[j] * t.procs[j]
-    asked += t.requested[j] * t.procs[j]
-  }
-  const hours: WalltimesReport['hours'] = nodes !== undefined ? 'node-hours' : 'cpu-hours'
-  const siteOver = hours === 'node-hours' ? overNode / 3600 : overCpu / 3600
-  const scratch = new Float64Array(n)
-  const cols = { t, ratio, over, nodes, scratch, siteOver, hours, floor }
+  const { poor, overCpu, overNode, used, asked, withoutNodes } = sums
   const names = options.names === true
-  const hasKnown = (col: Int32Array | undefined) => { if (col) for (let j = 0; j < n; j++) if (col[j] >= 0) return true; return false }
   const users = groups(cols, t.user, w.users, names ? 'real' : 'user')
   const accounts = t.account !== undefined && hasKnown(t.account) ? groups(cols, t.account, w.accounts ?? [], names ? 'real' : 'account') : []
   const partitions = t.partition !== undefined && hasKnown(t.partition) ? groups(cols, t.partition, w.partitions ?? [], 'real') : []
@@ -240,6 +217,46 @@ export function analyzeWalltimes(w: WalltimesInput, options: WalltimesOptions = 
     startWith: { users: startUsers(users, hours), partitions: startPartitions(partitions) },
     deployment: WALLTIMES_DEPLOYMENT, whatIf: null,
   }
+}
+
+/**
+ * How every surface names the users (or accounts) of this log, by index into `w.users` (or
+ * `w.accounts`): the pseudonym of analyzeWalltimes (or the real name with `names`), '' for a name
+ * that has no job in the cleaned log (it appears nowhere). The report, the export and the GUI name
+ * people through this, so that a name never leaves the machine unless asked.
+ */
+export function walltimesNames(w: WalltimesInput, kind: 'user' | 'account', options: WalltimesOptions = {}): string[] {
+  const col = kind === 'user' ? w.jobs.user : w.jobs.account
+  const names = kind === 'user' ? w.users : w.accounts ?? []
+  const out: string[] = Array.from(names, () => '')
+  if (col !== undefined) groups(prepare(w).cols, col, names, options.names === true ? 'real' : kind, out)
+  return out
+}
+
+const hasKnown = (col: Int32Array): boolean => { for (let j = 0; j < col.length; j++) if (col[j] >= 0) return true; return false }
+
+/** The per-job columns of the analysis and the site's sums. */
+function prepare(w: WalltimesInput): { cols: Columns; sums: { poor: number; overCpu: number; overNode: number; used: number; asked: number; withoutNodes: number } } {
+  const cfg = DEFAULTS.walltimes.value
+  const floor = cfg.ratioFloor
+  const t = w.jobs
+  const n = t.count
+  const ratio = new Float64Array(n)
+  const over = new Float64Array(n)
+  const nodes = t.nodes !== undefined && hasKnown(t.nodes) ? t.nodes : undefined
+  let poor = 0, overCpu = 0, overNode = 0, used = 0, asked = 0, withoutNodes = 0
+  for (let j = 0; j < n; j++) {
+    const r = (ratio[j] = limitRatio(t.requested[j], t.runtime[j], floor))
+    if (r >= cfg.poorRatio) poor++
+    const o = (over[j] = t.requested[j] > t.runtime[j] ? t.requested[j] - t.runtime[j] : 0)
+    overCpu += o * t.procs[j]
+    if (nodes !== undefined) { if (nodes[j] >= 0) overNode += o * nodes[j]; else withoutNodes++ }
+    used += t.runtime[j] * t.procs[j]
+    asked += t.requested[j] * t.procs[j]
+  }
+  const hours: WalltimesReport['hours'] = nodes !== undefined ? 'node-hours' : 'cpu-hours'
+  const siteOver = hours === 'node-hours' ? overNode / 3600 : overCpu / 3600
+  return { cols: { t, ratio, over, nodes, scratch: new Float64Array(n), siteOver, hours, floor }, sums: { poor, overCpu, overNode, used, asked, withoutNodes } }
 }
 
 interface Columns {
@@ -272,7 +289,7 @@ function quantiles(scratch: Float64Array, values: Float64Array, idx: ArrayLike<n
  * hours (most first; ties: more jobs, then order of first appearance in the name list), named by
  * pseudonym (`kind` user/account) or by the log's names (`real`).
  */
-function groups(c: Columns, col: Int32Array, names: readonly string[], kind: 'user' | 'account' | 'real'): WalltimesGroup[] {
+function groups(c: Columns, col: Int32Array, names: readonly string[], kind: 'user' | 'account' | 'real', byIndex?: string[]): WalltimesGroup[] {
   const t = c.t
   const n = t.count
   // Counting sort of the jobs by group; the unknown group is the last bucket.
@@ -311,6 +328,7 @@ function groups(c: Columns, col: Int32Array, names: readonly string[], kind: 'us
   return raw.map(({ index, key, ...r }) => {
     const rk = r.unknown ? 0 : ++rank
     const name = r.unknown ? 'unknown' : kind === 'real' ? names[index] ?? String(index) : pseudonym(kind, rk, named)
+    if (byIndex !== undefined && !r.unknown) byIndex[index] = name
     return { name, unknown: r.unknown, rank: rk, jobs: r.jobs, ratio: r.ratio, overRequestedNodeHours: r.overRequestedNodeHours, overRequestedCpuHours: r.overRequestedCpuHours,
       shareOfOverRequest: c.siteOver > 0 ? key / c.siteOver : 0, usedShare: r.usedShare, commonLimit: r.commonLimit, runtimeP90: r.runtimeP90 }
   })
@@ -369,17 +387,20 @@ function startUsers(users: readonly WalltimesGroup[], unit: WalltimesReport['hou
 }
 
 /** The partitions whose default limits to look at first: by rank, those of at least minJobs jobs
- * whose median job asks at least poorRatio× what it uses, at most startPartitions. */
+ * and minPartitionShare of the over-requested hours whose median job asks at least poorRatio× what
+ * it uses, at most startPartitions. A lower default limit is suggested only when half or more of
+ * the jobs ask the same limit and 90 % of them end within half of it. */
 function startPartitions(partitions: readonly WalltimesGroup[]): StartWith[] {
   const cfg = DEFAULTS.walltimes.value
   const out: StartWith[] = []
   for (const p of partitions) {
     if (out.length >= cfg.startPartitions) break
-    if (p.unknown || p.jobs < cfg.minJobs || p.ratio.p50 < cfg.poorRatio) continue
+    if (p.unknown || p.jobs < cfg.minJobs || p.ratio.p50 < cfg.poorRatio || p.shareOfOverRequest < cfg.minPartitionShare) continue
     const common = p.commonLimit.share >= 0.5
-      ? `; ${formatPercent(p.commonLimit.share)} of them ask exactly ${formatDuration(p.commonLimit.seconds)} (likely its default or maximum limit)`
-      : ''
-    out.push({ name: p.name, rank: p.rank, reason: `half of its ${formatInt(p.jobs)} jobs ask at least ${ratioText(p.ratio.p50)} the time they use${common}, while 90 % of them end within ${formatDuration(p.runtimeP90)}: a default limit closer to that` })
+    const limit = common ? `; ${formatPercent(p.commonLimit.share)} of them ask exactly ${formatDuration(p.commonLimit.seconds)} (likely its default or maximum limit)` : ''
+    // A lower default only when 90 % of the jobs would still fit in half of the common limit.
+    const advice = common && p.runtimeP90 <= p.commonLimit.seconds / 2 ? ': a default limit closer to that' : ''
+    out.push({ name: p.name, rank: p.rank, reason: `half of its ${formatInt(p.jobs)} jobs ask at least ${ratioText(p.ratio.p50)} the time they use${limit}, while 90 % of them end within ${formatDuration(p.runtimeP90)}${advice}` })
   }
   return out
 }
