@@ -50,11 +50,14 @@ describe('the report\'s time-limits section', () => {
     expect(text(walltimesSection(analysis(false), { names: true }).blocks)).not.toContain('alice')
   })
 
-  it('suggests a DefaultTime per partition from its runtimes, at most its common limit', () => {
+  it('suggests a DefaultTime per partition from its runtimes, under the analysis\'s rule, at most its common limit', () => {
     expect(suggestedDefaultMinutes({ runtimeP90: 3600, commonLimit: { seconds: 36_000, share: 0.5 } })).toBe(60)
     expect(suggestedDefaultMinutes({ runtimeP90: 3601, commonLimit: { seconds: 36_000, share: 0.5 } })).toBe(75) // rounded up to 15 min
-    expect(suggestedDefaultMinutes({ runtimeP90: 7000, commonLimit: { seconds: 3600, share: 0.9 } })).toBe(60) // never above the limit asked
-    expect(suggestedDefaultMinutes({ runtimeP90: 10, commonLimit: { seconds: 0, share: 0 } })).toBe(15)
+    expect(suggestedDefaultMinutes({ runtimeP90: 1790, commonLimit: { seconds: 3600, share: 0.9 } })).toBe(30)
+    expect(suggestedDefaultMinutes({ runtimeP90: 10, commonLimit: { seconds: 600, share: 0.6 } })).toBe(10) // at most the limit asked
+    // the analysis's rule for a lower default: half of the jobs on one limit, 90 % within half of it
+    expect(suggestedDefaultMinutes({ runtimeP90: 1801, commonLimit: { seconds: 3600, share: 0.9 } })).toBeNull()
+    expect(suggestedDefaultMinutes({ runtimeP90: 60, commonLimit: { seconds: 3600, share: 0.49 } })).toBeNull()
     const t = table(walltimesSection(analysis(false)).blocks, 'Suggested DefaultTime')
     expect(t).toBeDefined()
     expect(t!.rows[0][0]).toBe('batch') // partitions keep their names

@@ -74,13 +74,15 @@ function hours(w: WalltimesReport, g: { overRequestedNodeHours: number | null; o
   return h === null ? NO_VALUE : `${formatInt(h)} ${w.hours === 'node-hours' ? 'node-hours' : 'CPU-hours'}`
 }
 
-/** A partition's suggested DefaultTime: its runtimes' 90th percentile, rounded up to the step, at
- * most the limit most of its jobs ask for (minutes). */
-export function suggestedDefaultMinutes(g: Pick<WalltimesGroup, 'runtimeP90' | 'commonLimit'>): number {
+/** A partition's suggested DefaultTime (minutes), under the analysis's own rule for a lower
+ * default (walltimes.ts startPartitions: half or more of the jobs ask the same limit and 90 % of
+ * them end within half of it): its runtimes' 90th percentile, rounded up to the step, at most that
+ * limit. null when the rule does not hold: a lower default would cut too many jobs short. */
+export function suggestedDefaultMinutes(g: Pick<WalltimesGroup, 'runtimeP90' | 'commonLimit'>): number | null {
+  if (!(g.commonLimit.share >= 0.5 && g.runtimeP90 <= g.commonLimit.seconds / 2)) return null
   const step = DEFAULT_TIME_STEP_MIN
   const p90 = Math.max(step, Math.ceil(g.runtimeP90 / 60 / step) * step)
-  const common = Math.floor(g.commonLimit.seconds / 60)
-  return common > 0 ? Math.min(p90, common) : p90
+  return Math.min(p90, Math.floor(g.commonLimit.seconds / 60))
 }
 
 /** The section (b) of the report: who and where to start with better time limits. */
@@ -115,10 +117,13 @@ export function walltimesSection(input: unknown, opts: WalltimesSectionOptions =
   }
   if (parts.length) {
     blocks.push({ kind: 'heading', text: 'Partitions to start with (default limits)' })
-    blocks.push({ kind: 'table', caption: `Suggested DefaultTime: the 90th percentile of the partition's runtimes rounded up to ${DEFAULT_TIME_STEP_MIN} min, at most the limit most of its jobs ask for`,
+    blocks.push({ kind: 'table', caption: `Suggested DefaultTime: when half or more of the jobs ask the same limit and 90 % of them end within half of it, the 90th percentile of the runtimes rounded up to ${DEFAULT_TIME_STEP_MIN} min`,
       head: ['Partition', 'Jobs', 'Most common limit (jobs asking it)', 'Runtime, 90th pct', 'Ratio, median', 'Asked beyond use', 'Suggested DefaultTime'], align: ['l', 'r', 'r', 'r', 'r', 'r', 'r'], nowrap: [0],
-      rows: parts.map((g) => [g.unknown ? 'unknown' : g.name, formatInt(g.jobs), `${formatDuration(g.commonLimit.seconds)} (${formatPercent(g.commonLimit.share)})`, formatDuration(g.runtimeP90), formatRatio(g.ratio.p50), hours(w, g), `${formatInt(suggestedDefaultMinutes(g))} min`]) })
-    blocks.push({ kind: 'text', tone: 'note', text: 'A most common limit asked by most jobs is usually a default nobody changes. With the suggested DefaultTime, about one job in ten of the partition ran longer than it: those jobs must then ask for their limit (a job that reaches its limit is killed), so announce the change first.' })
+      rows: parts.map((g) => {
+        const d = suggestedDefaultMinutes(g)
+        return [g.unknown ? 'unknown' : g.name, formatInt(g.jobs), `${formatDuration(g.commonLimit.seconds)} (${formatPercent(g.commonLimit.share)})`, formatDuration(g.runtimeP90), formatRatio(g.ratio.p50), hours(w, g), d === null ? 'none: talk to its users' : `${formatInt(d)} min`]
+      }) })
+    blocks.push({ kind: 'text', tone: 'note', text: 'A limit asked by most jobs is usually a default nobody changes. With a suggested DefaultTime, about one job in ten of the partition ran longer than it: those jobs must then ask for their limit (a job that reaches its limit is killed), so announce the change first. Where no default is suggested, most jobs need more than half of the common limit: the over-request is spread over users, so start with them.' })
   } else if (w.partitions.length === 0) {
     blocks.push({ kind: 'text', tone: 'note', text: 'The log records no partitions: default limits per partition cannot be suggested from it.' })
   }
