@@ -64,6 +64,14 @@ describe('the report\'s time-limits section', () => {
     expect(t!.rows[0][6]).toBe('60 min')
   })
 
+  it('says so when the log records no users', () => {
+    const t = jobs(); t.user.fill(-1)
+    const w = JSON.parse(JSON.stringify(analyzeWalltimes({ name: 'test', jobs: t, users: [], partitions: ['batch', 'short'] })))
+    const s = walltimesSection(w)
+    expect(text(s.blocks)).toContain('The log records no users')
+    expect(table(s.blocks, 'Ranked by')).toBeUndefined()
+  })
+
   it('refuses a file that is not a walltimes analysis, naming the field', () => {
     expect(() => validateWalltimes({})).toThrow(/schemaVersion/)
     const bad = analysis(false); bad.users[0].ratio.p50 = 'x'

@@ -113,7 +113,7 @@ export function walltimesSection(input: unknown, opts: WalltimesSectionOptions =
     const share = users.reduce((a, g) => a + g.shareOfOverRequest, 0)
     blocks.push({ kind: 'text', tone: 'note', text: `These ${formatInt(users.length)} users account for ${formatPercent(share)} of the time asked beyond use. Show each the runtimes of their recent jobs against their limits: a limit close to the runtime lets their jobs backfill sooner.` })
   } else {
-    blocks.push({ kind: 'text', tone: 'note', text: w.users.length ? 'No user stands out: the time asked beyond use is spread thinly.' : 'The log records no users: the analysis cannot name any.' })
+    blocks.push({ kind: 'text', tone: 'note', text: named > 0 ? 'No user stands out: the time asked beyond use is spread thinly.' : 'The log records no users: the analysis cannot name any.' })
   }
   if (parts.length) {
     blocks.push({ kind: 'heading', text: 'Partitions to start with (default limits)' })
@@ -123,7 +123,7 @@ export function walltimesSection(input: unknown, opts: WalltimesSectionOptions =
         const d = suggestedDefaultMinutes(g)
         return [g.unknown ? 'unknown' : g.name, formatInt(g.jobs), `${formatDuration(g.commonLimit.seconds)} (${formatPercent(g.commonLimit.share)})`, formatDuration(g.runtimeP90), formatRatio(g.ratio.p50), hours(w, g), d === null ? 'none: talk to its users' : `${formatInt(d)} min`]
       }) })
-    blocks.push({ kind: 'text', tone: 'note', text: 'A limit asked by most jobs is usually a default nobody changes. With a suggested DefaultTime, about one job in ten of the partition ran longer than it: those jobs must then ask for their limit (a job that reaches its limit is killed), so announce the change first. Where no default is suggested, most jobs need more than half of the common limit: the over-request is spread over users, so start with them.' })
+    blocks.push({ kind: 'text', tone: 'note', text: 'A limit asked by most jobs is usually a default nobody changes. With a suggested DefaultTime, about one job in ten of the partition ran longer than it: those jobs must then ask for their limit (a job that reaches its limit is killed), so announce the change first. Where none is suggested, no limit is asked by half of the jobs, or 90 % of them do not end within half of it: a lower default would cut too many short, and their users are where to start.' })
   } else if (w.partitions.length === 0) {
     blocks.push({ kind: 'text', tone: 'note', text: 'The log records no partitions: default limits per partition cannot be suggested from it.' })
   }
