@@ -228,7 +228,7 @@ describe('the simulator\'s ordering by prediction (what the script deploys)', ()
 
 describe('the predicted-order export', () => {
   const fidelity: PredictedOrderFidelity = {
-    jobs: 1000, machineProcs: 64, tau: 10, threshold: null, historyDays: 30, outsideWindow: 0.015,
+    jobs: 1000, machineProcs: 64, tau: 10, threshold: null, withUser: 1, historyDays: 30, outsideWindow: 0.015,
     today: { avgWait: 6000, avgBsld: 80, maxWait: 200_000 }, byLimit: { avgWait: 5000, avgBsld: 30, maxWait: 900_000 }, deployable: { avgWait: 4500, avgBsld: 40, maxWait: 800_000 },
     planned: { avgWait: 6500, avgBsld: 75, maxWait: 210_000 }, easyPlusPlus: { avgWait: 6300, avgBsld: 60, maxWait: 250_000 },
   }
@@ -283,6 +283,11 @@ describe('the predicted-order export', () => {
     expect(f.byLimit.avgWait).toBeCloseTo(wait({ primary: 'SPF', backfill: 'same', threshold: null }), 9)
     expect(f.deployable.avgWait).not.toBe(f.today.avgWait)
     expect(f.outsideWindow).toBe(0) // the whole log spans less than an hour
+    expect(f.withUser).toBe(1)
+    const anonymous = predictedOrderFidelity({ ...j, user: new Int32Array(j.count).fill(-1) }, 4, 30)
+    expect(anonymous.withUser).toBe(0)
+    expect(anonymous.deployable).toEqual(anonymous.byLimit) // no history: the prediction is the limit
+    expect(files(exportPredictedOrder({ fidelity: anonymous }))[PREDICTED_README_FILE]).toContain('The log records no users')
     const t = predictedOrderFidelity(j, 4, 30, 600)
     expect(t.threshold).toBe(600)
     expect(t.deployable.avgWait).toBeCloseTo(wait({ ...ORDER, threshold: 600 }), 9)

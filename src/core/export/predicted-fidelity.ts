@@ -29,6 +29,8 @@ export interface PredictedOrderFidelity {
   readonly planned: ScheduleFigures
   /** EASY++ (AVE₂, incremental, SJBF backfill), the thesis's reference triple. */
   readonly easyPlusPlus: ScheduleFigures
+  /** Share of jobs (0..1) whose user the log records: AVE₂ predicts the others by their limits. */
+  readonly withUser: number
   /** Θ (seconds) of the two deployable orders (SPF and the exported one), or null: none. */
   readonly threshold: number | null
   /** The accounting history the exported script reads (days before now). */
@@ -83,13 +85,19 @@ export function outsideWindowShare(jobs: SimJobs & { readonly user: Int32Array }
   return changed / n
 }
 
+function shareWithUser(user: Int32Array): number {
+  let k = 0
+  for (let j = 0; j < user.length; j++) if (user[j] >= 0) k++
+  return user.length ? k / user.length : 0
+}
+
 /** The five replays and the history share; `historyDays` is the exported script's window and
  * `threshold` the exported order's Θ (seconds; null: none), applied to both deployable orders. */
 export function predictedOrderFidelity(jobs: SimJobs & { readonly user: Int32Array }, machineProcs: number, historyDays: number = DEFAULTS.predictedOrderHistoryDays.value, threshold: number | null = null, tau = DEFAULT_TAU): PredictedOrderFidelity {
   const today = replay(jobs, machineProcs, FIDELITY_CONFIGS.today, tau)
   const deployable = replay(jobs, machineProcs, { ...FIDELITY_CONFIGS.deployable, threshold }, tau)
   return {
-    jobs: jobs.count, machineProcs, tau, threshold,
+    jobs: jobs.count, machineProcs, tau, threshold, withUser: shareWithUser(jobs.user),
     today: today.figures,
     byLimit: replay(jobs, machineProcs, { ...FIDELITY_CONFIGS.byLimit, threshold }, tau).figures,
     deployable: deployable.figures,

@@ -64,6 +64,7 @@ export function fidelityLines(f: PredictedOrderFidelity | null | undefined): str
   if (!f) return ['Fidelity not measured: no job log was given to replay.']
   return [
     `Replayed on the log (${formatInt(f.jobs)} jobs, ${formatInt(f.machineProcs)} processors, EASY on one pool, bounded slowdown with tau = ${fmtNum(f.tau)} s; one replay of the whole log, no interval):`,
+    ...(f.withUser < 1 ? [`  ${f.withUser === 0 ? 'The log records no users: every prediction is the time limit, so the exported order replays as EASY-SPF here; on the site, sacct knows the users.' : `${formatPercent(1 - f.withUser)} of the jobs have no recorded user: they are predicted by their time limits here.`}`] : []),
     `  EASY-FCFS today: ${figures(f.today)}.`,
     ...(f.threshold === null ? [] : [`  Both deployable orders below (by time limit, by AVE2) with the threshold: jobs that waited longer than ${formatDuration(f.threshold)} run first.`]),
     `  Exported (queue by AVE2, planning on time limits): ${figures(f.deployable)}; ${formatPercent(gain(f.deployable.avgWait, f.today.avgWait))} of the wait and ${formatPercent(gain(f.deployable.avgBsld, f.today.avgBsld))} of the bounded slowdown removed.`,
