@@ -1,13 +1,16 @@
 // The report's time-limits section (docs/PREDICTIONS.md §Deployment, part b): the users and
 // partitions to start with, from the walltimes analysis; users pseudonymised by default, even when
 // the analysis holds real names; hostile input refused in words; the suggested DefaultTime.
-import { readFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { buildReportModel, type Block } from '../../src/core/export/report-model'
 import { suggestedDefaultMinutes, validateWalltimes, walltimesSection } from '../../src/core/export/report-walltimes'
 import { analyzeWalltimes } from '../../src/core/predict/walltimes'
 import type { JobTable } from '../../src/core/workload/types'
 import { renderReportHtml } from '../../src/node/report/index'
+import { runCli } from '../support/cli'
 
 // Three users, two partitions, one CPU per job; 60 jobs so that every user and partition is named.
 // alice asks 10 h and runs 1 h (ratio 10), bob asks 2 h and runs 1 h (ratio 2), carol asks 1 h and
@@ -90,5 +93,28 @@ describe('the report\'s time-limits section', () => {
     expect(html).toContain('Time limits: user education and default limits per partition')
     expect(html).toContain('user-001')
     expect(html).not.toContain('alice.smith')
+  })
+})
+
+describe('easytune report --walltimes', () => {
+  it('adds the section, pseudonymised unless --names; refuses a bad file and --names alone', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'easytune-report-w-'))
+    try {
+      const w = join(dir, 'w.json'), out = join(dir, 'r.html')
+      writeFileSync(w, JSON.stringify(analysis(true)))
+      const r = await runCli(['report', 'test/fixtures/results/kth-v2-switch.json', '--walltimes', w, '--out', out])
+      expect(r.code, r.stderr).toBe(0)
+      expect(readFileSync(out, 'utf8')).toContain('user-001')
+      expect(readFileSync(out, 'utf8')).not.toContain('alice.smith')
+      expect((await runCli(['report', 'test/fixtures/results/kth-v2-switch.json', '--walltimes', w, '--names', '--out', out])).code).toBe(0)
+      expect(readFileSync(out, 'utf8')).toContain('alice.smith')
+      writeFileSync(w, '{"schemaVersion": 99}')
+      const bad = await runCli(['report', 'test/fixtures/results/kth-v2-switch.json', '--walltimes', w, '--out', out])
+      expect(bad.code).toBe(2)
+      expect(bad.stderr).toContain('schemaVersion')
+      expect((await runCli(['report', 'test/fixtures/results/kth-v2-switch.json', '--names', '--out', out])).code).toBe(2)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 })

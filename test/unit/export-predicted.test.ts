@@ -16,6 +16,7 @@ import { EasySimulator } from '../../src/core/sim/easy'
 import type { SimConfig, SimJobs } from '../../src/core/sim/types'
 import { requireTool } from '../support/tools'
 import { writeJobSubmitRunner } from '../support/job-submit-runner'
+import { runCli } from '../support/cli'
 
 const dir = mkdtempSync(join(tmpdir(), 'easytune-predicted-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -299,7 +300,6 @@ describe('the predicted-order export', () => {
 
 describe('easytune export <log> --predicted-order', () => {
   it('writes the files and the replayed fidelity; its flags are refused without it', async () => {
-    const { runCli } = await import('../support/cli')
     const out = join(dir, 'cli-out')
     const r = await runCli(['export', 'resources/KTH-SP2-1996-2.1-cln.swf.gz', '--predicted-order', '--threshold', '20h', '--out', out, '--json'])
     expect(r.code, r.stderr).toBe(0)
