@@ -86,6 +86,9 @@ export const DEFAULTS = {
   mixed: d({ features: 3 as 3 | 6, method: 'xnes' as 'xnes' | 'grid', budget: 200 }, 'three features searched by XNES with 200 weight vectors: the research\'s set-up'),
   /** The wizard's quicker mixed search. */
   mixedWizard: d({ budget: 60, weeks: 20 }, 'budget 60 on 20 weeks: enough to see whether a mix beats the pure orders'),
+  // The exported ordering by predicted runtime (docs/PREDICTIONS.md §Deployment).
+  /** Days of accounting history the exported script asks sacct for, every run. */
+  predictedOrderHistoryDays: d(30, 'a month: most users ran a job within a month, and one sacct query over the pending users\' month stays light on slurmdbd when run every minute'),
   /** `easytune walltimes` and the wizard's Time limits view (docs/PREDICTIONS.md §Time limits). */
   walltimes: d({ ratioFloor: 60, minJobs: 10, poorRatio: 2, startUsers: 5, startPartitions: 3, minPartitionShare: 0.01 },
     'runtimes and limits under 1 min count as 1 min in the ratio (a job that crashed at once would make it infinite, and limits are set in minutes); users and partitions of fewer than 10 jobs are never named to start with (one job cannot headline), nor users of whom fewer than a quarter of the jobs, or partitions of which fewer than half, ask 2× what they use or more; up to 5 users (until they make half of the over-requested hours) and 3 partitions (each with 1 % of the over-requested hours or more) are named'),
