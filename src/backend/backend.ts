@@ -18,11 +18,12 @@ import { importLogFile, type ImportedLog } from '../engine/import'
 import { expandLogPaths, FileInputError } from '../node/read-log'
 import { renderReportHtml } from '../node/report'
 import { nonRegularKind } from '../node/regular-file'
-import type { AnalysisRequest, AppInfo, CampaignEstimate, CampaignRequest, ExportBundle, ExportTarget, ImportOptionsDto, ImportTracking, LogSource, ProjectState, Settings, SplitPreview, TimeLimitsView, WorkloadSummary } from '../shared/api'
+import type { AnalysisRequest, AppInfo, CampaignEstimate, CampaignRequest, ExportBundle, ExportTarget, ImportOptionsDto, ImportTracking, LogSource, PredictedExportOptions, ProjectState, Settings, SplitPreview, TimeLimitsView, WorkloadSummary } from '../shared/api'
 import type { ReceivedFile, SaveFile, StreamEvents, StreamName } from '../shared/contract'
 import { ApiInputError } from '../shared/errors'
 import { AnalysisRunner } from './analysis'
 import { timeLimitsView } from './timelimits'
+import { predictedOrderBundle } from './predicted'
 import { CampaignRunner } from './campaigns'
 import { estimateCampaign, previewSplit, secondsPerJob } from './estimate'
 import { ImportCancelledError, importInWorker, ImportTracker, type TrackedImport } from './imports'
@@ -297,6 +298,12 @@ export class Backend {
       } catch { /* gone meanwhile */ }
     }
     return { cells, bytes }
+  }
+
+  /** exportPredictedOrder: `easytune export <log> --predicted-order`'s files for the workload, with
+   * the fidelity the 'predicted-order' analysis measured on it (src/backend/predicted.ts). */
+  exportPredictedOrder(workloadId: string, options: PredictedExportOptions): ExportBundle {
+    return predictedOrderBundle(this.workload(workloadId).workload, options)
   }
 
   exportConfig(result: EvaluationResult, target: ExportTarget, options: ExportOptions = {}): ExportBundle {

@@ -8,6 +8,8 @@
 //     cells (mixedReportCells) on the same workers, merged by mixedReportFrom.
 //   - walltimes: the Time limits what-if, one unit per scenario (EASY-FCFS on the whole log with
 //     today's limits first, then exact limits, learned predictions and EASY++ compared with it).
+//   - predicted-order: the fidelity of the export of ordering by predicted runtime, one unit per
+//     replay of the whole log (src/core/export/predicted-fidelity.ts), merged by fidelityFrom.
 // Results are the same bit for bit whatever the number of workers: the core decides what to
 // compute and merges in a fixed order; the workers only evaluate.
 import { mixedReportCells, mixedReportFrom, mixedSearchSteps, type MixedOptions, type MixedProgress, type MixedReport } from '../core/tune/mixed'
@@ -19,6 +21,7 @@ import { findWhatIf, WHATIF_SCENARIOS, whatIfFailed, whatIfOutcome, whatIfReport
 import type { SimJobs } from '../core/sim/types'
 import type { WalltimesWhatIf, WhatIfId, WhatIfOutcome } from '../core/predict/walltimes'
 import type { Workload } from '../core/workload/import'
+import { FIDELITY_REPLAYS, fidelityFrom, type PredictedOrderFidelity } from '../core/export/predicted-fidelity'
 
 export interface AnalysisRunOptions {
   signal?: AbortSignal
@@ -113,4 +116,24 @@ export function whatIfRun(w: Workload, id: WhatIfId, today: WhatIfOutcome | null
     throw e
   }
   return whatIfOutcome(scenario, jobs, w.machineProcs, sim.start, sim, tau, today)
+}
+
+/** The fidelity of the predicted-order export (docs/PREDICTIONS.md §Fidelity) on the setup's whole
+ * log: its five replays in parallel, merged in a fixed order, so the same as predictedOrderFidelity
+ * (the CLI's) whatever the number of workers. `onProgress(fraction)`: the share of the replays'
+ * jobs started. */
+export async function predictedOrderOnPool(pool: EnginePool, setup: WorkloadSetup, jobs: SimJobs & { readonly user: Int32Array }, machineProcs: number, o: { threshold: number | null; historyDays: number }, opts: AnalysisRunOptions & { onProgress?: (fraction: number) => void } = {}): Promise<PredictedOrderFidelity> {
+  const share = new Array<number>(FIDELITY_REPLAYS.length).fill(0)
+  const report = () => opts.onProgress?.(share.reduce((a, b) => a + b, 0) / FIDELITY_REPLAYS.length)
+  const session = pool.session({ setup: { ...setup, prepare: false }, signal: opts.signal, cancelledMessage: 'the predicted-order fidelity was cancelled', onWorkerCrash: opts.onWorkerCrash })
+  try {
+    report()
+    const replays = await session.run(FIDELITY_REPLAYS.map((replay) => ({ kind: 'predicted-order-replay' as const, replay, threshold: o.threshold, historyDays: o.historyDays })), {
+      onProgress: (k, m) => { if (m.type === 'progress') { share[k] = m.samplesDone / Math.max(1, m.samples); report() } },
+      onDone: (k) => { share[k] = 1; report() },
+    })
+    return fidelityFrom(jobs, machineProcs, o.historyDays, o.threshold, setup.tau, replays)
+  } finally {
+    await session.close()
+  }
 }

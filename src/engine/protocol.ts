@@ -23,6 +23,7 @@ import type { SplitSpec } from '../core/tune/split'
 import type { ImportOptions } from '../core/workload/import'
 import type { ImportedLog } from './import'
 import type { WhatIfId, WhatIfOutcome } from '../core/predict/walltimes'
+import type { FidelityReplay, FidelityReplayId } from '../core/export/predicted-fidelity'
 
 /** What every worker needs to build the workload's week samples itself. */
 export interface WorkloadSetup {
@@ -64,6 +65,10 @@ export type WorkUnit =
    * whole log; `today` is the requested scenario's outcome, which the others are compared with
    * (null for that scenario itself). */
   | { kind: 'walltimes-whatif'; scenario: WhatIfId; today: WhatIfOutcome | null }
+  /** One replay of the fidelity of the predicted-order export (src/core/export/predicted-fidelity.ts
+   * fidelityReplay) on the setup's whole log: Θ (seconds or null) of the deployable orders and the
+   * exported script's history window (days). */
+  | { kind: 'predicted-order-replay'; replay: FidelityReplayId; threshold: number | null; historyDays: number }
   /** A whole import (src/engine/import.ts): no setup needed. `options.name` is the name the
    * report shows. */
   /** `paths`: a log kept as several files, read as one (path is then the first); `names`: those
@@ -77,6 +82,7 @@ export interface UnitResults {
   'mixed-stats': Standardization
   'mixed-objective': number
   'walltimes-whatif': WhatIfOutcome
+  'predicted-order-replay': FidelityReplay
   /** The workload's typed arrays arrive as copies (structured clone). */
   'import': ImportedLog
 }

@@ -1,10 +1,10 @@
 // The engine worker entry: one process that reads a workload once ('setup': the log, and its
 // week samples unless the setup says not to) and then runs the work units it is handed, one at a
 // time (protocol.ts): a campaign's cells, online-selection traces, a mixed search's weight
-// vectors, the Time limits what-if's scenarios, or (needing no setup) an import for the Backend.
-// Started by the worker lifecycle (lifecycle.ts) as a Node child process (CLI, tests, browser
-// mode) or as an Electron utility process (desktop app); port.ts hides the difference. Bundled to
-// out/engine/worker.js by scripts/build-cli.mjs.
+// vectors, the Time limits what-if's scenarios, the predicted-order export's replays, or
+// (needing no setup) an import for the Backend. Started by the worker lifecycle (lifecycle.ts) as
+// a Node child process (CLI, tests, browser mode) or as an Electron utility process (desktop
+// app); port.ts hides the difference. Bundled to out/engine/worker.js by scripts/build-cli.mjs.
 //
 // Messages are handled strictly in order (a promise chain), so a unit that arrives while the
 // setup is still reading the log waits for it. Every failure becomes an 'error' message: bad
@@ -29,6 +29,7 @@ import { workerPort } from './port'
 import { cellLabel } from './label'
 import { ProgressReporter } from './progress'
 import { whatIfRun } from './analyses'
+import { fidelityReplay } from '../core/export/predicted-fidelity'
 
 const port = workerPort()
 const progress = new ProgressReporter((m) => port.post(m))
@@ -116,6 +117,15 @@ function compute(id: number, unit: Exclude<WorkUnit, { kind: 'import' }>): UnitR
         if (now - last < UNIT_PROGRESS_MS) return
         last = now
         port.post({ type: 'progress', id, samplesDone: done, samples: total })
+      })
+    }
+    case 'predicted-order-replay': {
+      let last = Date.now()
+      const jobs = w.jobs
+      return fidelityReplay(jobs, w.machineProcs, unit.replay, unit.historyDays, unit.threshold, s.tau, (started) => {
+        const now = Date.now()
+        if (now - last >= UNIT_PROGRESS_MS) { last = now; port.post({ type: 'progress', id, samplesDone: started, samples: jobs.count }) }
+        return false
       })
     }
     case 'mixed-stats': return featureStats(trainWeeks(), w.machineProcs, s.compat ?? 'none')

@@ -160,6 +160,10 @@ export function fakeApi(over: Partial<EasyTuneApi> = {}): FakeApi {
       target, files: [{ name: 'slurm.conf.easytune', content: 'PriorityType=priority/multifactor\n', description: 'slurm.conf fragment' }],
       items: [{ feature: 'queue order SPF', fidelity: 'site factor' as const, note: 'via easytune-site-factor.sh' }], gaps: ['One reservation per partition'],
     })),
+    exportPredictedOrder: vi.fn(async () => ({
+      target: 'slurm' as const, items: [], gaps: [],
+      files: ['slurm.conf.easytune', 'job_submit.lua', 'easytune-predicted-order.sh', 'README-predicted-order.txt', 'easytune-predicted-order.json'].map((name) => ({ name, content: `${name}\n`, description: name })),
+    })),
     saveText: vi.fn(async () => true),
     generateReport: vi.fn(async () => '<!doctype html><title>report</title>'),
     saveReportPdf: vi.fn(async () => true),

@@ -4,7 +4,7 @@
 // queue ordered by the time limits themselves (SPF, deployable without prediction), and under
 // the thesis's planning with AVE₂ predictions (what is lost because Slurm plans on time limits).
 // Pure: the simulator and the metrics only.
-import { EasySimulator } from '../sim/easy'
+import { EasySimulator, SimulationStopped } from '../sim/easy'
 import { computeMetrics, DEFAULT_TAU } from '../sim/metrics'
 import type { SimConfig, SimJobs } from '../sim/types'
 import { DEFAULTS } from '../defaults'
@@ -49,11 +49,39 @@ export const FIDELITY_CONFIGS = {
   easyPlusPlus: { primary: 'FCFS', backfill: 'same', threshold: null, prediction: { predictor: { id: 'ave2' }, correction: 'incremental', sjbf: true } },
 } as const satisfies Record<string, SimConfig>
 
-function replay(jobs: SimJobs, m: number, config: SimConfig, tau: number): { figures: ScheduleFigures; start: Float64Array } {
-  const sim = new EasySimulator(jobs, m, config, {})
-  sim.runUntil(Infinity)
-  const x = computeMetrics(jobs, m, sim.start, tau, false)
-  return { figures: { avgWait: x.avgWait, avgBsld: x.avgBsld, maxWait: x.maxWait }, start: sim.start }
+/** One of the replays: its figures, and for the exported order the history-window share. */
+export type FidelityReplayId = keyof typeof FIDELITY_CONFIGS
+export const FIDELITY_REPLAYS: readonly FidelityReplayId[] = ['today', 'byLimit', 'deployable', 'planned', 'easyPlusPlus']
+export interface FidelityReplay { readonly id: FidelityReplayId; readonly figures: ScheduleFigures; readonly outsideWindow: number | null }
+
+/** One replay of the whole log (the app runs them on separate engine workers); `threshold` applies
+ * to the two deployable orders only, and `outsideWindow` is measured on the exported one's schedule.
+ * `onCheck` is the simulator's progress hook (docs/SIMULATOR.md §Progress); it never changes the schedule. */
+export function fidelityReplay(jobs: SimJobs & { readonly user: Int32Array }, machineProcs: number, id: FidelityReplayId, historyDays: number, threshold: number | null, tau = DEFAULT_TAU, onCheck?: (jobsStarted: number) => boolean): FidelityReplay {
+  const config: SimConfig = id === 'deployable' || id === 'byLimit' ? { ...FIDELITY_CONFIGS[id], threshold } : FIDELITY_CONFIGS[id]
+  const sim = new EasySimulator(jobs, machineProcs, config, onCheck ? { onCheck } : {})
+  if (sim.runUntil(Infinity)) throw new SimulationStopped()
+  const x = computeMetrics(jobs, machineProcs, sim.start, tau, false)
+  return { id, figures: { avgWait: x.avgWait, avgBsld: x.avgBsld, maxWait: x.maxWait }, outsideWindow: id === 'deployable' ? outsideWindowShare(jobs, sim.start, historyDays) : null }
+}
+
+/** The fidelity from its five replays (any order). */
+export function fidelityFrom(jobs: SimJobs & { readonly user: Int32Array }, machineProcs: number, historyDays: number, threshold: number | null, tau: number, replays: readonly FidelityReplay[]): PredictedOrderFidelity {
+  const get = (id: FidelityReplayId) => {
+    const r = replays.find((x) => x.id === id)
+    if (!r) throw new Error(`the ${id} replay is missing`)
+    return r
+  }
+  return {
+    jobs: jobs.count, machineProcs, tau, threshold, withUser: shareWithUser(jobs.user),
+    today: get('today').figures,
+    byLimit: get('byLimit').figures,
+    deployable: get('deployable').figures,
+    planned: get('planned').figures,
+    easyPlusPlus: get('easyPlusPlus').figures,
+    historyDays,
+    outsideWindow: get('deployable').outsideWindow ?? 0,
+  }
 }
 
 /**
@@ -94,16 +122,5 @@ function shareWithUser(user: Int32Array): number {
 /** The five replays and the history share; `historyDays` is the exported script's window and
  * `threshold` the exported order's Θ (seconds; null: none), applied to both deployable orders. */
 export function predictedOrderFidelity(jobs: SimJobs & { readonly user: Int32Array }, machineProcs: number, historyDays: number = DEFAULTS.predictedOrderHistoryDays.value, threshold: number | null = null, tau = DEFAULT_TAU): PredictedOrderFidelity {
-  const today = replay(jobs, machineProcs, FIDELITY_CONFIGS.today, tau)
-  const deployable = replay(jobs, machineProcs, { ...FIDELITY_CONFIGS.deployable, threshold }, tau)
-  return {
-    jobs: jobs.count, machineProcs, tau, threshold, withUser: shareWithUser(jobs.user),
-    today: today.figures,
-    byLimit: replay(jobs, machineProcs, { ...FIDELITY_CONFIGS.byLimit, threshold }, tau).figures,
-    deployable: deployable.figures,
-    planned: replay(jobs, machineProcs, FIDELITY_CONFIGS.planned, tau).figures,
-    easyPlusPlus: replay(jobs, machineProcs, FIDELITY_CONFIGS.easyPlusPlus, tau).figures,
-    historyDays,
-    outsideWindow: outsideWindowShare(jobs, deployable.start, historyDays),
-  }
+  return fidelityFrom(jobs, machineProcs, historyDays, threshold, tau, FIDELITY_REPLAYS.map((id) => fidelityReplay(jobs, machineProcs, id, historyDays, threshold, tau)))
 }
