@@ -276,11 +276,13 @@ export const ExportOptionsSchema = z.strictObject({
 const figures = z.strictObject({ avgWait: z.number().min(0).max(1e12), avgBsld: z.number().min(0).max(1e12), maxWait: z.number().min(0).max(1e12) })
 const share = z.number().min(0).max(1)
 /** A predicted-order fidelity as the 'predicted-order' analysis answered it (PredictedOrderFidelity),
- * back from the renderer: finite numbers within bounds, nothing else. */
+ * back from the renderer: finite numbers within bounds, nothing else. Its keys in the order
+ * fidelityFrom writes them: the parsed object keeps this order, and the exported JSON file lists
+ * them so (the files must be the CLI's byte for byte). */
 export const PredictedOrderFidelitySchema = z.strictObject({
-  jobs: int(0, 1e9), machineProcs: int(1, 1e9), tau: z.number().min(1e-9).max(1e6),
+  jobs: int(0, 1e9), machineProcs: int(1, 1e9), tau: z.number().min(1e-9).max(1e6), threshold: ThresholdSchema, withUser: share,
   today: figures, byLimit: figures, deployable: figures, planned: figures, easyPlusPlus: figures,
-  withUser: share, threshold: ThresholdSchema, historyDays: int(1, MAX_HISTORY_DAYS), outsideWindow: share,
+  historyDays: int(1, MAX_HISTORY_DAYS), outsideWindow: share,
 })
 /** exportPredictedOrder's options: the fidelity's own Θ and history (they must match it), and the
  * Slurm version and current slurm.conf as the Export step takes them. */
