@@ -2,17 +2,22 @@
 // against the real browser-mode server (`easytune serve`), as wizard.test.ts drives it: an
 // administrator opens the bundled KTH-SP2 log, goes from Inspect to Time limits, sees every user
 // of the log under a pseudonym (the count from a plain reading of the file, not from EasyTune),
-// both charts painted, real names only after asking, and runs the what-if to its sentence.
+// both charts painted, real names only after asking, and runs the what-if to its sentence; then
+// deploys (a), ordering by predicted runtime: computes its fidelity with the 20 h threshold, sees
+// it in a table with units, and saves the files, which are those of
+// `easytune export <log> --predicted-order --threshold 20h`, byte for byte.
 // Screenshots go to test-artifacts/timelimits/. Without /usr/bin/chromium the suite is skipped,
 // unless EASYTUNE_CI=1 (CI), where it fails.
-import { mkdirSync, rmSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { chromium, type Browser } from 'playwright-core'
+import { chromium, type Browser, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CHROMIUM, CHROMIUM_ARGS, requireChromium, skipWithoutChromium } from '../support/chromium'
 import { serveApp, type ServedApp } from '../support/serve-app'
 import { plainClean, plainSwf } from '../support/plain-reading'
 import { SAMPLE_LOG } from '../support/sample'
+import { runCli } from '../support/cli'
 
 const skip = skipWithoutChromium('time limits e2e')
 const OUT = resolve('test-artifacts/timelimits')
@@ -59,8 +64,8 @@ describe.skipIf(skip)('the Time limits step in Chromium against easytune serve',
     await app?.stop()
   })
 
-  it('imports the sample, shows every user pseudonymised, real names on request, and the what-if', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } })
+  it('imports the sample, shows every user pseudonymised, real names on request, the what-if, and deploys ordering by predicted runtime', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true })
     const page = await context.newPage()
     const errors: string[] = []
     page.on('pageerror', (e) => errors.push(e.message))
@@ -105,7 +110,50 @@ describe.skipIf(skip)('the Time limits step in Chromium against easytune serve',
     await page.locator('[data-testid="whatif"]').scrollIntoViewIfNeeded()
     await page.screenshot({ path: join(OUT, 'timelimits-whatif.png') })
     expect(await page.evaluate('document.documentElement.scrollWidth > window.innerWidth + 1')).toBe(false)
+
+    await deployPredictedOrder(page)
     expect(errors).toEqual([])
     await context.close()
-  }, 180_000)
+  }, 300_000)
 })
+
+/** Deployment (a) in the Time limits step the page is on: the fidelity with the 20 h threshold in a
+ * table with units, then "Save the files": five downloads, each the command line's file for the
+ * same log and threshold. */
+async function deployPredictedOrder(page: Page): Promise<void> {
+  await page.waitForSelector('[data-testid="predicted-order"]', { timeout: 30_000 })
+  expect(await page.textContent('[data-testid="deployment"]')).toContain('(a) is the next panel')
+  expect(await page.isChecked('[data-testid="predicted-threshold-72000"]')).toBe(true) // 20 h
+
+  await page.click('[data-testid="run-predicted"]')
+  await page.waitForSelector('[data-testid="predicted-table"]', { timeout: 120_000 })
+  const rows = await page.$$eval('[data-testid="predicted-table"] tbody tr', (trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent!.trim())))
+  expect(rows.map((r) => r[0])).toEqual(['EASY-FCFS (today)', 'Ordered by time limit', 'Ordered by AVE₂ prediction (these files)', 'Planned with AVE₂ (thesis)', 'EASY++ (thesis)'])
+  for (const r of rows) {
+    expect(r[1]).toMatch(/^[\d.]+ (s|min|h|d)\b/) // average wait, with its unit
+    expect(r[3]).toMatch(/^[\d.]+ (s|min|h|d)\b/) // longest wait
+  }
+  expect(await page.textContent('[data-testid="predicted-table"] caption')).toContain('threshold 20 h')
+  expect(await page.textContent('[data-testid="predicted-cost"]')).toMatch(/^Its price is the longest wait: .+ today, .+ with the exported order/)
+  await page.locator('[data-testid="predicted-order"]').scrollIntoViewIfNeeded()
+  await page.screenshot({ path: join(OUT, 'timelimits-predicted-order.png') })
+  expect(await page.evaluate('document.documentElement.scrollWidth > window.innerWidth + 1')).toBe(false)
+
+  // "Save the files": five downloads, each the command line's file for the same log and threshold.
+  const downloads: { name: string; path: string }[] = []
+  const dir = mkdtempSync(join(tmpdir(), 'easytune-predicted-e2e-'))
+  const cliOut = join(dir, 'cli')
+  try {
+    page.on('download', (d) => { downloads.push({ name: d.suggestedFilename(), path: join(dir, d.suggestedFilename()) }); void d.saveAs(join(dir, d.suggestedFilename())) })
+    await page.click('[data-testid="save-predicted"]')
+    await page.waitForSelector('text=Saved 5 files', { timeout: 30_000 })
+    expect(downloads.map((d) => d.name)).toEqual(['slurm.conf.easytune', 'job_submit.lua', 'easytune-predicted-order.sh', 'README-predicted-order.txt', 'easytune-predicted-order.json'])
+    const cli = await runCli(['export', SAMPLE_LOG, '--predicted-order', '--threshold', '20h', '--out', cliOut])
+    expect(cli.code, cli.stderr).toBe(0)
+    for (const d of downloads) {
+      await expect.poll(() => { try { return readFileSync(d.path, 'utf8') } catch { return null } }, { timeout: 10_000 }).toBe(readFileSync(join(cliOut, d.name), 'utf8'))
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
