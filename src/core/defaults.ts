@@ -83,5 +83,7 @@ export const DEFAULTS = {
   mixed: d({ features: 3 as 3 | 6, method: 'xnes' as 'xnes' | 'grid', budget: 200 }, 'three features searched by XNES with 200 weight vectors: the research\'s set-up'),
   /** The wizard's quicker mixed search. */
   mixedWizard: d({ budget: 60, weeks: 20 }, 'budget 60 on 20 weeks: enough to see whether a mix beats the pure orders'),
+  /** The learned regression (docs/PREDICTIONS.md §Model): NAG's step η (seconds) and λ of λ‖w‖₂. */
+  eloss: d({ eta: 5000, lambda: 0 }, 'PLACEHOLDER'),
 } as const
 
