@@ -85,11 +85,11 @@ export class Regression implements OnlinePredictor {
     const slot = this.slotOf[j]
     if (slot < 0) return
     const { jobs, loss, nag, phi } = this
+    // Φ was scaled when the job was predicted and the scales only grow: it is within them.
     expandPhi(this.pool, slot * FEATURE_COUNT, FEATURE_COUNT, phi)
-    nag.scale(phi)
     const p = jobs.runtime[j]
     const slope = lossSlope(loss, lossWeight(loss, jobs.procs[j], p), nag.predict(phi), p)
-    nag.update(phi, slope)
+    nag.step(phi, slope)
     this.slotOf[j] = -1
     this.freeSlots[this.freeLen++] = slot
   }

@@ -29,6 +29,8 @@ export function expandPhi(src: Float64Array, at: number, n: number, phi: Float64
 }
 
 export class Nag {
+  /** 1/s_i (0 while s_i = 0): divisions become products in the step. */
+  private readonly inv: Float64Array
   /** The weights w. */
   readonly w: Float64Array
   /** s_i: the largest |Φ_i| seen so far. */
@@ -45,6 +47,7 @@ export class Nag {
     this.w = new Float64Array(dim)
     this.s = new Float64Array(dim)
     this.G = new Float64Array(dim)
+    this.inv = new Float64Array(dim)
   }
 
   /** Widens the scales to Φ, shrinking the weights of the widened coordinates so wᵀΦ keeps its meaning. */
@@ -55,6 +58,7 @@ export class Nag {
       if (a > s[i]) {
         w[i] = (w[i] * s[i]) / a
         s[i] = a
+        this.inv[i] = 1 / a
       }
     }
   }
@@ -70,10 +74,16 @@ export class Nag {
   /** One step on the example Φ whose loss has slope `slope` = ∂ℒ/∂f (taken at f = wᵀΦ after scale(Φ)). Scales first. */
   update(phi: Float64Array, slope: number): void {
     this.scale(phi)
-    const { w, s, G, dim } = this
+    this.step(phi, slope)
+  }
+
+  /** The step of `update` for a Φ already within the scales (|Φ_i| ≤ s_i for every i: scale(Φ) was called on it before). */
+  step(phi: Float64Array, slope: number): void {
+    const { w, inv, G, dim } = this
     let sum = 0, norm2 = 0
     for (let i = 0; i < dim; i++) {
-      if (s[i] > 0) { const r = phi[i] / s[i]; sum += r * r }
+      const r = phi[i] * inv[i] // 0 where s_i = 0 (then Φ_i = 0 too)
+      sum += r * r
       norm2 += w[i] * w[i]
     }
     this.t++
@@ -84,8 +94,9 @@ export class Nag {
     for (let i = 0; i < dim; i++) {
       const g = slope * phi[i] + reg * w[i]
       if (g === 0) continue
-      G[i] += g * g
-      w[i] -= (rate * g) / (s[i] * Math.sqrt(G[i]))
+      const gi = G[i] + g * g
+      G[i] = gi
+      w[i] -= (rate * g * inv[i]) / Math.sqrt(gi)
     }
   }
 }
