@@ -201,7 +201,7 @@ if (process.argv[2] === '--cluster-only') {
 
 /** Issue #22: the learned regression's predictions on a log, in one simulation of the selected
  * triple (E-Loss + incremental + SJBF): what the predictions are worth, and what the schedule gives. */
-function predictionQuality(jobs: SimJobs & { user: Int32Array }, m: number, lossId: string, eta: number, lambda: number): { mae: number; maeReq: number; eloss: number; under: number; ratio: number; bsld: number; wait: number; seconds: number } {
+function predictionQuality(jobs: SimJobs & { user: Int32Array }, m: number, lossId: string, eta: number, lambda: number): { mae: number; maeReq: number; eloss: number; under: number; ratio: number; floor: number; mean: number; bsld: number; wait: number; seconds: number } {
   const config: SimConfig = { primary: 'FCFS', backfill: 'same', threshold: null, prediction: { predictor: { id: 'eloss' }, correction: 'incremental', sjbf: true } }
   const t = performance.now()
   const sim = new EasySimulator(jobs, m, config, {})
@@ -211,18 +211,19 @@ function predictionQuality(jobs: SimJobs & { user: Int32Array }, m: number, loss
   sim.runUntil(Infinity)
   const seconds = (performance.now() - t) / 1000
   const loss = findLoss(ELOSS_ID)!
-  let mae = 0, maeReq = 0, eloss = 0, under = 0, sumPred = 0, sumRun = 0
+  let mae = 0, maeReq = 0, eloss = 0, under = 0, sumPred = 0, sumRun = 0, floor = 0
   for (let j = 0; j < jobs.count; j++) {
     const f = sim.predictions[j], p = jobs.runtime[j]
     mae += Math.abs(f - p)
     maeReq += Math.abs(jobs.requested[j] - p)
     eloss += lossValue(loss, lossWeight(loss, jobs.procs[j], p), f, p)
     if (f < p) under++
+    if (f <= 1) floor++
     sumPred += f; sumRun += p
   }
   const n = jobs.count
   const mt = computeMetrics(jobs, m, sim.start)
-  return { mae: mae / n, maeReq: maeReq / n, eloss: eloss / n, under: under / n, ratio: sumPred / sumRun, bsld: mt.avgBsld, wait: mt.avgWait, seconds }
+  return { mae: mae / n, maeReq: maeReq / n, eloss: eloss / n, under: under / n, ratio: sumPred / sumRun, floor: floor / n, mean: sumPred / n, bsld: mt.avgBsld, wait: mt.avgWait, seconds }
 }
 /** Issue #22 tuning: η and λ on KTH-SP2, CTC-SP2 and SDSC-BLUE (docs/PREDICTIONS.md §Model).
  * `--predict-tune [η,η,…] [λ,λ,…] [loss] [log,log,…]`: the mean E-Loss column is always the E-Loss's. */
@@ -237,7 +238,7 @@ async function predictTune(etas: number[], lambdas: number[], lossId: string, lo
     console.log(`${name}: ${jobs.count} jobs, loss ${lossId}; EASY avgBsld ${plain.avgBsld.toFixed(1)} avgWait ${plain.avgWait.toFixed(0)} s; MAE of the requested time ${req.maeReq.toFixed(0)} s`)
     for (const eta of etas) for (const lambda of lambdas) {
       const r = predictionQuality(jobs, w.machineProcs, lossId, eta, lambda)
-      console.log(`  eta ${String(eta).padStart(6)} lambda ${String(lambda).padStart(8)}: MAE ${r.mae.toFixed(0).padStart(6)} s  mean E-Loss ${r.eloss.toExponential(2)}  under ${(100 * r.under).toFixed(1).padStart(5)} %  sum pred/sum runtime ${r.ratio.toFixed(2)}  avgBsld ${r.bsld.toFixed(1).padStart(7)}  avgWait ${r.wait.toFixed(0).padStart(6)} s  (${r.seconds.toFixed(2)} s)`)
+      console.log(`  eta ${String(eta).padStart(6)} lambda ${String(lambda).padStart(8)}: MAE ${r.mae.toFixed(0).padStart(6)} s  mean E-Loss ${r.eloss.toExponential(2)}  under ${(100 * r.under).toFixed(1).padStart(5)} %  at 1 s ${(100 * r.floor).toFixed(1).padStart(5)} %  mean ${r.mean.toFixed(0).padStart(6)} s  sum pred/sum runtime ${r.ratio.toFixed(3)}  avgBsld ${r.bsld.toFixed(1).padStart(7)}  avgWait ${r.wait.toFixed(0).padStart(6)} s  (${r.seconds.toFixed(2)} s)`)
     }
   }
 }
