@@ -201,13 +201,13 @@ if (process.argv[2] === '--cluster-only') {
 
 /** Issue #22: the learned regression's predictions on a log, in one simulation of the selected
  * triple (E-Loss + incremental + SJBF): what the predictions are worth, and what the schedule gives. */
-function predictionQuality(jobs: SimJobs & { user: Int32Array }, m: number, lossId: string, eta: number, lambda: number): { mae: number; maeReq: number; eloss: number; under: number; ratio: number; floor: number; mean: number; bsld: number; wait: number; seconds: number } {
+function predictionQuality(jobs: SimJobs & { user: Int32Array }, m: number, lossId: string, eta: number, lambda: number, negative: 'mirror' | 'floor'): { mae: number; maeReq: number; eloss: number; under: number; ratio: number; floor: number; mean: number; bsld: number; wait: number; seconds: number } {
   const config: SimConfig = { primary: 'FCFS', backfill: 'same', threshold: null, prediction: { predictor: { id: 'eloss' }, correction: 'incremental', sjbf: true } }
   const t = performance.now()
   const sim = new EasySimulator(jobs, m, config, {})
   // The simulator builds the regression with the defaults; the tuning swaps in one with (η, λ)
   // before anything happened (a bench-only device: a run's η and λ are not part of its configuration).
-  Reflect.set(sim, 'online', createRegression(jobs, findLoss(lossId)!, { eta, lambda }))
+  Reflect.set(sim, 'online', createRegression(jobs, findLoss(lossId)!, { eta, lambda, negative }))
   sim.runUntil(Infinity)
   const seconds = (performance.now() - t) / 1000
   const loss = findLoss(ELOSS_ID)!
@@ -226,18 +226,18 @@ function predictionQuality(jobs: SimJobs & { user: Int32Array }, m: number, loss
   return { mae: mae / n, maeReq: maeReq / n, eloss: eloss / n, under: under / n, ratio: sumPred / sumRun, floor: floor / n, mean: sumPred / n, bsld: mt.avgBsld, wait: mt.avgWait, seconds }
 }
 /** Issue #22 tuning: η and λ on KTH-SP2, CTC-SP2 and SDSC-BLUE (docs/PREDICTIONS.md §Model).
- * `--predict-tune [η,η,…] [λ,λ,…] [loss] [log,log,…]`: the mean E-Loss column is always the E-Loss's. */
-async function predictTune(etas: number[], lambdas: number[], lossId: string, logs: string[]): Promise<void> {
+ * `--predict-tune [η,η,…] [λ,λ,…] [loss] [log,log,…] [mirror|floor]`: the mean E-Loss column is always the E-Loss's. */
+async function predictTune(etas: number[], lambdas: number[], lossId: string, logs: string[], negative: 'mirror' | 'floor'): Promise<void> {
   for (const name of logs) {
     const path = resolve(DATA, 'swf', name)
     if (!existsSync(path)) { console.log(`${name}: not found, skipped`); continue }
     const w = await readLog(path)
     const jobs = { ...w.jobs, user: w.jobs.user }
     const plain = computeMetrics(jobs, w.machineProcs, simulate(jobs, w.machineProcs, { primary: 'FCFS', backfill: 'same', threshold: null }))
-    const req = predictionQuality(jobs, w.machineProcs, lossId, 1, 0)
-    console.log(`${name}: ${jobs.count} jobs, loss ${lossId}; EASY avgBsld ${plain.avgBsld.toFixed(1)} avgWait ${plain.avgWait.toFixed(0)} s; MAE of the requested time ${req.maeReq.toFixed(0)} s`)
+    const req = predictionQuality(jobs, w.machineProcs, lossId, 1, 0, negative)
+    console.log(`${name}: ${jobs.count} jobs, loss ${lossId}, negative predictions ${negative}; EASY avgBsld ${plain.avgBsld.toFixed(1)} avgWait ${plain.avgWait.toFixed(0)} s; MAE of the requested time ${req.maeReq.toFixed(0)} s`)
     for (const eta of etas) for (const lambda of lambdas) {
-      const r = predictionQuality(jobs, w.machineProcs, lossId, eta, lambda)
+      const r = predictionQuality(jobs, w.machineProcs, lossId, eta, lambda, negative)
       console.log(`  eta ${String(eta).padStart(6)} lambda ${String(lambda).padStart(8)}: MAE ${r.mae.toFixed(0).padStart(6)} s  mean E-Loss ${r.eloss.toExponential(2)}  under ${(100 * r.under).toFixed(1).padStart(5)} %  at 1 s ${(100 * r.floor).toFixed(1).padStart(5)} %  mean ${r.mean.toFixed(0).padStart(6)} s  sum pred/sum runtime ${r.ratio.toFixed(3)}  avgBsld ${r.bsld.toFixed(1).padStart(7)}  avgWait ${r.wait.toFixed(0).padStart(6)} s  (${r.seconds.toFixed(2)} s)`)
     }
   }
@@ -245,7 +245,7 @@ async function predictTune(etas: number[], lambdas: number[], lossId: string, lo
 
 if (process.argv[2] === '--predict-tune') {
   const list = (i: number, d: number[]) => (process.argv[i] ? process.argv[i].split(',').map(Number) : d)
-  await predictTune(list(3, [500, 5000, 50000]), list(4, [0, 1e4, 1e5, 1e6, 1e8]), process.argv[5] ?? ELOSS_ID, process.argv[6] ? process.argv[6].split(',') : ['KTH-SP2-1996-2.1-cln.swf.gz', 'CTC-SP2-1996-3.1-cln.swf.gz', 'SDSC-BLUE-2000-4.2-cln.swf.gz'])
+  await predictTune(list(3, [500, 5000, 50000]), list(4, [0, 1e4, 1e5, 1e6, 1e8]), process.argv[5] ?? ELOSS_ID, process.argv[6] ? process.argv[6].split(',') : ['KTH-SP2-1996-2.1-cln.swf.gz', 'CTC-SP2-1996-3.1-cln.swf.gz', 'SDSC-BLUE-2000-4.2-cln.swf.gz'], process.argv[7] === 'floor' ? 'floor' : 'mirror')
   process.exit(0)
 }
 

@@ -84,7 +84,7 @@ export const DEFAULTS = {
   /** The wizard's quicker mixed search. */
   mixedWizard: d({ budget: 60, weeks: 20 }, 'budget 60 on 20 weeks: enough to see whether a mix beats the pure orders'),
   /** The learned regression (docs/PREDICTIONS.md §Model): NAG's step η (seconds) and λ of λ‖w‖₂. */
-  eloss: d({ eta: 5000, lambda: 1e5 },
+  eloss: d({ eta: 5000, lambda: 1e5, negative: 'mirror' as 'mirror' | 'floor' },
     'the research code\'s step η = 5000 s; λ = 10⁵ (the thesis gives none): on KTH-SP2, CTC-SP2 and SDSC-BLUE the squared-loss regression then predicts closer than with λ = 0 and than the requested times, and the E-Loss one barely moves with either'),
 } as const
 

@@ -11,16 +11,19 @@ import { lossSlope, lossWeight, type LossDeclaration } from './losses'
 import { expandPhi, Nag, phiDimension } from './nag'
 import type { OnlinePredictor, PredictJobs } from './types'
 
-/** NAG's step η (seconds) and the regulariser's λ (docs/PREDICTIONS.md §Model). */
+/** NAG's step η (seconds), the regulariser's λ, and what a negative wᵀΦ predicts (docs/PREDICTIONS.md §Model):
+ * 'mirror' predicts |wᵀΦ| (the research code's rule), 'floor' leaves it to the simulator's 1 s floor. */
 export interface RegressionParams {
   readonly eta: number
   readonly lambda: number
+  readonly negative: 'mirror' | 'floor'
 }
 
 /** The dimension of Φ: 1 + 2·20 + C(20, 2) = 231. */
 export const PHI_DIMENSION = phiDimension(FEATURE_COUNT)
 
 export function createRegression(jobs: PredictJobs, loss: LossDeclaration, params: RegressionParams = DEFAULTS.eloss.value): OnlinePredictor {
+  if (params.negative !== 'mirror' && params.negative !== 'floor') throw new Error(`a negative prediction is mirrored or floored, not ${String(params.negative)}`)
   if (!(params.eta > 0) || !(params.lambda >= 0)) throw new Error(`the regression needs η > 0 and λ ≥ 0, got η = ${params.eta}, λ = ${params.lambda}`)
   return new Regression(jobs, loss, params)
 }
@@ -35,8 +38,10 @@ export class Regression implements OnlinePredictor {
   private freeSlots: Int32Array
   private freeLen: number
   private readonly slotOf: Int32Array
+  private readonly mirror: boolean
 
   constructor(private readonly jobs: PredictJobs, private readonly loss: LossDeclaration, params: RegressionParams) {
+    this.mirror = params.negative === 'mirror'
     this.features = new FeatureState(jobs)
     this.nag = new Nag(PHI_DIMENSION, params.eta, params.lambda)
     const cap = 64
@@ -73,7 +78,9 @@ export class Regression implements OnlinePredictor {
     }
     expandPhi(this.pool, slot * FEATURE_COUNT, FEATURE_COUNT, this.phi)
     this.nag.scale(this.phi)
-    return this.nag.predict(this.phi)
+    const f = this.nag.predict(this.phi)
+    // The model learns on f itself (the update's slope is taken at wᵀΦ); only what it tells the simulator is mirrored.
+    return this.mirror && f < 0 ? -f : f
   }
 
   started(j: number, now: number): void {
