@@ -77,8 +77,7 @@ export class Regression implements OnlinePredictor {
       this.features.submit(j)
     }
     expandPhi(this.pool, slot * FEATURE_COUNT, FEATURE_COUNT, this.phi)
-    this.nag.scale(this.phi)
-    const f = this.nag.predict(this.phi)
+    const f = this.nag.scaleAndPredict(this.phi)
     // The model learns on f itself (the update's slope is taken at wᵀΦ); only what it tells the simulator is mirrored.
     return this.mirror && f < 0 ? -f : f
   }

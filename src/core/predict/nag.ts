@@ -54,13 +54,29 @@ export class Nag {
   scale(phi: Float64Array): void {
     const { w, s, dim } = this
     for (let i = 0; i < dim; i++) {
-      const a = phi[i] < 0 ? -phi[i] : phi[i]
+      const a = Math.abs(phi[i])
       if (a > s[i]) {
         w[i] = (w[i] * s[i]) / a
         s[i] = a
         this.inv[i] = 1 / a
       }
     }
+  }
+
+  /** scale(Φ) then wᵀΦ, in one pass (the regression's prediction). */
+  scaleAndPredict(phi: Float64Array): number {
+    const { w, s, inv, dim } = this
+    let f = 0
+    for (let i = 0; i < dim; i++) {
+      const x = phi[i], a = Math.abs(x)
+      if (a > s[i]) {
+        w[i] = (w[i] * s[i]) / a
+        s[i] = a
+        inv[i] = 1 / a
+      }
+      f += w[i] * x
+    }
+    return f
   }
 
   /** f = wᵀΦ. */
