@@ -1,7 +1,8 @@
 // `npm run bench`: speed of import and simulation on real logs (a benchmark, not a timed test).
 // Targets (issue #2, 2-core machine): CEA-Curie EASY-FCFS ≤ 1 s of simulation and ≤ 2 s end to end
 // in a fresh process; 1M SWF lines import at ≥ 1M lines/s below 300 MB RSS. Results go to
-// docs/PERFORMANCE.md by hand, with what changed them.
+// docs/PERFORMANCE.md by hand, with what changed them. `--predict [n|logs]` and `--predict-tune`:
+// the learned regression (issue #22, docs/PREDICTIONS.md §Performance and §Model).
 import { execFileSync } from 'node:child_process'
 import { existsSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -10,11 +11,10 @@ import { simulateEasyOnNodes } from '../src/core/cluster/easy'
 import { simulateCluster } from '../src/core/cluster/simulate'
 import { defaultScheduling } from '../src/core/cluster/config'
 import type { ClusterJobs, ClusterSpec, NodeSpec, PartitionSpec } from '../src/core/cluster/types'
-import { simulate } from '../src/core/sim/easy'
+import { EasySimulator, simulate } from '../src/core/sim/easy'
 import { computeMetrics } from '../src/core/sim/metrics'
 import { CH6_POLICIES } from '../src/core/sim/policies'
 import { readLog } from '../src/node/read-log'
-import { EasySimulator } from '../src/core/sim/easy'
 import { createRegression } from '../src/core/predict/learner'
 import { ELOSS_ID, findLoss, lossValue, lossWeight } from '../src/core/predict/losses'
 import type { PredictionConfig } from '../src/core/predict/types'
@@ -296,7 +296,9 @@ function predictMillion(n: number): void {
   const order = Int32Array.from({ length: n }, (_, j) => j).sort((a, b) => start[a] + runtime[a] - (start[b] + runtime[b]) || a - b)
   const alone = best(1, () => {
     const reg = createRegression(jobs, findLoss(ELOSS_ID)!)
-    // Replay: submissions in order, starts at start[j], ends in end order (ties by index), interleaved by time.
+    // Replay: submissions in order, ends in end order (ties by index) before the submissions after
+    // them; each job is started right after its prediction, with its start time from the schedule
+    // (so starts are not in time order: the feature values are not the simulation's, the cost is).
     let e = 0
     for (let j = 0; j < n; j++) {
       while (e < n && start[order[e]] + runtime[order[e]] < submit[j]) { const k = order[e++]; reg.finished(k, start[k] + runtime[k]) }
