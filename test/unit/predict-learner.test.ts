@@ -320,6 +320,27 @@ describe('the regression in the simulator', () => {
     }), { numRuns: 50 })
   })
 
+  it('sees the events in the simulator\'s order: a job that ends at a submit time is history; one that starts then is not yet running', () => {
+    // 4 processors, all jobs of user 0:
+    //   job 0: submit 0, runtime 100, q 4 → runs 0–100
+    //   job 1: submit 100, runtime 50, q 4 → starts at 100 (job 0 ended at 100), runs 100–150
+    //   job 2: submit 100, runtime 10, q 1 → waits for job 1
+    //   job 3: submit 120, runtime 10, q 1 → waits
+    const jobs: PredictJobs = { count: 4, submit: f64(0, 100, 100, 120), runtime: f64(100, 50, 10, 10), requested: f64(200, 200, 200, 200), procs: Int32Array.from([4, 4, 1, 1]), user: new Int32Array(4) }
+    const sim = new EasySimulator(jobs, 4, elossConfig(ELOSS_ID, false), {})
+    const reg = Reflect.get(sim, 'online') as Regression
+    const seen = new Float64Array(4 * 20)
+    const predict = reg.predict.bind(reg)
+    reg.predict = (j: number, now: number) => { reg.features.compute(j, now, seen, 20 * j); return predict(j, now) }
+    sim.runUntil(Infinity)
+    const x = (j: number) => Array.from(seen.subarray(20 * j, 20 * j + 16))
+    //                 p̃    p1   p2 p3 AVE2 AVE3 all q  hist ratio curr run longest sum occ break
+    expect(x(1)).toEqual([200, 100, 0, 0, 100, 100, 100, 4, 4, 1, 0, 0, 0, 0, 0, 0])
+    expect(x(2)).toEqual([200, 100, 0, 0, 100, 100, 100, 1, 4, 0.25, 0, 0, 0, 0, 0, 0])
+    expect(x(3)).toEqual([200, 100, 0, 0, 100, 100, 100, 1, 3, 1 / 3, 4, 1, 20, 20, 4, 20])
+    expect(Array.from(sim.start)).toEqual([0, 100, 150, 150])
+  })
+
   it('on KTH-SP2 (the bundled sample): the E-Loss predicts well below the runtimes; the squared loss does not', async () => {
     const w = await readLog('resources/KTH-SP2-1996-2.1-cln.swf.gz')
     const run = (loss: string) => {
