@@ -83,5 +83,8 @@ export const DEFAULTS = {
   mixed: d({ features: 3 as 3 | 6, method: 'xnes' as 'xnes' | 'grid', budget: 200 }, 'three features searched by XNES with 200 weight vectors: the research\'s set-up'),
   /** The wizard's quicker mixed search. */
   mixedWizard: d({ budget: 60, weeks: 20 }, 'budget 60 on 20 weeks: enough to see whether a mix beats the pure orders'),
+  // The runtime-prediction campaign (docs/PREDICTIONS.md §Campaign).
+  /** A job's bounded slowdown is extreme above this quantile of plain EASY's on the same log. */
+  extremeBsld: d(0.999, 'the thesis saw about 0.1 % of jobs with extreme bounded slowdowns under learned predictions: above plain EASY\'s 99.9th percentile on the same log, EASY itself has at most 0.1 % such jobs, so any excess is the tail that predictions add, on every log\'s own scale'),
 } as const
 

@@ -20,6 +20,7 @@ export function unitLabel(u: WorkUnit): string {
     case 'online-trace': return String(u.trace + 1)
     case 'mixed-stats': return 'feature statistics'
     case 'mixed-objective': return `(${u.primary.weights.map((v) => Number(v.toFixed(3))).join(', ')})`
+    case 'prediction-triple': return u.triple
     case 'import': return u.options.name ?? u.path
   }
 }
@@ -31,6 +32,7 @@ export function unitName(u: WorkUnit): string {
     case 'online-trace': return `online trace ${unitLabel(u)}`
     case 'mixed-stats': return 'the feature statistics of the mixed search'
     case 'mixed-objective': return `weight vector ${unitLabel(u)}`
+    case 'prediction-triple': return `prediction triple ${unitLabel(u)}`
     case 'import': return `the import of ${unitLabel(u)}`
   }
 }

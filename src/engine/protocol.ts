@@ -22,6 +22,7 @@ import type { ResampleSpec } from '../core/tune/resample'
 import type { SplitSpec } from '../core/tune/split'
 import type { ImportOptions } from '../core/workload/import'
 import type { ImportedLog } from './import'
+import type { PredictionCampaignOptions, TripleMetrics } from '../core/predict/campaign'
 
 /** What every worker needs to build the workload's week samples itself. */
 export interface WorkloadSetup {
@@ -59,6 +60,9 @@ export type WorkUnit =
   | { kind: 'mixed-stats' }
   /** The mean train objective of one mixed policy (trainObjective) on the setup's train samples. */
   | { kind: 'mixed-objective'; primary: MixedSpec; options: Pick<MixedOptions, 'objective' | 'threshold' | 'tau' | 'compat'> }
+  /** One triple of the runtime-prediction campaign (src/core/predict/campaign.ts, by its id) on the
+   * setup's whole log (read, not split: `prepare: false`); src/engine/predictions.ts. */
+  | { kind: 'prediction-triple'; triple: string; options: PredictionCampaignOptions }
   /** A whole import (src/engine/import.ts): no setup needed. `options.name` is the name the
    * report shows. */
   /** `paths`: a log kept as several files, read as one (path is then the first); `names`: those
@@ -71,6 +75,7 @@ export interface UnitResults {
   'online-trace': TraceRuns
   'mixed-stats': Standardization
   'mixed-objective': number
+  'prediction-triple': TripleMetrics
   /** The workload's typed arrays arrive as copies (structured clone). */
   'import': ImportedLog
 }
