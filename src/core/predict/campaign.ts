@@ -38,7 +38,7 @@ export function predictorKey(p: PredictorSpec): string {
 
 export const tripleId = (p: PredictorSpec, c: CorrectionId, b: BackfillOrder): string => `${predictorKey(p)}+${c}+${b}`
 
-/** The thesis's named triples (ALGORITHMS.md §2.6 is the research reference; docs/PREDICTIONS.md §Campaign). */
+/** The thesis named triples (docs/PREDICTIONS.md §Campaign). */
 export const EASY_ID = 'requested+none+same'
 export const EASY_PP_ID = 'ave2+incremental+sjbf'
 export const CLAIRVOYANT_ID = 'clairvoyant+none+same'
@@ -200,7 +200,7 @@ export interface LooResult {
   readonly notes: readonly string[]
 }
 
-/** The multiple-hypothesis warning of the thesis (ALGORITHMS.md §6.5), in words. */
+/** The multiple-hypothesis warning of the thesis (docs/PREDICTIONS.md §Campaign), in words. */
 export const MULTIPLE_TESTING_NOTE = 'Many triples are compared on few logs (a multiple-hypothesis problem, as the thesis warns): the best triple on a log, or on the other logs, is partly the luckiest. Only the chosen triple\'s AvgBsld on the held-out log is an honest estimate, and small differences between the top triples may be noise.'
 
 /**
