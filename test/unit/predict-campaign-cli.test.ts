@@ -114,6 +114,8 @@ describe('easytune predictions', () => {
       expect(f.of).toBe(8)
     })
     expect(j.selection.notes).toEqual([MULTIPLE_TESTING_NOTE])
+    expect(j.selection.correlations.length).toBe(3)
+    for (let a = 0; a < 3; a++) expect(j.selection.correlations[a][a]).toBeCloseTo(1, 12)
   })
 
   it('prints the same result with 1 and 2 workers, and the same again from its cache', async () => {

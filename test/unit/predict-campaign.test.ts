@@ -3,7 +3,7 @@
 // against values worked by hand.
 import { describe, expect, it } from 'vitest'
 import {
-  CLAIRVOYANT_ID, CLAIRVOYANT_SJBF_ID, EASY_ID, EASY_PP_ID, extremeBound, findTriple, leaveOneOut, MULTIPLE_TESTING_NOTE, simulateTriple, tripleConfig, tripleMetrics, TRIPLES,
+  CLAIRVOYANT_ID, CLAIRVOYANT_SJBF_ID, EASY_ID, EASY_PP_ID, extremeBound, findTriple, leaveOneOut, logCorrelations, MULTIPLE_TESTING_NOTE, simulateTriple, tripleConfig, tripleMetrics, TRIPLES,
   DEFAULT_CAMPAIGN_OPTIONS,
 } from '../../src/core/predict/campaign'
 import { LOSS_IDS } from '../../src/core/predict/losses'
@@ -146,5 +146,20 @@ describe('leave-one-out across logs', () => {
   it('refuses a table with a missing value or ragged rows', () => {
     expect(() => leaveOneOut([[1, NaN], [1, 2]])).toThrow(/finite/)
     expect(() => leaveOneOut([[1, 2], [1]])).toThrow(/same triples/)
+  })
+})
+
+describe('how alike two logs rank the triples', () => {
+  it('is the Pearson r of their AvgBsld over the candidates, null without variation', () => {
+    // A = 1 2 3 (4), B = 2 4 6 (0): r = 1; C = 3 2 1 (9): r(A, C) = −1; D constant: null. The fourth triple is not a candidate.
+    const r = logCorrelations([[1, 2, 3, 4], [2, 4, 6, 0], [3, 2, 1, 9], [5, 5, 5, 1]], [true, true, true, false])
+    expect(r[0][1]).toBeCloseTo(1, 12)
+    expect(r[0][2]).toBeCloseTo(-1, 12)
+    expect(r[1][2]).toBeCloseTo(-1, 12)
+    expect(r[0][3]).toBeNull()
+    expect(r[0][0]).toBeCloseTo(1, 12)
+    // With every triple a candidate the fourth column counts: A = 1 2 3 4, B = 2 4 6 0 →
+    // means 2.5 and 3; Σdx·dy = (−1.5)(−1) + (−.5)(1) + (.5)(3) + (1.5)(−3) = −2; Σdx² = 5; Σdy² = 20 → r = −2/10.
+    expect(logCorrelations([[1, 2, 3, 4], [2, 4, 6, 0]])[0][1]).toBeCloseTo(-0.2, 12)
   })
 })

@@ -7,7 +7,7 @@ import { citation, IMPORT_FLAGS, IMPORT_HELP, importOptions, loadWorkload } from
 import { int, num, pct, INTERRUPTED, Progress, table, untilInterrupted, writeJson, type Io } from '../output'
 import { shown, whyDefaults } from '../defaults-help'
 import { DEFAULTS } from '../../core/defaults'
-import { CLAIRVOYANT_ID, CLAIRVOYANT_SJBF_ID, EASY_ID, EASY_PP_ID, leaveOneOut, TRIPLES, type PredictionCampaignOptions, type Triple, type TripleMetrics } from '../../core/predict/campaign'
+import { CLAIRVOYANT_ID, CLAIRVOYANT_SJBF_ID, EASY_ID, EASY_PP_ID, leaveOneOut, logCorrelations, TRIPLES, type PredictionCampaignOptions, type Triple, type TripleMetrics } from '../../core/predict/campaign'
 import { ELOSS_ID, LOSSES, WEIGHTS } from '../../core/predict/losses'
 import { PREDICTOR_IDS } from '../../core/predict/predictors'
 import type { PredictorId } from '../../core/predict/types'
@@ -95,13 +95,22 @@ export async function predictionsCommand(argv: string[], io: Io): Promise<number
 
   const progress = new Progress(io)
   const t0 = performance.now()
+  let logsReported = 0
   const run = await untilInterrupted(io, progress, async (signal) => predictionCampaignOnPool(pool, await Promise.all(logs.map(async (l) => ({
     setup: { logPath: resolve(l.path), importOptions: imports, split: DEFAULTS.split.value, resample: { method: DEFAULTS.resample.value, weeks: 1, seed: DEFAULTS.seed.value }, tau: options.tau },
     jobs: l.w.jobs.count,
     workloadHash: cache ? await hashFile(l.path) : undefined,
   }))), triples.map((t) => t.id), options, {
     signal, cache,
-    onProgress: (p) => progress.update(`simulating ${logs[p.log].w.name}`, p.fraction, `${int(p.unitsDone)}/${int(p.unitsTotal)} triples${p.cachedUnits ? ` (${int(p.cachedUnits)} cached)` : ''}${p.etaSeconds !== null && p.etaSeconds > 0 ? ` ETA ${formatDuration(p.etaSeconds)}` : ''}`),
+    onProgress: (p) => {
+      const eta = p.etaSeconds !== null && p.etaSeconds > 0 ? ` ETA ${formatDuration(p.etaSeconds)}` : ''
+      progress.update(`simulating ${logs[p.log].w.name}`, p.fraction, `${int(p.unitsDone)}/${int(p.unitsTotal)} triples${p.cachedUnits ? ` (${int(p.cachedUnits)} cached)` : ''}${eta}`)
+      // Off a terminal (a log file, a batch job) one line per finished log.
+      if (!io.tty && p.unitsDone === (p.log + 1) * triples.length && logsReported <= p.log) {
+        logsReported = p.log + 1
+        io.err(`${logs[p.log].w.name}: ${triples.length} triples done after ${formatDuration((performance.now() - t0) / 1000)}; ${pct(p.fraction, 0)} of the campaign${eta}\n`)
+      }
+    },
     onWorkerCrash: (c) => { progress.done(); io.err(`warning: ${c.message}\n`) },
     onWarning: (m) => { progress.done(); io.err(`warning: ${m}\n`) },
   }), 'interrupted: finished triples are kept in the cache; run the same command again to resume.')
@@ -141,7 +150,8 @@ type Row = { triple: string } & TripleMetrics
 
 /** `easytune predictions --json` (schemaVersion 1). */
 export function predictionsJson(logs: readonly { path: string; w: Workload }[], triples: readonly Triple[], options: PredictionCampaignOptions, metrics: TripleMetrics[][]) {
-  const loo = leaveOneOut(metrics.map((row) => row.map((m) => m.avgBsld)), triples.map((t) => t.selectable))
+  const table = metrics.map((row) => row.map((m) => m.avgBsld))
+  const loo = leaveOneOut(table, triples.map((t) => t.selectable))
   const learned = triples.map((t, i) => [t, i] as const).filter(([t]) => t.learned)
   const extremes = (row: TripleMetrics[]) => {
     if (learned.length === 0) return { bestLearned: null, worstLearned: null }
@@ -171,6 +181,8 @@ export function predictionsJson(logs: readonly { path: string; w: Workload }[], 
         heldOutRank: f.heldOutRank, of: loo.candidates, hindsightBest: triples[f.hindsightBest].id, hindsightAvgBsld: f.hindsightAvgBsld,
       })),
       notes: loo.notes,
+      /** Pearson r of the selectable triples' AvgBsld between two logs (null: no variation). */
+      correlations: logCorrelations(table, triples.map((t) => t.selectable)),
     },
   }
 }
@@ -215,6 +227,11 @@ function formatReport(r: Result): string {
     ], ['l', 'l', 'r', 'r', 'l']).trimEnd())
     const chosen = new Set(r.selection.folds.map((f) => f.chosen))
     for (const id of chosen) lines.push(`  ${id}: ${label.get(id)}`)
+  }
+  if (r.logs.length >= 2) {
+    const c = r.selection.correlations
+    lines.push('', 'How alike the logs rank the triples (Pearson r of AvgBsld over the non-clairvoyant triples):')
+    lines.push(table([['', ...r.logs.map((_, i) => `(${i + 1})`)], ...r.logs.map((l, a) => [`(${a + 1}) ${l.name}`, ...c[a].map((v) => (v === null ? '–' : num(v, 2)))])], ['l', ...r.logs.map(() => 'r' as const)]).trimEnd())
   }
   for (const n of r.selection.notes) lines.push('', n)
   const cites = [...new Set(r.logs.map((l) => l.citation).filter((c): c is string => c !== null))]

@@ -244,3 +244,23 @@ export function leaveOneOut(avgBsld: readonly (readonly number[])[], selectable?
     : [MULTIPLE_TESTING_NOTE]
   return { folds, candidates: cand.length, notes }
 }
+
+/**
+ * Pearson correlation, between every two logs, of the candidates' AvgBsld (the thesis's §4.4 check
+ * that a triple good on one log is good on another): r[a][b] over the triples with `selectable`
+ * (default every triple); null when either log's values do not vary.
+ */
+export function logCorrelations(avgBsld: readonly (readonly number[])[], selectable?: readonly boolean[]): (number | null)[][] {
+  const cols = (avgBsld[0] ?? []).map((_, t) => t).filter((t) => !selectable || selectable[t])
+  const pearson = (x: readonly number[], y: readonly number[]): number | null => {
+    const n = cols.length
+    if (n < 2) return null
+    let mx = 0, my = 0
+    for (const t of cols) { mx += x[t]; my += y[t] }
+    mx /= n; my /= n
+    let sxy = 0, sxx = 0, syy = 0
+    for (const t of cols) { const dx = x[t] - mx, dy = y[t] - my; sxy += dx * dy; sxx += dx * dx; syy += dy * dy }
+    return sxx > 0 && syy > 0 ? sxy / Math.sqrt(sxx * syy) : null
+  }
+  return avgBsld.map((a) => avgBsld.map((b) => pearson(a, b)))
+}
