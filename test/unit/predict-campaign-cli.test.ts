@@ -81,7 +81,7 @@ describe('easytune predictions', () => {
     const j = JSON.parse(r.stdout)
     expect(j.schemaVersion).toBe(1)
     expect(j.options).toEqual({ primary: 'FCFS', threshold: null, tau: 10, extremeQuantile: 0.999 })
-    expect(j.named).toEqual({ easy: 'requested+none+same', easyPlusPlus: 'ave2+incremental+sjbf', clairvoyant: 'clairvoyant+none+same', clairvoyantSjbf: 'clairvoyant+none+sjbf' })
+    expect(j.named).toEqual({ easy: 'requested+none+same', easyPlusPlus: 'ave2+incremental+sjbf', clairvoyant: 'clairvoyant+none+same', clairvoyantSjbf: 'clairvoyant+none+sjbf', thesisChoice: 'eloss:sq-abs-large-area+incremental+sjbf' })
     expect(j.triples.length).toBe(10) // 2·2 without correction + AVE₂·3·2
     expect(j.logs.length).toBe(3)
     for (const log of j.logs) {

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest'
 import {
   CLAIRVOYANT_ID, CLAIRVOYANT_SJBF_ID, EASY_ID, EASY_PP_ID, extremeBound, findTriple, leaveOneOut, logCorrelations, MULTIPLE_TESTING_NOTE, simulateTriple, tripleConfig, tripleMetrics, TRIPLES,
-  DEFAULT_CAMPAIGN_OPTIONS,
+  DEFAULT_CAMPAIGN_OPTIONS, THESIS_CHOICE_ID,
 } from '../../src/core/predict/campaign'
 import { LOSS_IDS } from '../../src/core/predict/losses'
 import { simulate } from '../../src/core/sim/easy'
@@ -32,7 +32,8 @@ describe('the triples', () => {
     expect(findTriple('eloss:sq-abs-large-area+incremental+sjbf')).toMatchObject({ predictor: { id: 'eloss', loss: 'sq-abs-large-area' }, learned: true })
     expect(findTriple(EASY_ID)!.label).toMatch(/^EASY \(/)
     expect(findTriple(EASY_PP_ID)!.label).toMatch(/^EASY\+\+ \(/)
-    expect(findTriple('eloss:sq-abs-large-area+incremental+sjbf')!.label).toMatch(/E-Loss/)
+    expect(findTriple('eloss:sq-abs-large-area+incremental+sjbf')!.label).toMatch(/^The thesis choice \(.*E-Loss/)
+    expect(THESIS_CHOICE_ID).toBe('eloss:sq-abs-large-area+incremental+sjbf')
     expect(findTriple('ave2+none+same')).toBeUndefined()
   })
 

@@ -7,7 +7,7 @@ import { citation, IMPORT_FLAGS, IMPORT_HELP, importOptions, loadWorkload } from
 import { int, num, pct, INTERRUPTED, Progress, table, untilInterrupted, writeJson, type Io } from '../output'
 import { shown, whyDefaults } from '../defaults-help'
 import { DEFAULTS } from '../../core/defaults'
-import { CLAIRVOYANT_ID, CLAIRVOYANT_SJBF_ID, EASY_ID, EASY_PP_ID, leaveOneOut, logCorrelations, TRIPLES, type PredictionCampaignOptions, type Triple, type TripleMetrics } from '../../core/predict/campaign'
+import { CLAIRVOYANT_ID, CLAIRVOYANT_SJBF_ID, EASY_ID, EASY_PP_ID, THESIS_CHOICE_ID, leaveOneOut, logCorrelations, TRIPLES, type PredictionCampaignOptions, type Triple, type TripleMetrics } from '../../core/predict/campaign'
 import { ELOSS_ID, LOSSES, WEIGHTS } from '../../core/predict/losses'
 import { PREDICTOR_IDS } from '../../core/predict/predictors'
 import type { PredictorId } from '../../core/predict/types'
@@ -165,7 +165,7 @@ export function predictionsJson(logs: readonly { path: string; w: Workload }[], 
   return {
     schemaVersion: PREDICTIONS_SCHEMA_VERSION,
     options: { ...options, extremeQuantile: DEFAULTS.extremeBsld.value },
-    named: { easy: EASY_ID, easyPlusPlus: EASY_PP_ID, clairvoyant: CLAIRVOYANT_ID, clairvoyantSjbf: CLAIRVOYANT_SJBF_ID },
+    named: { easy: EASY_ID, easyPlusPlus: EASY_PP_ID, clairvoyant: CLAIRVOYANT_ID, clairvoyantSjbf: CLAIRVOYANT_SJBF_ID, thesisChoice: THESIS_CHOICE_ID },
     triples: triples.map((t) => ({ id: t.id, label: t.label, predictor: t.predictor, correction: t.correction, backfill: t.backfill, learned: t.learned, selectable: t.selectable })),
     logs: logs.map(({ path, w }, l) => ({
       name: w.name, file: path, machineProcs: w.machineProcs, jobs: w.jobs.count, citation: citation(w),
@@ -202,7 +202,7 @@ function formatReport(r: Result): string {
     const by = new Map(log.results.map((x) => [x.triple, x]))
     const rows: [string, string | null][] = [
       ['EASY', r.named.easy], ['Clairvoyant EASY', r.named.clairvoyant], ['Clairvoyant EASY-SJBF', r.named.clairvoyantSjbf], ['EASY++', r.named.easyPlusPlus],
-      ['Best learned', log.bestLearned], ['Worst learned', log.worstLearned],
+      ['Best learned', log.bestLearned], ['Worst learned', log.worstLearned], ['Thesis choice', r.named.thesisChoice],
     ]
     const present = rows.filter(([, id]) => id !== null && by.has(id))
     lines.push('', `${log.name}: ${int(log.machineProcs)} processors, ${int(log.jobs)} jobs; extreme bounded slowdown above ${num(log.extremeBound ?? NaN, 1)}.`)

@@ -43,9 +43,12 @@ export const EASY_ID = 'requested+none+same'
 export const EASY_PP_ID = 'ave2+incremental+sjbf'
 export const CLAIRVOYANT_ID = 'clairvoyant+none+same'
 export const CLAIRVOYANT_SJBF_ID = 'clairvoyant+none+sjbf'
+/** The triple the thesis selected on all its leave-one-out folds but one: the E-Loss regression, incremental correction, SJBF. */
+export const THESIS_CHOICE_ID = `eloss:${ELOSS_ID}+incremental+sjbf`
 const NAMES: Readonly<Record<string, string>> = {
   [EASY_ID]: 'EASY', [EASY_PP_ID]: 'EASY++', [CLAIRVOYANT_ID]: 'Clairvoyant EASY', [CLAIRVOYANT_SJBF_ID]: 'Clairvoyant EASY-SJBF',
   'requested+none+sjbf': 'EASY-SJBF on requested times (SPF backfill)',
+  [THESIS_CHOICE_ID]: 'The thesis choice',
 }
 
 function makeTriple(predictor: PredictorSpec, correction: CorrectionId, backfill: BackfillOrder): Triple {
