@@ -7,7 +7,7 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { constants as fsc, promises as fsp } from 'node:fs'
 import { join, resolve } from 'node:path'
-import type { PredictionCampaignOptions, TripleMetrics } from '../core/predict/campaign'
+import { findTriple, type PredictionCampaignOptions, type TripleMetrics } from '../core/predict/campaign'
 import { canonicalJson, DEFAULT_CACHE_DIR, hashFile } from './cache'
 import type { CrashInfo } from './lifecycle'
 import { hashLogFiles } from './log-hash'
@@ -158,7 +158,10 @@ export async function predictionCampaignOnPool(pool: EnginePool, logs: readonly 
     }
     report(l)
     opts.signal?.throwIfAborted()
-    const todo = triples.map((_, t) => t).filter((t) => metrics[l][t] === null)
+    // The learned triples (the costliest) first, so the last units of a log, which leave workers
+    // idle while they finish, are cheap ones. Only the order of work: results go by index.
+    const costly = (t: number) => (findTriple(triples[t])?.learned ? 0 : 1)
+    const todo = triples.map((_, t) => t).filter((t) => metrics[l][t] === null).sort((x, y) => costly(x) - costly(y) || x - y)
     if (todo.length === 0) continue
     const writes: Promise<void>[] = []
     const session = pool.session({ setup, signal: opts.signal, cancelledMessage: 'the prediction campaign was cancelled; finished triples are kept in the cache', onWorkerCrash: opts.onWorkerCrash })
