@@ -86,5 +86,8 @@ export const DEFAULTS = {
   // The runtime-prediction campaign (docs/PREDICTIONS.md §Campaign).
   /** A job's bounded slowdown is extreme above this quantile of plain EASY's on the same log. */
   extremeBsld: d(0.999, 'the thesis saw about 0.1 % of jobs with extreme bounded slowdowns under learned predictions: above plain EASY\'s 99.9th percentile on the same log, EASY itself has at most 0.1 % such jobs, so any excess is the tail that predictions add, on every log\'s own scale'),
+  /** The learned regression (docs/PREDICTIONS.md §Model): NAG's step η (seconds) and λ of λ‖w‖₂. */
+  eloss: d({ eta: 5000, lambda: 1e5, negative: 'mirror' as 'mirror' | 'floor' },
+    'the research code\'s step η = 5000 s; λ = 10⁵ (the thesis gives none): on KTH-SP2, CTC-SP2 and SDSC-BLUE it gives the E-Loss its lowest mean loss of the λ tried and the squared loss a smaller error than λ = 0; a negative prediction is mirrored, as the research code did (floored instead, the E-Loss predicts 1 s for almost every job)'),
 } as const
 
