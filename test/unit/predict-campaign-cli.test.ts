@@ -118,6 +118,26 @@ describe('easytune predictions', () => {
     for (let a = 0; a < 3; a++) expect(j.selection.correlations[a][a]).toBeCloseTo(1, 12)
   })
 
+  it('runs all 130 triples, the learned ones included, with the same result for 1 and 2 workers', async () => {
+    const args = ['predictions', ...logs, '--no-cache', '--json']
+    const one = await runCli([...args, '--workers', '1'])
+    expect(one.code, one.stderr).toBe(0)
+    expect((await runCli([...args, '--workers', '2'])).stdout).toBe(one.stdout)
+    const j = JSON.parse(one.stdout)
+    expect(j.triples.length).toBe(130)
+    expect(j.selection.folds.every((f: { of: number }) => f.of === 128)).toBe(true)
+    const learned = new Set(j.triples.filter((t: { learned: boolean }) => t.learned).map((t: { id: string }) => t.id))
+    for (const log of j.logs) {
+      expect(learned.has(log.bestLearned)).toBe(true)
+      expect(learned.has(log.worstLearned)).toBe(true)
+      const value = (id: string) => log.results.find((x: { triple: string }) => x.triple === id).avgBsld
+      for (const id of learned) {
+        expect(value(id as string)).toBeGreaterThanOrEqual(value(log.bestLearned))
+        expect(value(id as string)).toBeLessThanOrEqual(value(log.worstLearned))
+      }
+    }
+  })
+
   it('prints the same result with 1 and 2 workers, and the same again from its cache', async () => {
     const args = ['predictions', ...logs, ...BASE, '--json']
     const one = await runCli([...args, '--no-cache', '--workers', '1'])
