@@ -6,6 +6,7 @@ import { importCommand } from './commands/import'
 import { mixedCommand } from './commands/mixed'
 import { onlineCommand } from './commands/online'
 import { policiesCommand } from './commands/policies'
+import { predictionsCommand } from './commands/predictions'
 import { serveCommand } from './commands/serve'
 import { reportCommand } from './commands/report'
 import { simulateCommand } from './commands/simulate'
@@ -29,6 +30,7 @@ Commands:
   evaluate <log>    pick the best order on past months and test it on later ones (thesis ch. 5)
   online <log>      emulate choosing the queue order online, period by period (thesis ch. 6)
   mixed <log>       search a mixed linear queue order (RR-9212) on train; evaluate it on test
+  predictions <log>…  every runtime-prediction triple on each log; choose one by leave-one-out (thesis ch. 4)
   policies          list the queue-ordering policies and their formulas
   serve             the app in your web browser, on 127.0.0.1 with an access token (browser mode)
   export <result>   write the recommended order as Slurm or PBS configuration, with its fidelity
@@ -51,6 +53,7 @@ const COMMANDS: Record<string, Command> = {
   evaluate: evaluateCommand,
   online: onlineCommand,
   policies: policiesCommand,
+  predictions: predictionsCommand,
   serve: serveCommand,
   export: exportCommand,
   report: reportCommand,

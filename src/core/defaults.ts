@@ -92,6 +92,9 @@ export const DEFAULTS = {
   /** `easytune walltimes` and the wizard's Time limits view (docs/PREDICTIONS.md §Time limits). */
   walltimes: d({ ratioFloor: 60, minJobs: 10, poorRatio: 2, startUsers: 5, startPartitions: 3, minPartitionShare: 0.01 },
     'runtimes and limits under 1 min count as 1 min in the ratio (a job that crashed at once would make it infinite, and limits are set in minutes); users and partitions of fewer than 10 jobs are never named to start with (one job cannot headline), nor users of whom fewer than a quarter of the jobs, or partitions of which fewer than half, ask 2× what they use or more; up to 5 users (until they make half of the over-requested hours) and 3 partitions (each with 1 % of the over-requested hours or more) are named'),
+  // The runtime-prediction campaign (docs/PREDICTIONS.md §Campaign).
+  /** A job's bounded slowdown is extreme above this quantile of plain EASY's on the same log. */
+  extremeBsld: d(0.999, 'the thesis saw about 0.1 % of jobs with extreme bounded slowdowns under learned predictions: above plain EASY\'s 99.9th percentile on the same log, EASY itself has at most 0.1 % such jobs, so any excess is the tail that predictions add, on every log\'s own scale'),
   /** The learned regression (docs/PREDICTIONS.md §Model): NAG's step η (seconds) and λ of λ‖w‖₂. */
   eloss: d({ eta: 5000, lambda: 1e5, negative: 'mirror' as 'mirror' | 'floor' },
     'the research code\'s step η = 5000 s; λ = 10⁵ (the thesis gives none): on KTH-SP2, CTC-SP2 and SDSC-BLUE it gives the E-Loss its lowest mean loss of the λ tried and the squared loss a smaller error than λ = 0; a negative prediction is mirrored, as the research code did (floored instead, the E-Loss predicts 1 s for almost every job)'),

@@ -24,6 +24,7 @@ import type { ImportOptions } from '../core/workload/import'
 import type { ImportedLog } from './import'
 import type { WhatIfId, WhatIfOutcome } from '../core/predict/walltimes'
 import type { FidelityReplay, FidelityReplayId } from '../core/export/predicted-fidelity'
+import type { PredictionCampaignOptions, TripleMetrics } from '../core/predict/campaign'
 
 /** What every worker needs to build the workload's week samples itself. */
 export interface WorkloadSetup {
@@ -69,6 +70,9 @@ export type WorkUnit =
    * fidelityReplay) on the setup's whole log: Θ (seconds or null) of the deployable orders and the
    * exported script's history window (days). */
   | { kind: 'predicted-order-replay'; replay: FidelityReplayId; threshold: number | null; historyDays: number }
+  /** One triple of the runtime-prediction campaign (src/core/predict/campaign.ts, by its id) on the
+   * setup's whole log (read, not split: `prepare: false`); src/engine/predictions.ts. */
+  | { kind: 'prediction-triple'; triple: string; options: PredictionCampaignOptions }
   /** A whole import (src/engine/import.ts): no setup needed. `options.name` is the name the
    * report shows. */
   /** `paths`: a log kept as several files, read as one (path is then the first); `names`: those
@@ -83,6 +87,7 @@ export interface UnitResults {
   'mixed-objective': number
   'walltimes-whatif': WhatIfOutcome
   'predicted-order-replay': FidelityReplay
+  'prediction-triple': TripleMetrics
   /** The workload's typed arrays arrive as copies (structured clone). */
   'import': ImportedLog
 }
