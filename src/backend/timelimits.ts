@@ -4,10 +4,11 @@
 // shows only when the person asks ("Show real names") and never saves or exports. The pseudonyms
 // are walltimesNames', the one naming every surface uses (the same ranking as the report).
 import { analyzeWalltimes, walltimesNames, type WalltimesInput } from '../core/predict/walltimes'
+import { campaignOf } from '../core/predict/walltimes-whatif'
 import type { TimeLimitsView } from '../shared/api'
 
 export function timeLimitsView(w: WalltimesInput): TimeLimitsView {
-  return { report: analyzeWalltimes(w, { names: false }), realNames: { users: byPseudonym(w, 'user', w.users), accounts: byPseudonym(w, 'account', w.accounts ?? []) } }
+  return { report: { ...analyzeWalltimes(w, { names: false }), campaign: campaignOf(null) }, realNames: { users: byPseudonym(w, 'user', w.users), accounts: byPseudonym(w, 'account', w.accounts ?? []) } }
 }
 
 /** Pseudonym → real name, for the names that have jobs in the cleaned log (the others appear nowhere). */

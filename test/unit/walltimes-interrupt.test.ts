@@ -6,6 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { build } from 'vite'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { WHATIF_SCENARIOS } from '../../src/core/predict/walltimes-whatif'
 
 describe('easytune walltimes on a large overloaded log', () => {
   let bundleDir = ''
@@ -43,11 +44,11 @@ describe('easytune walltimes on a large overloaded log', () => {
     child.stdout.on('data', (d: Buffer) => { out += d })
     let sawProgress: () => void = () => {}
     const progress = new Promise<void>((r) => { sawProgress = r })
-    child.stderr.on('data', (d: Buffer) => { err += d; if (/what-if 1 of 4 .* jobs started/.test(err)) sawProgress() })
+    child.stderr.on('data', (d: Buffer) => { err += d; if (new RegExp(`what-if 1 of ${WHATIF_SCENARIOS.length} .* jobs started`).test(err)) sawProgress() })
     const exit = new Promise<number | null>((r) => child.on('close', (code) => { sawProgress(); r(code) }))
     try {
       await progress
-      expect(err).toMatch(/what-if 1 of 4 \(Today's limits\): [\d,]+ of 200,000 jobs started \(\d+\.\d%\)\n/)
+      expect(err).toMatch(new RegExp(`what-if 1 of ${WHATIF_SCENARIOS.length} \\(Today's limits\\): [\\d,]+ of 200,000 jobs started \\(\\d+\\.\\d%\\)\\n`))
       const sent = performance.now()
       child.kill('SIGINT')
       const code = await exit

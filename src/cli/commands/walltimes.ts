@@ -5,7 +5,7 @@ import { citation, IMPORT_FLAGS, IMPORT_HELP, importOptions, loadWorkload, logAr
 import { INTERRUPTED, int, num, pct, Progress, table, untilInterrupted, writeJson, type Io } from '../output'
 import { DEFAULTS } from '../../core/defaults'
 import { analyzeWalltimes, type RatioQuantiles, type WalltimesGroup, type WalltimesReport, type WalltimesWhatIf, type WhatIfOutcome } from '../../core/predict/walltimes'
-import { findWhatIf, WHATIF_SCENARIOS, whatIfFailed, whatIfOutcome, whatIfReport, whatIfSimulator } from '../../core/predict/walltimes-whatif'
+import { campaignOf, findWhatIf, WHATIF_SCENARIOS, whatIfFailed, whatIfOutcome, whatIfReport, whatIfSimulator } from '../../core/predict/walltimes-whatif'
 import type { WhatIfId } from '../../core/predict/walltimes'
 import { formatDuration } from '../../core/util/duration'
 import { formatRatio } from '../../core/util/format'
@@ -61,7 +61,7 @@ export async function walltimesCommand(argv: string[], io: Io): Promise<number> 
     if (r === INTERRUPTED) return 130
     whatIf = r
   }
-  const report: WalltimesReport = { ...base, whatIf }
+  const report: WalltimesReport = { ...base, whatIf, campaign: campaignOf(whatIf) }
   if (json) writeJson(io, json, { ...report, citation: citation(w) })
   if (!json || json.file !== null) io.out(formatWalltimes(report, w, top))
   return 0
@@ -176,7 +176,7 @@ export function formatWalltimes(r: WalltimesReport, w: Workload, top: number): s
   if (r.recorded.partitions && r.startWith.partitions.length === 0) lines.push('  Partitions: none stands out.')
   for (const p of r.startWith.partitions) lines.push(`  Partition ${p.name}: ${p.reason}.`)
   if (r.whatIf) whatIfText(lines, r.whatIf)
-  if (r.campaign) lines.push('', `The campaign selects: ${r.campaign.label} (leave-one-out across ${r.campaign.logs.join(', ')}).`)
+  if (r.campaign) lines.push('', `The prediction campaign selects ${r.campaign.label}, by leave-one-out across ${r.campaign.logs.join(', ')} (easytune predictions; every fold chose it without the log it held out, so it was chosen on other logs than this one)${r.campaign.outcome?.avgBsld != null ? `: on this log it gives an average bounded slowdown of ${num(r.campaign.outcome.avgBsld)}${r.campaign.outcome.bsldVsToday != null ? ` (${change(r.campaign.outcome.bsldVsToday)} vs today's limits)` : ''}` : ''}.`)
   lines.push('', `Deployment: ${r.deployment}`)
   const cite = citation(w)
   if (cite) lines.push('', `Data: ${cite}`)

@@ -45,6 +45,11 @@ export const CLAIRVOYANT_ID = 'clairvoyant+none+same'
 export const CLAIRVOYANT_SJBF_ID = 'clairvoyant+none+sjbf'
 /** The triple the thesis selected on all its leave-one-out folds but one: the E-Loss regression, incremental correction, SJBF. */
 export const THESIS_CHOICE_ID = `eloss:${ELOSS_ID}+incremental+sjbf`
+/** The triple the campaign selects by leave-one-out on the thesis's four logs of ../shared/data
+ * (KTH-SP2, CTC-SP2, SDSC-BLUE, CEA-Curie; the same triple in every fold): what a site's own log,
+ * held out of that selection, is shown with (docs/PREDICTIONS.md §Results, which gives the
+ * command that reproduces it; a test checks the page and this declaration agree). */
+export const CAMPAIGN_CHOICE = { triple: 'eloss:abs-abs-short-wide+requested+sjbf', logs: ['KTH-SP2', 'CTC-SP2', 'SDSC-BLUE', 'CEA-Curie'] } as const
 const NAMES: Readonly<Record<string, string>> = {
   [EASY_ID]: 'EASY', [EASY_PP_ID]: 'EASY++', [CLAIRVOYANT_ID]: 'Clairvoyant EASY', [CLAIRVOYANT_SJBF_ID]: 'Clairvoyant EASY-SJBF',
   'requested+none+sjbf': 'EASY-SJBF on requested times (SPF backfill)',

@@ -1,14 +1,18 @@
 // The what-if of the time limits (docs/PREDICTIONS.md §Time limits): the site's order, EASY-FCFS
 // without threshold, replayed on the whole log with today's limits (the requested times), with
 // exact limits (clairvoyant), with learned predictions (the thesis's selected triple: E-Loss +
-// incremental + SJBF) and with EASY++ (AVE₂ + incremental + SJBF). The callers run each scenario's
+// incremental + SJBF), with EASY++ (AVE₂ + incremental + SJBF) and with the triple the prediction
+// campaign selects on the thesis's logs (campaign.ts CAMPAIGN_CHOICE). The callers run each scenario's
 // EasySimulator (the CLI in slices with progress and Ctrl-C); runWalltimesWhatIf runs them all in one go.
 import { DEFAULTS } from '../defaults'
 import { EasySimulator, SimulationError } from '../sim/easy'
 import { computeMetrics } from '../sim/metrics'
 import type { SimConfig, SimJobs } from '../sim/types'
 import { PredictionConfigError } from './predictors'
-import type { WalltimesWhatIf, WhatIfId, WhatIfOutcome, WhatIfScenario } from './walltimes'
+import type { WalltimesCampaign, WalltimesWhatIf, WhatIfId, WhatIfOutcome, WhatIfScenario } from './walltimes'
+import { CAMPAIGN_CHOICE, DEFAULT_CAMPAIGN_OPTIONS, findTriple, tripleConfig } from './campaign'
+
+const CHOSEN = findTriple(CAMPAIGN_CHOICE.triple)!
 
 /** The scenarios, in the order they are shown; `requested` (today) comes first: the others are compared with it. */
 export const WHATIF_SCENARIOS: readonly WhatIfScenario[] = [
@@ -20,7 +24,16 @@ export const WHATIF_SCENARIOS: readonly WhatIfScenario[] = [
     prediction: { predictor: { id: 'eloss' }, correction: 'incremental', sjbf: true } },
   { id: 'easy++', label: 'EASY++', explain: 'the mean of the user\'s last two runtimes (AVE₂), incremental corrections, shortest-predicted-first backfilling (SJBF)',
     prediction: { predictor: { id: 'ave2' }, correction: 'incremental', sjbf: true } },
+  { id: 'campaign', label: 'Campaign\'s choice', explain: `the triple the prediction campaign selects by leave-one-out on the thesis's logs (${CAMPAIGN_CHOICE.logs.join(', ')}): every fold chose it without the log it held out, so it was chosen on other logs than this one: ${CHOSEN.label}`,
+    prediction: tripleConfig(CHOSEN, DEFAULT_CAMPAIGN_OPTIONS).prediction! },
 ]
+
+/** The report's `campaign`: the selected triple, the logs it was selected on, and its outcome on
+ * this log when the what-if ran it. */
+export function campaignOf(whatIf: WalltimesWhatIf | null): WalltimesCampaign {
+  const scenario = findWhatIf('campaign')!
+  return { label: CHOSEN.label, prediction: scenario.prediction, logs: [...CAMPAIGN_CHOICE.logs], outcome: whatIf?.outcomes.find((o) => o.id === 'campaign') ?? null }
+}
 
 export function findWhatIf(id: string): WhatIfScenario | undefined {
   return WHATIF_SCENARIOS.find((s) => s.id === id)

@@ -97,7 +97,7 @@ export interface StartWith {
 
 /** The what-if's scenarios (walltimes-whatif.ts): EASY-FCFS with today's limits, exact limits,
  * learned predictions (the thesis's selected triple) and EASY++. */
-export type WhatIfId = 'requested' | 'clairvoyant' | 'eloss' | 'easy++'
+export type WhatIfId = 'requested' | 'clairvoyant' | 'eloss' | 'easy++' | 'campaign'
 
 export interface WhatIfScenario {
   readonly id: WhatIfId
@@ -137,7 +137,7 @@ export interface WalltimesWhatIf {
   readonly outcomes: readonly WhatIfOutcome[]
 }
 
-/** The triple the campaign selects (helper C's campaign; filled in by the lead when merged). */
+/** The triple the prediction campaign selects (src/core/predict/campaign.ts CAMPAIGN_CHOICE), with its outcome on this log when the what-if ran. */
 export interface WalltimesCampaign {
   readonly label: string
   readonly prediction: PredictionConfig
