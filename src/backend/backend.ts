@@ -17,6 +17,7 @@ import type { ForkWorker } from '../engine/pool'
 import { importLogFile, type ImportedLog } from '../engine/import'
 import { expandLogPaths, FileInputError } from '../node/read-log'
 import { renderReportHtml } from '../node/report'
+import { analyzeWalltimes } from '../core/predict/walltimes'
 import { nonRegularKind } from '../node/regular-file'
 import type { AnalysisRequest, AppInfo, CampaignEstimate, CampaignRequest, ExportBundle, ExportTarget, ImportOptionsDto, ImportTracking, LogSource, PredictedExportOptions, ProjectState, Settings, SplitPreview, TimeLimitsView, WorkloadSummary } from '../shared/api'
 import type { ReceivedFile, SaveFile, StreamEvents, StreamName } from '../shared/contract'
@@ -310,9 +311,13 @@ export class Backend {
     return exportBundle(result, target, options)
   }
 
-  /** The offline HTML report (with the SLURM and PBS exports of the recommendation). */
+  /** The offline HTML report (with the SLURM and PBS exports of the recommendation). When the
+   * evaluated log is one this back end holds (same sha256), the report also carries its time-limits
+   * section, user education and default limits per partition, pseudonymised (docs/PREDICTIONS.md §Deployment). */
   generateReport(result: EvaluationResult): string {
-    return renderReportHtml(result)
+    const sha = result.log.sha256
+    const held = [...this.workloads.values()].reverse().find((x) => x.summary.sha256 === sha)
+    return held ? renderReportHtml(result, undefined, { walltimes: analyzeWalltimes(held.workload, { names: false }) }) : renderReportHtml(result)
   }
 
   /** saveText: the text as the file to hand to the person (the transport saves or downloads it). */
