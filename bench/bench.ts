@@ -1,7 +1,8 @@
 // `npm run bench`: speed of import and simulation on real logs (a benchmark, not a timed test).
 // Targets (issue #2, 2-core machine): CEA-Curie EASY-FCFS ≤ 1 s of simulation and ≤ 2 s end to end
 // in a fresh process; 1M SWF lines import at ≥ 1M lines/s below 300 MB RSS. Results go to
-// docs/PERFORMANCE.md by hand, with what changed them.
+// docs/PERFORMANCE.md by hand, with what changed them. `--predict [n|logs]` and `--predict-tune`:
+// the learned regression (issue #22, docs/PREDICTIONS.md §Performance and §Model).
 import { execFileSync } from 'node:child_process'
 import { existsSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -10,10 +11,14 @@ import { simulateEasyOnNodes } from '../src/core/cluster/easy'
 import { simulateCluster } from '../src/core/cluster/simulate'
 import { defaultScheduling } from '../src/core/cluster/config'
 import type { ClusterJobs, ClusterSpec, NodeSpec, PartitionSpec } from '../src/core/cluster/types'
-import { simulate } from '../src/core/sim/easy'
+import { EasySimulator, simulate } from '../src/core/sim/easy'
 import { computeMetrics } from '../src/core/sim/metrics'
 import { CH6_POLICIES } from '../src/core/sim/policies'
 import { readLog } from '../src/node/read-log'
+import { createRegression } from '../src/core/predict/learner'
+import { ELOSS_ID, findLoss, lossValue, lossWeight } from '../src/core/predict/losses'
+import type { PredictionConfig } from '../src/core/predict/types'
+import type { SimConfig, SimJobs } from '../src/core/sim/types'
 
 const DATA = resolve(process.env.EASYTUNE_DATA ?? '../shared/data')
 const CURIE = resolve(DATA, 'swf/CEA-Curie-2011-2.1-cln.swf.gz')
@@ -191,6 +196,137 @@ async function nodeLevel(): Promise<void> {
 
 if (process.argv[2] === '--cluster-only') {
   await nodeLevel()
+  process.exit(0)
+}
+
+/** Issue #22: the learned regression's predictions on a log, in one simulation of the selected
+ * triple (E-Loss + incremental + SJBF): what the predictions are worth, and what the schedule gives. */
+function predictionQuality(jobs: SimJobs & { user: Int32Array }, m: number, lossId: string, eta: number, lambda: number, negative: 'mirror' | 'floor'): { mae: number; maeReq: number; eloss: number; under: number; ratio: number; floor: number; mean: number; bsld: number; wait: number; seconds: number } {
+  const config: SimConfig = { primary: 'FCFS', backfill: 'same', threshold: null, prediction: { predictor: { id: 'eloss' }, correction: 'incremental', sjbf: true } }
+  const t = performance.now()
+  const sim = new EasySimulator(jobs, m, config, {})
+  // The simulator builds the regression with the defaults; the tuning swaps in one with (η, λ)
+  // before anything happened (a bench-only device: a run's η and λ are not part of its configuration).
+  Reflect.set(sim, 'online', createRegression(jobs, findLoss(lossId)!, { eta, lambda, negative }))
+  sim.runUntil(Infinity)
+  const seconds = (performance.now() - t) / 1000
+  const loss = findLoss(ELOSS_ID)!
+  let mae = 0, maeReq = 0, eloss = 0, under = 0, sumPred = 0, sumRun = 0, floor = 0
+  for (let j = 0; j < jobs.count; j++) {
+    const f = sim.predictions[j], p = jobs.runtime[j]
+    mae += Math.abs(f - p)
+    maeReq += Math.abs(jobs.requested[j] - p)
+    eloss += lossValue(loss, lossWeight(loss, jobs.procs[j], p), f, p)
+    if (f < p) under++
+    if (f <= 1) floor++
+    sumPred += f; sumRun += p
+  }
+  const n = jobs.count
+  const mt = computeMetrics(jobs, m, sim.start)
+  return { mae: mae / n, maeReq: maeReq / n, eloss: eloss / n, under: under / n, ratio: sumPred / sumRun, floor: floor / n, mean: sumPred / n, bsld: mt.avgBsld, wait: mt.avgWait, seconds }
+}
+/** Issue #22 tuning: η and λ on KTH-SP2, CTC-SP2 and SDSC-BLUE (docs/PREDICTIONS.md §Model).
+ * `--predict-tune [η,η,…] [λ,λ,…] [loss] [log,log,…] [mirror|floor]`: the mean E-Loss column is always the E-Loss's. */
+async function predictTune(etas: number[], lambdas: number[], lossId: string, logs: string[], negative: 'mirror' | 'floor'): Promise<void> {
+  for (const name of logs) {
+    const path = resolve(DATA, 'swf', name)
+    if (!existsSync(path)) { console.log(`${name}: not found, skipped`); continue }
+    const w = await readLog(path)
+    const jobs = { ...w.jobs, user: w.jobs.user }
+    const plain = computeMetrics(jobs, w.machineProcs, simulate(jobs, w.machineProcs, { primary: 'FCFS', backfill: 'same', threshold: null }))
+    const req = predictionQuality(jobs, w.machineProcs, lossId, 1, 0, negative)
+    console.log(`${name}: ${jobs.count} jobs, loss ${lossId}, negative predictions ${negative}; EASY avgBsld ${plain.avgBsld.toFixed(1)} avgWait ${plain.avgWait.toFixed(0)} s; MAE of the requested time ${req.maeReq.toFixed(0)} s`)
+    for (const eta of etas) for (const lambda of lambdas) {
+      const r = predictionQuality(jobs, w.machineProcs, lossId, eta, lambda, negative)
+      console.log(`  eta ${String(eta).padStart(6)} lambda ${String(lambda).padStart(8)}: MAE ${r.mae.toFixed(0).padStart(6)} s  mean E-Loss ${r.eloss.toExponential(2)}  under ${(100 * r.under).toFixed(1).padStart(5)} %  at 1 s ${(100 * r.floor).toFixed(1).padStart(5)} %  mean ${r.mean.toFixed(0).padStart(6)} s  sum pred/sum runtime ${r.ratio.toFixed(3)}  avgBsld ${r.bsld.toFixed(1).padStart(7)}  avgWait ${r.wait.toFixed(0).padStart(6)} s  (${r.seconds.toFixed(2)} s)`)
+    }
+  }
+}
+
+if (process.argv[2] === '--predict-tune') {
+  const list = (i: number, d: number[]) => (process.argv[i] ? process.argv[i].split(',').map(Number) : d)
+  await predictTune(list(3, [500, 5000, 50000]), list(4, [0, 1e4, 1e5, 1e6, 1e8]), process.argv[5] ?? ELOSS_ID, process.argv[6] ? process.argv[6].split(',') : ['KTH-SP2-1996-2.1-cln.swf.gz', 'CTC-SP2-1996-3.1-cln.swf.gz', 'SDSC-BLUE-2000-4.2-cln.swf.gz'], process.argv[7] === 'floor' ? 'floor' : 'mirror')
+  process.exit(0)
+}
+
+/** Issue #22: a million-job log replayed with plain EASY-FCFS and with E-Loss learning (+ the
+ * incremental correction, + SJBF); the target is within 3× the plain replay (docs/PREDICTIONS.md §Performance). */
+function predictMillion(n: number): void {
+  const m = 9000, users = 2000
+  let seed = 11
+  const rnd = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff)
+  // Users of skewed activity, each with a typical runtime: jobs of one user look alike, as on real logs.
+  const typical = Float64Array.from({ length: users }, () => 60 + Math.floor(rnd() * rnd() * 4 * 3600))
+  const submit = new Float64Array(n), runtime = new Float64Array(n), requested = new Float64Array(n), procs = new Int32Array(n), user = new Int32Array(n)
+  let t = 0
+  for (let j = 0; j < n; j++) {
+    // Busy days, quiet nights: the gaps (12.5 s on average) shrink by day, so a queue builds up and drains.
+    t += Math.floor(rnd() * 25 * (1 - 0.7 * Math.sin((2 * Math.PI * t) / 86400)) + 0.5)
+    submit[j] = t
+    const u = Math.floor(rnd() * rnd() * users)
+    user[j] = u
+    const req = Math.ceil(typical[u] * (1 + 4 * rnd()))
+    requested[j] = req
+    runtime[j] = Math.min(req, Math.floor(typical[u] * (0.2 + rnd())))
+    procs[j] = rnd() < 0.6 ? 1 + Math.floor(rnd() * 8) : 1 + Math.floor(rnd() * 128)
+  }
+  const jobs = { count: n, submit, runtime, requested, procs, user }
+  const plain: SimConfig = { primary: 'FCFS', backfill: 'same', threshold: null }
+  const with_ = (prediction: PredictionConfig): SimConfig => ({ ...plain, prediction })
+  const run = (config: SimConfig) => { const sim = new EasySimulator(jobs, m, config, {}); sim.runUntil(Infinity); return sim }
+  const base = best(2, () => run(plain))
+  const util = computeMetrics(jobs, m, run(plain).start)
+  let area = 0
+  for (let j = 0; j < n; j++) area += procs[j] * runtime[j]
+  console.log(`synthetic ${n.toLocaleString('en-US')} jobs of ${users.toLocaleString('en-US')} users on ${m.toLocaleString('en-US')} processors, offered load ${(area / (m * (submit[n - 1] - submit[0]))).toFixed(2)} (EASY-FCFS avgWait ${util.avgWait.toFixed(0)} s): plain EASY-FCFS ${base.toFixed(2)} s`)
+  const cases: [string, PredictionConfig][] = [
+    ['requested time (the predictor path, nothing learned)', { predictor: { id: 'requested' }, correction: 'none' }],
+    ['AVE2 + incremental', { predictor: { id: 'ave2' }, correction: 'incremental' }],
+    ['E-Loss + incremental', { predictor: { id: 'eloss' }, correction: 'incremental' }],
+    ['E-Loss + incremental + SJBF', { predictor: { id: 'eloss' }, correction: 'incremental', sjbf: true }],
+    ['sq-sq-1 + incremental + SJBF', { predictor: { id: 'eloss', loss: 'sq-sq-1' }, correction: 'incremental', sjbf: true }],
+  ]
+  for (const [label, pc] of cases) {
+    let sim: EasySimulator | null = null
+    const s = best(1, () => { sim = run(with_(pc)) })
+    console.log(`  ${label.padEnd(54)} ${s.toFixed(2)} s (${(s / base).toFixed(2)}×), ${sim!.corrections.toLocaleString('en-US')} corrections`)
+  }
+  // The regression alone, fed the events of the plain schedule: what the learning itself costs.
+  const start = run(plain).start
+  const order = Int32Array.from({ length: n }, (_, j) => j).sort((a, b) => start[a] + runtime[a] - (start[b] + runtime[b]) || a - b)
+  const alone = best(1, () => {
+    const reg = createRegression(jobs, findLoss(ELOSS_ID)!)
+    // Replay: submissions in order, ends in end order (ties by index) before the submissions after
+    // them; each job is started right after its prediction, with its start time from the schedule
+    // (so starts are not in time order: the feature values are not the simulation's, the cost is).
+    let e = 0
+    for (let j = 0; j < n; j++) {
+      while (e < n && start[order[e]] + runtime[order[e]] < submit[j]) { const k = order[e++]; reg.finished(k, start[k] + runtime[k]) }
+      reg.predict(j, submit[j])
+      reg.started(j, start[j] > submit[j] ? start[j] : submit[j])
+    }
+    while (e < n) { const k = order[e++]; reg.finished(k, start[k] + runtime[k]) }
+  })
+  console.log(`  the E-Loss regression alone (a prediction and an update per job, no scheduling): ${alone.toFixed(2)} s (${(1e6 * alone / n).toFixed(2)} µs per job)`)
+}
+
+/** The same comparison on the thesis's logs. */
+async function predictLogs(): Promise<void> {
+  for (const name of ['KTH-SP2-1996-2.1-cln.swf.gz', 'CTC-SP2-1996-3.1-cln.swf.gz', 'SDSC-BLUE-2000-4.2-cln.swf.gz', 'CEA-Curie-2011-2.1-cln.swf.gz']) {
+    const path = resolve(DATA, 'swf', name)
+    if (!existsSync(path)) { console.log(`${name}: not found, skipped`); continue }
+    const w = await readLog(path)
+    const plain: SimConfig = { primary: 'FCFS', backfill: 'same', threshold: null }
+    const triple: SimConfig = { ...plain, prediction: { predictor: { id: 'eloss' }, correction: 'incremental', sjbf: true } }
+    const run = (config: SimConfig) => { const sim = new EasySimulator(w.jobs, w.machineProcs, config, {}); sim.runUntil(Infinity) }
+    const a = best(2, () => run(plain)), b = best(2, () => run(triple))
+    console.log(`${name}: ${w.jobs.count.toLocaleString('en-US')} jobs; plain EASY-FCFS ${a.toFixed(3)} s; E-Loss + incremental + SJBF ${b.toFixed(3)} s (${(b / a).toFixed(2)}×)`)
+  }
+}
+
+if (process.argv[2] === '--predict') {
+  if (process.argv[3] !== 'logs') predictMillion(process.argv[3] ? Number(process.argv[3]) : 1_000_000)
+  if (process.argv[3] === undefined || process.argv[3] === 'logs') await predictLogs()
   process.exit(0)
 }
 

@@ -1,5 +1,7 @@
-// Online-selection emulations and mixed-policy searches started from the app's Results step
-// (EasyTuneApi.startAnalysis): the work of `easytune online` / `easytune mixed`, run on the engine
+// Online-selection emulations and mixed-policy searches started from the app's Results step, and
+// the Time limits step's what-if and predicted-order fidelity (EasyTuneApi.startAnalysis): the work
+// of `easytune online` / `easytune mixed` / the what-if of `easytune walltimes` / the replays of
+// `easytune export --predicted-order`, run on the engine
 // pool like a campaign (Electron: utility processes; browser mode: child processes), in parallel
 // over their traces or weight vectors (src/engine/analyses.ts), so the back end's thread and the
 // window stay responsive. The workers read the log themselves; the result is the CLI's --json
@@ -15,7 +17,7 @@ import type { MixedOptions } from '../core/tune/mixed'
 import { prepare } from '../core/tune/prepare'
 import { mixedJson, onlineJson } from '../core/tune/reports'
 import type { ImportOptions, Workload } from '../core/workload/import'
-import { mixedOnPool, onlineOnPool } from '../engine/analyses'
+import { mixedOnPool, onlineOnPool, predictedOrderOnPool, walltimesOnPool } from '../engine/analyses'
 import { EnginePool, type ForkWorker } from '../engine/pool'
 import type { WorkloadSetup } from '../engine/protocol'
 import type { AnalysisEvent, AnalysisRequest } from '../shared/api'
@@ -25,10 +27,13 @@ import { errorMessage } from './campaigns'
 /** Progress events at most this often (the first, at 0, is always sent). */
 const PROGRESS_EVERY_MS = 200
 
-/** What an analysis runs: an online emulation's spec, or a mixed search's options. */
+/** What an analysis runs: an online emulation's spec, a mixed search's options, or the Time
+ * limits what-if (nothing to choose: its scenarios are core's WHATIF_SCENARIOS). */
 export type AnalysisOptions =
   | { kind: 'online'; spec: OnlineSpec }
   | { kind: 'mixed'; options: MixedOptions }
+  | { kind: 'walltimes' }
+  | { kind: 'predicted-order'; threshold: number | null; historyDays: number }
 
 export interface AnalysisRunnerOptions {
   fork?: ForkWorker
@@ -51,6 +56,18 @@ export interface AnalysisWorkload {
 /** The worker setup and analysis of a request: the CLI's defaults for everything the app does not
  * ask (the thesis's 12 policies, Θ = 40 h, ε = 0.1, λ = 1, user-weeks; mixed: no threshold). */
 export function analysisPlan(req: AnalysisRequest, w: Omit<AnalysisWorkload, 'workload'>): { setup: WorkloadSetup; analysis: AnalysisOptions } {
+  if (req.kind === 'predicted-order') {
+    return {
+      setup: { logPath: w.path, ...(w.paths ? { logPaths: w.paths } : {}), importOptions: w.importOptions, split: { kind: 'midpoint' }, resample: { method: 'none', weeks: 1, seed: DEFAULTS.seed.value }, tau: DEFAULT_TAU, prepare: false },
+      analysis: { kind: 'predicted-order', threshold: req.options.threshold, historyDays: req.options.historyDays },
+    }
+  }
+  if (req.kind === 'walltimes') {
+    return {
+      setup: { logPath: w.path, ...(w.paths ? { logPaths: w.paths } : {}), importOptions: w.importOptions, split: { kind: 'midpoint' }, resample: { method: 'none', weeks: 1, seed: DEFAULTS.seed.value }, tau: DEFAULT_TAU, prepare: false },
+      analysis: { kind: 'walltimes' },
+    }
+  }
   if (req.kind === 'online') {
     const o = req.options
     const spec: OnlineSpec = {
@@ -84,7 +101,7 @@ export class AnalysisRunner {
   /** Starts the analysis on the engine pool and returns its id; one at a time (it takes the
    * machine's cores for minutes). */
   start(req: AnalysisRequest, w: AnalysisWorkload): string {
-    if (this.running.size > 0) throw new ApiInputError('an online or mixed analysis is already running: wait for it or cancel it first')
+    if (this.running.size > 0) throw new ApiInputError('an analysis (online selection, mixed policy, time-limits what-if or predicted-order fidelity) is already running: wait for it or cancel it first')
     const analysisId = `a${randomBytes(9).toString('base64url')}`
     const abort = new AbortController()
     const done = this.run(analysisId, req, w, abort.signal)
@@ -128,7 +145,11 @@ export class AnalysisRunner {
       progress(0)
       const pool = new EnginePool({ workers: this.opts.workers, workerPath: this.opts.workerPath, fork: this.opts.fork })
       let doc: unknown
-      if (analysis.kind === 'online') {
+      if (analysis.kind === 'walltimes') {
+        doc = await walltimesOnPool(pool, setup, w.workload.jobs, w.workload.machineProcs, { signal, onProgress: progress })
+      } else if (analysis.kind === 'predicted-order') {
+        doc = await predictedOrderOnPool(pool, setup, w.workload.jobs, w.workload.machineProcs, analysis, { signal, onProgress: progress })
+      } else if (analysis.kind === 'online') {
         const result = await onlineOnPool(pool, setup, analysis.spec, { signal, onProgress: progress })
         doc = onlineJson(w.workload, analysis.spec, result)
       } else {

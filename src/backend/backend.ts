@@ -17,11 +17,14 @@ import type { ForkWorker } from '../engine/pool'
 import { importLogFile, type ImportedLog } from '../engine/import'
 import { expandLogPaths, FileInputError } from '../node/read-log'
 import { renderReportHtml } from '../node/report'
+import { analyzeWalltimes } from '../core/predict/walltimes'
 import { nonRegularKind } from '../node/regular-file'
-import type { AnalysisRequest, AppInfo, CampaignEstimate, CampaignRequest, ExportBundle, ExportTarget, ImportOptionsDto, ImportTracking, LogSource, ProjectState, Settings, SplitPreview, WorkloadSummary } from '../shared/api'
+import type { AnalysisRequest, AppInfo, CampaignEstimate, CampaignRequest, ExportBundle, ExportTarget, ImportOptionsDto, ImportTracking, LogSource, PredictedExportOptions, ProjectState, Settings, SplitPreview, TimeLimitsView, WorkloadSummary } from '../shared/api'
 import type { ReceivedFile, SaveFile, StreamEvents, StreamName } from '../shared/contract'
 import { ApiInputError } from '../shared/errors'
 import { AnalysisRunner } from './analysis'
+import { timeLimitsView } from './timelimits'
+import { predictedOrderBundle } from './predicted'
 import { CampaignRunner } from './campaigns'
 import { estimateCampaign, previewSplit, secondsPerJob } from './estimate'
 import { ImportCancelledError, importInWorker, ImportTracker, type TrackedImport } from './imports'
@@ -260,6 +263,14 @@ export class Backend {
     return { analysisId: this.analyses.start(req, { workload: w.workload, path: w.path, ...(w.paths ? { paths: w.paths } : {}), importOptions: w.importOptions }) }
   }
 
+  /** getTimeLimits: the walltimes report of the workload without its what-if (startAnalysis
+   * 'walltimes' runs that), pseudonymised, plus the real names by pseudonym for the step's local
+   * "Show real names" (src/backend/timelimits.ts). */
+  getTimeLimits(workloadId: string): TimeLimitsView {
+    const w = this.workload(workloadId)
+    return timeLimitsView({ ...w.workload, name: w.summary.name })
+  }
+
   /** Cancels a campaign, an analysis or a tracked import (importLog's importId); unknown ids are ignored. */
   cancel(id: string): void {
     if (this.imports.cancel(id)) return
@@ -290,13 +301,23 @@ export class Backend {
     return { cells, bytes }
   }
 
+  /** exportPredictedOrder: `easytune export <log> --predicted-order`'s files for the workload, with
+   * the fidelity the 'predicted-order' analysis measured on it (src/backend/predicted.ts). */
+  exportPredictedOrder(workloadId: string, options: PredictedExportOptions): ExportBundle {
+    return predictedOrderBundle(this.workload(workloadId).workload, options)
+  }
+
   exportConfig(result: EvaluationResult, target: ExportTarget, options: ExportOptions = {}): ExportBundle {
     return exportBundle(result, target, options)
   }
 
-  /** The offline HTML report (with the SLURM and PBS exports of the recommendation). */
+  /** The offline HTML report (with the SLURM and PBS exports of the recommendation). When the
+   * evaluated log is one this back end holds (same sha256), the report also carries its time-limits
+   * section, user education and default limits per partition, pseudonymised (docs/PREDICTIONS.md §Deployment). */
   generateReport(result: EvaluationResult): string {
-    return renderReportHtml(result)
+    const sha = result.log.sha256
+    const held = [...this.workloads.values()].reverse().find((x) => x.summary.sha256 === sha)
+    return held ? renderReportHtml(result, undefined, { walltimes: analyzeWalltimes(held.workload, { names: false }) }) : renderReportHtml(result)
   }
 
   /** saveText: the text as the file to hand to the person (the transport saves or downloads it). */

@@ -6,9 +6,11 @@ import { importCommand } from './commands/import'
 import { mixedCommand } from './commands/mixed'
 import { onlineCommand } from './commands/online'
 import { policiesCommand } from './commands/policies'
+import { predictionsCommand } from './commands/predictions'
 import { serveCommand } from './commands/serve'
 import { reportCommand } from './commands/report'
 import { simulateCommand } from './commands/simulate'
+import { walltimesCommand } from './commands/walltimes'
 import { processIo, type Io } from './output'
 import { FileInputError } from '../node/read-log'
 import { NotRegularFileError } from '../node/regular-file'
@@ -28,10 +30,12 @@ Commands:
   evaluate <log>    pick the best order on past months and test it on later ones (thesis ch. 5)
   online <log>      emulate choosing the queue order online, period by period (thesis ch. 6)
   mixed <log>       search a mixed linear queue order (RR-9212) on train; evaluate it on test
+  predictions <log>…  every runtime-prediction triple on each log; choose one by leave-one-out (thesis ch. 4)
   policies          list the queue-ordering policies and their formulas
   serve             the app in your web browser, on 127.0.0.1 with an access token (browser mode)
   export <result>   write the recommended order as Slurm or PBS configuration, with its fidelity
   report <result>   write the offline HTML (and PDF) report of an evaluate --json result
+  walltimes <log>   whose time limits are worst, and what exact or learned limits would gain
 
 Logs: SWF (.swf, .swf.gz), SLURM sacct -P / CSV exports and jobcomp files, PBS/Torque accounting.
 Every command takes --help, and --json [file] for machine-readable output.
@@ -49,9 +53,11 @@ const COMMANDS: Record<string, Command> = {
   evaluate: evaluateCommand,
   online: onlineCommand,
   policies: policiesCommand,
+  predictions: predictionsCommand,
   serve: serveCommand,
   export: exportCommand,
   report: reportCommand,
+  walltimes: walltimesCommand,
 }
 
 export async function main(argv: string[], io: Io = processIo): Promise<number> {

@@ -71,6 +71,9 @@ export const DEFAULTS = {
   // `easytune simulate`: one run of EASY.
   primary: d<'FCFS'>('FCFS', 'EASY-FCFS is what sites run today: the baseline every gain is measured against'),
   threshold: d<number | null>(null, 'no threshold: the order alone decides'),
+  // Runtime prediction (thesis ch. 4, docs/PREDICTIONS.md).
+  predictor: d<'requested'>('requested', 'the requested time is what EASY plans with today: the baseline every prediction is measured against'),
+  correction: d<'incremental'>('incremental', 'the thesis\'s selected triple corrects a job that outlives its prediction by 1 min, then 5 min, 15 min, …; the requested time and clairvoyant predictions never fall short and need none'),
   // Online selection (thesis ch. 6).
   onlineThreshold: d<number | null>(40 * HOUR, 'the thesis ch. 6 threshold Θ: room to reorder, still no starvation'),
   online: d({ epsilon: 0.1, lambda: 1, noise: [0.8, 1.2] as readonly [number, number], weeks: 104 },
@@ -83,5 +86,17 @@ export const DEFAULTS = {
   mixed: d({ features: 3 as 3 | 6, method: 'xnes' as 'xnes' | 'grid', budget: 200 }, 'three features searched by XNES with 200 weight vectors: the research\'s set-up'),
   /** The wizard's quicker mixed search. */
   mixedWizard: d({ budget: 60, weeks: 20 }, 'budget 60 on 20 weeks: enough to see whether a mix beats the pure orders'),
+  // The exported ordering by predicted runtime (docs/PREDICTIONS.md §Deployment).
+  /** Days of accounting history the exported script asks sacct for, every run. */
+  predictedOrderHistoryDays: d(30, 'a month: most users ran a job within a month, and one sacct query over the pending users\' month stays light on slurmdbd when run every minute'),
+  /** `easytune walltimes` and the wizard's Time limits view (docs/PREDICTIONS.md §Time limits). */
+  walltimes: d({ ratioFloor: 60, minJobs: 10, poorRatio: 2, startUsers: 5, startPartitions: 3, minPartitionShare: 0.01 },
+    'runtimes and limits under 1 min count as 1 min in the ratio (a job that crashed at once would make it infinite, and limits are set in minutes); users and partitions of fewer than 10 jobs are never named to start with (one job cannot headline), nor users of whom fewer than a quarter of the jobs, or partitions of which fewer than half, ask 2× what they use or more; up to 5 users (until they make half of the over-requested hours) and 3 partitions (each with 1 % of the over-requested hours or more) are named'),
+  // The runtime-prediction campaign (docs/PREDICTIONS.md §Campaign).
+  /** A job's bounded slowdown is extreme above this quantile of plain EASY's on the same log. */
+  extremeBsld: d(0.999, 'the thesis saw about 0.1 % of jobs with extreme bounded slowdowns under learned predictions: above plain EASY\'s 99.9th percentile on the same log, EASY itself has at most 0.1 % such jobs, so any excess is the tail that predictions add, on every log\'s own scale'),
+  /** The learned regression (docs/PREDICTIONS.md §Model): NAG's step η (seconds) and λ of λ‖w‖₂. */
+  eloss: d({ eta: 5000, lambda: 1e5, negative: 'mirror' as 'mirror' | 'floor' },
+    'the research code\'s step η = 5000 s; λ = 10⁵ (the thesis gives none): on KTH-SP2, CTC-SP2 and SDSC-BLUE it gives the E-Loss its lowest mean loss of the λ tried and the squared loss a smaller error than λ = 0; a negative prediction is mirrored, as the research code did (floored instead, the E-Loss predicts 1 s for almost every job)'),
 } as const
 

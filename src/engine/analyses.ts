@@ -1,10 +1,15 @@
-// Online-selection emulations and mixed-policy searches on the engine pool, in parallel over their
-// independent units, for the CLI (`easytune online|mixed`) and the app (src/backend/analysis.ts):
+// Online-selection emulations, mixed-policy searches and the Time limits what-if on the engine pool,
+// in parallel over their independent units, for the CLI (`easytune online|mixed`) and the app
+// (src/backend/analysis.ts):
 //   - online: one unit per trace (each trace is one continuous run of every strategy and policy,
 //     src/core/tune/online.ts emulateTrace), merged by `summarize` in trace order;
 //   - mixed: the search's batches (the start point and the vertices, then one XNES generation at a
 //     time, or the whole grid: mixedSearchSteps) one unit per weight vector, then the report's
 //     cells (mixedReportCells) on the same workers, merged by mixedReportFrom.
+//   - walltimes: the Time limits what-if, one unit per scenario (EASY-FCFS on the whole log with
+//     today's limits first, then exact limits, learned predictions and EASY++ compared with it).
+//   - predicted-order: the fidelity of the export of ordering by predicted runtime, one unit per
+//     replay of the whole log (src/core/export/predicted-fidelity.ts), merged by fidelityFrom.
 // Results are the same bit for bit whatever the number of workers: the core decides what to
 // compute and merges in a fixed order; the workers only evaluate.
 import { mixedReportCells, mixedReportFrom, mixedSearchSteps, type MixedOptions, type MixedProgress, type MixedReport } from '../core/tune/mixed'
@@ -12,6 +17,11 @@ import { summarize, validateSpec, type OnlineResult, type OnlineSpec } from '../
 import type { CrashInfo } from './lifecycle'
 import type { EnginePool } from './pool'
 import type { WorkloadSetup, WorkUnit } from './protocol'
+import { findWhatIf, WHATIF_SCENARIOS, whatIfFailed, whatIfOutcome, whatIfReport, whatIfSimulator } from '../core/predict/walltimes-whatif'
+import type { SimJobs } from '../core/sim/types'
+import type { WalltimesWhatIf, WhatIfId, WhatIfOutcome } from '../core/predict/walltimes'
+import type { Workload } from '../core/workload/import'
+import { FIDELITY_REPLAYS, fidelityFrom, type PredictedOrderFidelity } from '../core/export/predicted-fidelity'
 
 export interface AnalysisRunOptions {
   signal?: AbortSignal
@@ -59,6 +69,70 @@ export async function mixedOnPool(pool: EnginePool, setup: WorkloadSetup, o: Mix
     let done = 0
     const results = await session.run(cells.map((cell) => ({ kind: 'cell' as const, cell, campaign: false as const })), { onDone: () => opts.onProgress?.('evaluate', ++done, cells.length) })
     return mixedReportFrom(search, o, results)
+  } finally {
+    await session.close()
+  }
+}
+
+/** The Time limits what-if (src/core/predict/walltimes-whatif.ts) on the setup's whole log (read,
+ * not split): today's limits first, then the other scenarios in parallel, each compared with it.
+ * `onProgress(fraction)`: the share of the scenarios' jobs started. */
+export async function walltimesOnPool(pool: EnginePool, setup: WorkloadSetup, jobs: SimJobs, machineProcs: number, opts: AnalysisRunOptions & { onProgress?: (fraction: number) => void } = {}): Promise<WalltimesWhatIf> {
+  const ids = WHATIF_SCENARIOS.map((x) => x.id)
+  const share = new Array<number>(ids.length).fill(0)
+  const report = () => opts.onProgress?.(share.reduce((a, b) => a + b, 0) / Math.max(1, ids.length))
+  const session = pool.session({ setup: { ...setup, prepare: false }, signal: opts.signal, cancelledMessage: 'the time-limits what-if was cancelled', onWorkerCrash: opts.onWorkerCrash })
+  try {
+    report()
+    const batch = async (at: number[], today: WhatIfOutcome | null) => session.run(at.map((i) => ({ kind: 'walltimes-whatif' as const, scenario: ids[i]!, today })), {
+      onProgress: (k, m) => { if (m.type === 'progress') { share[at[k]!] = m.samplesDone / Math.max(1, m.samples); report() } },
+      onDone: (k) => { share[at[k]!] = 1; report() },
+    })
+    const first = ids.indexOf('requested')
+    const [today] = await batch([first], null)
+    const rest = ids.map((_, i) => i).filter((i) => i !== first)
+    const others = await batch(rest, today!)
+    const outcomes = ids.map((_, i) => (i === first ? today! : others[rest.indexOf(i)]!))
+    return whatIfReport(jobs, machineProcs, setup.tau, outcomes)
+  } finally {
+    await session.close()
+  }
+}
+
+/** One what-if scenario (a worker's unit) on the workload, as the CLI runs it (walltimes-whatif.ts):
+ * its EasySimulator to the end; `onProgress(jobsStarted, jobs)` every few thousand event times. A
+ * scenario that cannot run (its predictor not available, a configuration refused) is an outcome
+ * with its reason in words, as runWalltimesWhatIf makes it; any other error fails the unit. */
+export function whatIfRun(w: Workload, id: WhatIfId, today: WhatIfOutcome | null, tau: number, onProgress?: (done: number, total: number) => void): WhatIfOutcome {
+  const scenario = findWhatIf(id)
+  if (!scenario) throw new Error(`engine worker: unknown what-if scenario "${id}"`)
+  const jobs = w.jobs
+  const sim = whatIfSimulator(scenario, jobs, w.machineProcs, onProgress ? { onCheck: (started) => { onProgress(started, jobs.count); return false } } : {})
+  if (typeof sim === 'string') return whatIfFailed(scenario, sim)
+  try {
+    sim.runUntil(Infinity)
+  } catch (e) {
+    if (e instanceof Error && /not (yet )?(available|implemented)/i.test(e.message)) return whatIfFailed(scenario, e.message)
+    throw e
+  }
+  return whatIfOutcome(scenario, jobs, w.machineProcs, sim.start, sim, tau, today)
+}
+
+/** The fidelity of the predicted-order export (docs/PREDICTIONS.md §Fidelity) on the setup's whole
+ * log: its five replays in parallel, merged in a fixed order, so the same as predictedOrderFidelity
+ * (the CLI's) whatever the number of workers. `onProgress(fraction)`: the share of the replays'
+ * jobs started. */
+export async function predictedOrderOnPool(pool: EnginePool, setup: WorkloadSetup, jobs: SimJobs & { readonly user: Int32Array }, machineProcs: number, o: { threshold: number | null; historyDays: number }, opts: AnalysisRunOptions & { onProgress?: (fraction: number) => void } = {}): Promise<PredictedOrderFidelity> {
+  const share = new Array<number>(FIDELITY_REPLAYS.length).fill(0)
+  const report = () => opts.onProgress?.(share.reduce((a, b) => a + b, 0) / FIDELITY_REPLAYS.length)
+  const session = pool.session({ setup: { ...setup, prepare: false }, signal: opts.signal, cancelledMessage: 'the predicted-order fidelity was cancelled', onWorkerCrash: opts.onWorkerCrash })
+  try {
+    report()
+    const replays = await session.run(FIDELITY_REPLAYS.map((replay) => ({ kind: 'predicted-order-replay' as const, replay, threshold: o.threshold, historyDays: o.historyDays })), {
+      onProgress: (k, m) => { if (m.type === 'progress') { share[k] = m.samplesDone / Math.max(1, m.samples); report() } },
+      onDone: (k) => { share[k] = 1; report() },
+    })
+    return fidelityFrom(jobs, machineProcs, o.historyDays, o.threshold, setup.tau, replays)
   } finally {
     await session.close()
   }

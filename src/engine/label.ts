@@ -20,6 +20,9 @@ export function unitLabel(u: WorkUnit): string {
     case 'online-trace': return String(u.trace + 1)
     case 'mixed-stats': return 'feature statistics'
     case 'mixed-objective': return `(${u.primary.weights.map((v) => Number(v.toFixed(3))).join(', ')})`
+    case 'walltimes-whatif': return u.scenario
+    case 'predicted-order-replay': return u.replay
+    case 'prediction-triple': return u.triple
     case 'import': return u.options.name ?? u.path
   }
 }
@@ -31,6 +34,9 @@ export function unitName(u: WorkUnit): string {
     case 'online-trace': return `online trace ${unitLabel(u)}`
     case 'mixed-stats': return 'the feature statistics of the mixed search'
     case 'mixed-objective': return `weight vector ${unitLabel(u)}`
+    case 'walltimes-whatif': return `the time-limits what-if with ${unitLabel(u)}`
+    case 'predicted-order-replay': return `the ${unitLabel(u)} replay of the predicted-order fidelity`
+    case 'prediction-triple': return `prediction triple ${unitLabel(u)}`
     case 'import': return `the import of ${unitLabel(u)}`
   }
 }

@@ -22,6 +22,9 @@ import type { ResampleSpec } from '../core/tune/resample'
 import type { SplitSpec } from '../core/tune/split'
 import type { ImportOptions } from '../core/workload/import'
 import type { ImportedLog } from './import'
+import type { WhatIfId, WhatIfOutcome } from '../core/predict/walltimes'
+import type { FidelityReplay, FidelityReplayId } from '../core/export/predicted-fidelity'
+import type { PredictionCampaignOptions, TripleMetrics } from '../core/predict/campaign'
 
 /** What every worker needs to build the workload's week samples itself. */
 export interface WorkloadSetup {
@@ -59,6 +62,17 @@ export type WorkUnit =
   | { kind: 'mixed-stats' }
   /** The mean train objective of one mixed policy (trainObjective) on the setup's train samples. */
   | { kind: 'mixed-objective'; primary: MixedSpec; options: Pick<MixedOptions, 'objective' | 'threshold' | 'tau' | 'compat'> }
+  /** One scenario of the Time limits what-if (src/core/predict/walltimes-whatif.ts) on the setup's
+   * whole log; `today` is the requested scenario's outcome, which the others are compared with
+   * (null for that scenario itself). */
+  | { kind: 'walltimes-whatif'; scenario: WhatIfId; today: WhatIfOutcome | null }
+  /** One replay of the fidelity of the predicted-order export (src/core/export/predicted-fidelity.ts
+   * fidelityReplay) on the setup's whole log: Θ (seconds or null) of the deployable orders and the
+   * exported script's history window (days). */
+  | { kind: 'predicted-order-replay'; replay: FidelityReplayId; threshold: number | null; historyDays: number }
+  /** One triple of the runtime-prediction campaign (src/core/predict/campaign.ts, by its id) on the
+   * setup's whole log (read, not split: `prepare: false`); src/engine/predictions.ts. */
+  | { kind: 'prediction-triple'; triple: string; options: PredictionCampaignOptions }
   /** A whole import (src/engine/import.ts): no setup needed. `options.name` is the name the
    * report shows. */
   /** `paths`: a log kept as several files, read as one (path is then the first); `names`: those
@@ -71,6 +85,9 @@ export interface UnitResults {
   'online-trace': TraceRuns
   'mixed-stats': Standardization
   'mixed-objective': number
+  'walltimes-whatif': WhatIfOutcome
+  'predicted-order-replay': FidelityReplay
+  'prediction-triple': TripleMetrics
   /** The workload's typed arrays arrive as copies (structured clone). */
   'import': ImportedLog
 }

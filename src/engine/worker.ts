@@ -1,10 +1,10 @@
 // The engine worker entry: one process that reads a workload once ('setup': the log, and its
 // week samples unless the setup says not to) and then runs the work units it is handed, one at a
 // time (protocol.ts): a campaign's cells, online-selection traces, a mixed search's weight
-// vectors, or (needing no setup) an import for the Backend. Started by the worker lifecycle
-// (lifecycle.ts) as a Node child process (CLI, tests, browser mode) or as an Electron utility
-// process (desktop app); port.ts hides the difference. Bundled to out/engine/worker.js by
-// scripts/build-cli.mjs.
+// vectors, the Time limits what-if's scenarios, the predicted-order export's replays, or
+// (needing no setup) an import for the Backend. Started by the worker lifecycle (lifecycle.ts) as
+// a Node child process (CLI, tests, browser mode) or as an Electron utility process (desktop
+// app); port.ts hides the difference. Bundled to out/engine/worker.js by scripts/build-cli.mjs.
 //
 // Messages are handled strictly in order (a promise chain), so a unit that arrives while the
 // setup is still reading the log waits for it. Every failure becomes an 'error' message: bad
@@ -24,10 +24,13 @@ import type { Workload } from '../core/workload/import'
 import type { JobTable } from '../core/workload/types'
 import type { PolicySpec } from '../core/sim/types'
 import type { ToWorker, UnitResult, WorkloadSetup, WorkUnit } from './protocol'
+import { EASY_ID, extremeBound, findTriple, simulateTriple, tripleMetrics, type PredictionCampaignOptions, type TripleRun } from '../core/predict/campaign'
 import { importLogFile } from './import'
 import { workerPort } from './port'
 import { cellLabel } from './label'
 import { ProgressReporter } from './progress'
+import { whatIfRun } from './analyses'
+import { fidelityReplay } from '../core/export/predicted-fidelity'
 
 const port = workerPort()
 const progress = new ProgressReporter((m) => port.post(m))
@@ -35,7 +38,7 @@ const crashAfter = testCrashAfter()
 let unitsFinished = 0
 /** `prepared` is null after a setup with `prepare: false` (an online analysis); `trainWeeks` is
  * built the first time a mixed search needs it. */
-let state: { workload: Workload; setup: WorkloadSetup; prepared: Prepared | null; trainWeeks: JobTable[] | null; machine: CellMachine | undefined } | null = null
+let state: { workload: Workload; setup: WorkloadSetup; prepared: Prepared | null; trainWeeks: JobTable[] | null; machine: CellMachine | undefined; extremeBounds: Map<string, number> } | null = null
 /** 'progress' of a unit other than a cell at most this often. */
 const UNIT_PROGRESS_MS = 200
 let chain: Promise<void> = Promise.resolve()
@@ -69,7 +72,7 @@ async function setup(s: WorkloadSetup): Promise<void> {
     const prepared = s.prepare === false ? null : prepare(w.jobs, w.machineProcs, s.split, s.resample, s.compat ?? 'none')
     // The node-level machine (docs/CLUSTER.md), built here as the parent builds it: same inputs, same model.
     const machine = campaignMachine(s.machine, w)
-    state = { workload: w, setup: s, prepared, trainWeeks: null, machine }
+    state = { workload: w, setup: s, prepared, trainWeeks: null, machine, extremeBounds: new Map() }
     port.post({ type: 'setup-done', trainWeeks: prepared?.train.count ?? 0, testWeeks: prepared?.test.count ?? 0, trainRealWeeks: prepared?.trainReal.count ?? 0, testRealWeeks: prepared?.testReal.count ?? 0 })
   } catch (e) {
     postError(null, e)
@@ -108,9 +111,56 @@ function compute(id: number, unit: Exclude<WorkUnit, { kind: 'import' }>): UnitR
         port.post({ type: 'progress', id, samplesDone: done, samples: total })
       })
     }
+    case 'walltimes-whatif': {
+      let last = Date.now()
+      return whatIfRun(w, unit.scenario, unit.today, s.tau, (done, total) => {
+        const now = Date.now()
+        if (now - last < UNIT_PROGRESS_MS) return
+        last = now
+        port.post({ type: 'progress', id, samplesDone: done, samples: total })
+      })
+    }
+    case 'predicted-order-replay': {
+      let last = Date.now()
+      const jobs = w.jobs
+      return fidelityReplay(jobs, w.machineProcs, unit.replay, unit.historyDays, unit.threshold, s.tau, (started) => {
+        const now = Date.now()
+        if (now - last >= UNIT_PROGRESS_MS) { last = now; port.post({ type: 'progress', id, samplesDone: started, samples: jobs.count }) }
+        return false
+      })
+    }
+    case 'prediction-triple': return predictionTriple(id, unit.triple, unit.options)
     case 'mixed-stats': return featureStats(trainWeeks(), w.machineProcs, s.compat ?? 'none')
     case 'mixed-objective': return trainObjective(trainWeeks(), w.machineProcs, fastSpec(unit.primary), { ...unit.options, compat: s.compat ?? 'none' }, state.prepared?.train.weights())
   }
+}
+
+/** One (log, triple) of the prediction campaign. The log's extreme-slowdown bound comes from plain
+ * EASY under the same options, simulated once per worker and options (the EASY unit itself uses its
+ * own run): the same value whichever worker computes it. */
+function predictionTriple(id: number, tripleId: string, o: PredictionCampaignOptions): UnitResult<Extract<WorkUnit, { kind: 'prediction-triple' }>> {
+  const st = state!
+  const t = findTriple(tripleId)
+  if (!t) throw new Error(`engine worker: unknown prediction triple ${tripleId}`)
+  const jobs = st.workload.jobs
+  const m = st.workload.machineProcs
+  let last = Date.now()
+  const onCheck = (started: number): boolean => {
+    const now = Date.now()
+    if (now - last >= UNIT_PROGRESS_MS) { last = now; port.post({ type: 'progress', id, samplesDone: started, samples: jobs.count }) }
+    return false
+  }
+  const key = JSON.stringify([o.primary, o.threshold, o.tau])
+  let bound = st.extremeBounds.get(key)
+  let run: TripleRun | null = null
+  if (bound === undefined) {
+    const easy = simulateTriple(jobs, m, findTriple(EASY_ID)!, o, t.id === EASY_ID ? onCheck : undefined)
+    bound = extremeBound(jobs, easy.start, o.tau)
+    st.extremeBounds.set(key, bound)
+    if (t.id === EASY_ID) run = easy
+  }
+  run ??= simulateTriple(jobs, m, t, o, onCheck)
+  return tripleMetrics(jobs, run, o.tau, bound)
 }
 
 /** A mixed policy's arrays rebuilt here: the ones structured clone delivers may hold boxed

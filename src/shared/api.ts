@@ -6,10 +6,13 @@ import type { z } from 'zod'
 import type { ImportReport } from '../core/workload/import'
 import type { EvaluationResult } from '../core/tune/result'
 import type { InspectData } from '../core/workload/inspect'
-import type { AnalysisRequestSchema, CampaignRequestSchema, CampaignSettingsSchema, CandidateSchema, ImportOptionsSchema, ImportTrackingSchema, LogSourceSchema, MixedAnalysisOptionsSchema, OnlineAnalysisOptionsSchema, ProjectStateSchema } from './schemas'
+import type { WalltimesReport } from '../core/predict/walltimes'
+import type { AnalysisRequestSchema, CampaignRequestSchema, CampaignSettingsSchema, CandidateSchema, ImportOptionsSchema, ImportTrackingSchema, LogSourceSchema, MixedAnalysisOptionsSchema, OnlineAnalysisOptionsSchema, PredictedExportOptionsSchema, PredictedOrderOptionsSchema, ProjectStateSchema } from './schemas'
 
 export type { InspectData } from '../core/workload/inspect'
+export type { WalltimesGroup, WalltimesReport, WalltimesWhatIf, WhatIfOutcome } from '../core/predict/walltimes'
 export type { ExportBundle, ExportFile, ExportTarget, Fidelity, SettingChange } from '../core/export/types'
+export type { PredictedOrderFidelity, ScheduleFigures } from '../core/export/predicted-fidelity'
 export type { EasyTuneApi, StreamEvents, StreamName, StreamMessage } from './contract'
 
 export const API_VERSION = 1
@@ -24,6 +27,8 @@ export type CampaignSettings = z.output<typeof CampaignSettingsSchema>
 export type OnlineAnalysisOptions = z.output<typeof OnlineAnalysisOptionsSchema>
 export type MixedAnalysisOptions = z.output<typeof MixedAnalysisOptionsSchema>
 export type AnalysisRequest = z.output<typeof AnalysisRequestSchema>
+export type PredictedOrderOptions = z.output<typeof PredictedOrderOptionsSchema>
+export type PredictedExportOptions = z.output<typeof PredictedExportOptionsSchema>
 /** Everything needed to restore the wizard: saved as one project file. */
 export type ProjectState = z.output<typeof ProjectStateSchema>
 export type { Settings } from './settings'
@@ -80,10 +85,12 @@ export type ImportEvent = { importId: string; kind: 'progress'; bytesRead: numbe
 
 /** An analysis's events (startAnalysis), named by its `analysisId`: progress (the share done, at
  * most ~5 per second), then exactly one of done / error / cancelled. `result` is exactly the JSON
- * document of `easytune online|mixed --json` (read like an opened file). */
+ * document of `easytune online|mixed --json` (read like an opened file); for 'walltimes', the
+ * what-if (WalltimesWhatIf, the `whatIf` of `easytune walltimes --json`); for 'predicted-order',
+ * the fidelity (PredictedOrderFidelity, the `predictedOrder` of `easytune export --predicted-order --json`). */
 export type AnalysisEvent =
-  | { analysisId: string; kind: 'progress'; analysis: 'online' | 'mixed'; fraction: number }
-  | { analysisId: string; kind: 'done'; analysis: 'online' | 'mixed'; result: unknown }
+  | { analysisId: string; kind: 'progress'; analysis: AnalysisRequest['kind']; fraction: number }
+  | { analysisId: string; kind: 'done'; analysis: AnalysisRequest['kind']; result: unknown }
   | { analysisId: string; kind: 'error'; message: string }
   | { analysisId: string; kind: 'cancelled' }
 
@@ -95,3 +102,12 @@ export interface AppInfo {
   citations: string[]
 }
 
+
+/** The Time limits step's data (getTimeLimits): the report of `easytune walltimes` without its
+ * what-if (src/core/predict/walltimes.ts), pseudonymised, and the real user and account names by
+ * pseudonym, which the step shows only when asked and never saves or exports (partitions keep
+ * their names: they are the site's configuration, not people). */
+export interface TimeLimitsView {
+  report: WalltimesReport
+  realNames: { users: Record<string, string>; accounts: Record<string, string> }
+}

@@ -34,11 +34,11 @@
 import { z } from 'zod'
 import type { ImportReport } from '../core/workload/import'
 import type { ExportBundle } from '../core/export/types'
-import type { AnalysisEvent, AppInfo, CampaignEstimate, CampaignEvent, ImportEvent, ProjectState, SplitPreview, WorkloadSummary } from './api'
+import type { AnalysisEvent, AppInfo, CampaignEstimate, CampaignEvent, ImportEvent, ProjectState, SplitPreview, TimeLimitsView, WorkloadSummary } from './api'
 import { ApiInputError } from './errors'
 import {
   AnalysisRequestSchema, CampaignRequestSchema, EvaluationResultSchema, ExportOptionsSchema, FileNameSchema, IdSchema, ImportOptionsSchema,
-  ImportTrackingSchema, LogSourceSchema, MAX_TEXT_CHARS, MimeSchema, parseOrThrow, PathSchema, ProjectStateSchema, SaveProjectOptionsSchema,
+  ImportTrackingSchema, LogSourceSchema, MAX_TEXT_CHARS, MimeSchema, parseOrThrow, PathSchema, PredictedExportOptionsSchema, ProjectStateSchema, SaveProjectOptionsSchema,
   SettingsPatchSchema, SplitSchema,
 } from './schemas'
 import type { Settings } from './settings'
@@ -94,14 +94,22 @@ export const CONTRACT = {
   estimateCampaign: call(['request'], [CampaignRequestSchema], returns<CampaignEstimate>()),
   /** Its events come on the campaign stream under the returned id. */
   startCampaign: call(['request'], [CampaignRequestSchema], returns<{ campaignId: string }>(), { events: 'campaign' }),
-  /** An online-selection emulation or a mixed-policy search on one engine worker; its events come
-   * on the analysis stream under the returned id, and cancel(id) stops it. */
+  /** An online-selection emulation, a mixed-policy search, the Time limits what-if or the
+   * predicted-order export's fidelity on the engine workers; its events come on the analysis stream under the returned id, and cancel(id) stops it. */
   startAnalysis: call(['request'], [AnalysisRequestSchema], returns<{ analysisId: string }>(), { events: 'analysis' }),
+  /** The Time limits step's tables: requested against actual time per user, account and partition
+   * (pseudonymised, with the real names for local display only). Its what-if is startAnalysis
+   * with kind 'walltimes'. */
+  getTimeLimits: call(['workloadId'], [IdSchema], returns<TimeLimitsView>()),
   /** Cancels a campaign, an analysis or a tracked import (by its importId); unknown ids are ignored. */
   cancel: call(['id'], [IdSchema], returns<void>()),
   /** Deletes the cached campaign cells (only a speed-up: a later run computes them again) and
    * says how many and how much space; refused while a campaign runs. */
   clearCellCache: call([], [], returns<{ cells: number; bytes: number }>()),
+  /** The Time limits step's "Deploy on Slurm: order by predicted runtime" (docs/PREDICTIONS.md
+   * §Deployment): the files of `easytune export <log> --predicted-order` for the workload, with the
+   * fidelity the 'predicted-order' analysis measured (its Θ and history must be the options'). */
+  exportPredictedOrder: call(['workloadId', 'options'], [IdSchema, PredictedExportOptionsSchema], returns<ExportBundle>()),
   exportConfig: call(['result', 'target', 'options'], [EvaluationResultSchema, z.enum(['slurm', 'pbs']), ExportOptionsSchema.optional()], returns<ExportBundle>()),
   /** Saves text the user asked for (an exported file, an HTML report, a chart) as a file. */
   saveText: save(['name', 'content', 'mime'], [FileNameSchema, z.string().max(MAX_TEXT_CHARS), MimeSchema]),

@@ -163,11 +163,25 @@ export const MixedAnalysisOptionsSchema = z.strictObject({
   seed,
   compat,
 })
+/** The Time limits step's what-if (docs/PREDICTIONS.md §Time limits): EASY-FCFS on the whole log
+ * with today's limits, exact limits, learned predictions and EASY++ (WHATIF_SCENARIOS). Nothing to
+ * choose yet (the CLI's defaults); the object is there so that choices can come. */
+export const WalltimesAnalysisOptionsSchema = z.strictObject({})
+/** Longest accounting history the predicted-order script may read, days (ten years). */
+export const MAX_HISTORY_DAYS = 3650
+/** The predicted-order export's fidelity (docs/PREDICTIONS.md §Deployment): Θ of the two deployable
+ * orders (seconds, null = none) and the days of accounting history the exported script reads. */
+export const PredictedOrderOptionsSchema = z.strictObject({
+  threshold: ThresholdSchema,
+  historyDays: int(1, MAX_HISTORY_DAYS),
+})
 export const AnalysisRequestSchema = z.discriminatedUnion('kind', [
   z.strictObject({ workloadId: IdSchema, kind: z.literal('online'), options: OnlineAnalysisOptionsSchema }),
   /** `split`: the wizard's train/test split (the search is on train, judged on test). */
   z.strictObject({ workloadId: IdSchema, kind: z.literal('mixed'), options: MixedAnalysisOptionsSchema, split: SplitSchema }),
-], { error: 'must be online or mixed' })
+  z.strictObject({ workloadId: IdSchema, kind: z.literal('walltimes'), options: WalltimesAnalysisOptionsSchema }),
+  z.strictObject({ workloadId: IdSchema, kind: z.literal('predicted-order'), options: PredictedOrderOptionsSchema }),
+], { error: 'must be online, mixed, walltimes or predicted-order' })
 
 // ---------------------------------------------------------------- result and project documents
 
@@ -249,12 +263,34 @@ export const ProjectStateSchema = z.strictObject({
   result: EvaluationResultSchema.nullable(),
   /** Wizard step the user was on (0-based). */
   step: int(0, 100),
+  /** The same step by its id (the renderer's STEPS); absent in files written before the Time
+   * limits step, whose `step` counts the steps without it. */
+  stepId: z.string().max(32).regex(/^[a-z]+$/, 'must be a step id such as "inspect"').optional(),
 })
 
 export const ExportOptionsSchema = z.strictObject({
   slurmVersion: z.string().max(16).regex(/^\d{1,3}(\.\d{1,3}){0,2}$/, 'must look like 23.11 or 24.05.1').optional(),
   /** The site's current slurm.conf, as text: the Slurm export then writes the whole merged file. */
   currentConf: z.string().max(MAX_CONF_CHARS, `must be a slurm.conf of at most ${MAX_CONF_CHARS} characters`).optional(),
+})
+const figures = z.strictObject({ avgWait: z.number().min(0).max(1e12), avgBsld: z.number().min(0).max(1e12), maxWait: z.number().min(0).max(1e12) })
+const share = z.number().min(0).max(1)
+/** A predicted-order fidelity as the 'predicted-order' analysis answered it (PredictedOrderFidelity),
+ * back from the renderer: finite numbers within bounds, nothing else. Its keys in the order
+ * fidelityFrom writes them: the parsed object keeps this order, and the exported JSON file lists
+ * them so (the files must be the CLI's byte for byte). */
+export const PredictedOrderFidelitySchema = z.strictObject({
+  jobs: int(0, 1e9), machineProcs: int(1, 1e9), tau: z.number().min(1e-9).max(1e6), threshold: ThresholdSchema, withUser: share,
+  today: figures, byLimit: figures, deployable: figures, planned: figures, easyPlusPlus: figures,
+  historyDays: int(1, MAX_HISTORY_DAYS), outsideWindow: share,
+})
+/** exportPredictedOrder's options: the fidelity's own Θ and history (they must match it), and the
+ * Slurm version and current slurm.conf as the Export step takes them. */
+export const PredictedExportOptionsSchema = z.strictObject({
+  ...PredictedOrderOptionsSchema.shape,
+  fidelity: PredictedOrderFidelitySchema,
+  slurmVersion: ExportOptionsSchema.shape.slurmVersion,
+  currentConf: ExportOptionsSchema.shape.currentConf,
 })
 export const SaveProjectOptionsSchema = z.strictObject({ saveAs: z.boolean().optional() })
 /** setSettings takes any part of the settings (src/shared/settings.ts has the one schema). */

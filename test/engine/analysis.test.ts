@@ -107,7 +107,7 @@ describe('AnalysisRunner', () => {
     let expected: unknown
     if (plan.analysis.kind === 'online') {
       expected = onlineJson(w, plan.analysis.spec, runOnline(w.jobs, w.machineProcs, plan.analysis.spec))
-    } else {
+    } else if (plan.analysis.kind === 'mixed') {
       const p = prepare(w.jobs, w.machineProcs, plan.setup.split, plan.setup.resample)
       expected = mixedJson(w, p, plan.analysis.options, plan.setup.split, plan.setup.resample, runMixed(p, w.machineProcs, plan.analysis.options), 0)
       last.result = { ...(last.result as object), seconds: 0 }

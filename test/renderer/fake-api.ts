@@ -5,7 +5,7 @@
 import { beforeEach, expect, vi } from 'vitest'
 import { createPinia, setActivePinia, type Pinia } from 'pinia'
 import { setApi } from '../../src/renderer/src/apiRef'
-import type { AnalysisEvent, CampaignEvent, EasyTuneApi, ImportEvent, ProjectState, Settings, WorkloadSummary } from '../../src/shared/api'
+import type { AnalysisEvent, CampaignEvent, EasyTuneApi, ImportEvent, ProjectState, Settings, TimeLimitsView, WalltimesGroup, WalltimesReport, WorkloadSummary } from '../../src/shared/api'
 import type { EvaluationResult } from '../../src/core/tune/result'
 import type { PartSummary } from '../../src/core/tune/select'
 
@@ -46,6 +46,34 @@ export function makeWorkload(over: Partial<WorkloadSummary> = {}): WorkloadSumma
     },
     ...over,
   }
+}
+
+/** One group of the walltimes report: `over` node-hours asked for and never used, ratios around `median`. */
+export function group(name: string, rank: number, jobs: number, median: number, over: number, share: number): WalltimesGroup {
+  return {
+    name, unknown: false, rank, jobs, ratio: { p10: 1, p25: median / 2, p50: median, p75: median * 2, p90: median * 4, max: median * 10 },
+    overRequestedNodeHours: over, overRequestedCpuHours: over * 4, shareOfOverRequest: share, usedShare: 1 / median,
+    commonLimit: { seconds: 14400, share: 0.6 }, runtimeP90: 7200,
+  }
+}
+
+/** The Time limits step's data: three users (pseudonyms, real names alice/bob/carol), two
+ * accounts, one partition; no what-if yet. */
+export function makeTimeLimits(over: Partial<WalltimesReport> = {}): TimeLimitsView {
+  const report: WalltimesReport = {
+    schemaVersion: 1, log: 'KTH-SP2-1996-2.1-cln.swf.gz', names: 'pseudonyms', ratioFloor: 60, hours: 'node-hours',
+    recorded: { users: true, accounts: true, partitions: true, nodes: true },
+    site: { jobs: 600, ratio: { p10: 1, p25: 1.5, p50: 3, p75: 8, p90: 20, max: 400 }, overRequestedNodeHours: 1000, overRequestedCpuHours: 4000, usedShare: 0.25, jobsWithoutNodes: 0, poorJobs: 150 },
+    distribution: [{ from: 1, to: 2, jobs: 200, share: 1 / 3 }, { from: 2, to: 10, jobs: 250, share: 250 / 600 }, { from: 10, to: null, jobs: 150, share: 0.25 }],
+    users: [group('user-001', 1, 300, 12, 600, 0.6), group('user-002', 2, 200, 4, 300, 0.3), group('user-003', 3, 100, 1.5, 100, 0.1)],
+    accounts: [group('account-001', 1, 400, 8, 800, 0.8), group('account-002', 2, 200, 2, 200, 0.2)],
+    partitions: [group('batch', 1, 600, 3, 1000, 1)],
+    startWith: { users: [{ name: 'user-001', rank: 1, reason: 'asks for 12× the time its jobs run, 60 % of the over-requested node-hours' }], partitions: [{ name: 'batch', rank: 1, reason: '60 % of its jobs keep the 4 h default' }] },
+    deployment: 'Slurm plans its backfill on the time limits: a prediction cannot replace them there.',
+    whatIf: null,
+    ...over,
+  }
+  return { report, realNames: { users: { 'user-001': 'alice', 'user-002': 'bob', 'user-003': 'carol' }, accounts: { 'account-001': 'physics', 'account-002': 'chemistry' } } }
 }
 
 type Cand = EvaluationResult['candidates'][number]
@@ -122,6 +150,7 @@ export function fakeApi(over: Partial<EasyTuneApi> = {}): FakeApi {
     estimateCampaign: vi.fn(async () => ({ cells: 24, weekSimulations: 72, seconds: 0.4, workers: 1 })),
     startCampaign: vi.fn(async () => ({ campaignId: 'c1' })),
     startAnalysis: vi.fn(async () => ({ analysisId: 'a1' })),
+    getTimeLimits: vi.fn(async () => makeTimeLimits()),
     cancel: vi.fn(async () => {}),
     clearCellCache: vi.fn(async () => ({ cells: 3, bytes: 4_500 })),
     onCampaignEvent: vi.fn((l: (e: CampaignEvent) => void) => { listeners.add(l); return () => { listeners.delete(l) } }),
@@ -130,6 +159,10 @@ export function fakeApi(over: Partial<EasyTuneApi> = {}): FakeApi {
     exportConfig: vi.fn(async (_r, target) => ({
       target, files: [{ name: 'slurm.conf.easytune', content: 'PriorityType=priority/multifactor\n', description: 'slurm.conf fragment' }],
       items: [{ feature: 'queue order SPF', fidelity: 'site factor' as const, note: 'via easytune-site-factor.sh' }], gaps: ['One reservation per partition'],
+    })),
+    exportPredictedOrder: vi.fn(async () => ({
+      target: 'slurm' as const, items: [], gaps: [],
+      files: ['slurm.conf.easytune', 'job_submit.lua', 'easytune-predicted-order.sh', 'README-predicted-order.txt', 'easytune-predicted-order.json'].map((name) => ({ name, content: `${name}\n`, description: name })),
     })),
     saveText: vi.fn(async () => true),
     generateReport: vi.fn(async () => '<!doctype html><title>report</title>'),

@@ -256,7 +256,7 @@ describe('project round trip', () => {
     expect(w.expectedLog).toEqual(state.log)
     expect(w.options).toEqual({ procs: 64 })
     expect(useWizardStore().step).toBe(0) // Split needs a log
-    expect(useWizardStore().enabled).toEqual([true, false, false, false, false, true, true])
+    expect(useWizardStore().enabled).toEqual([true, false, false, false, false, false, true, true])
     expect(toProject().log).toEqual(state.log)
     expect(() => fromProject({ ...state, version: 2 as unknown as 1 }, null)).toThrow(/version 2/)
   })
@@ -364,7 +364,7 @@ describe('workload store', () => {
 describe('wizard and start-up', () => {
   it('steps need a log, results need a result; go() refuses the others', async () => {
     const z = useWizardStore()
-    expect(z.enabled).toEqual([true, false, false, false, false, false, false])
+    expect(z.enabled).toEqual([true, false, false, false, false, false, false, false])
     expect(z.goTo('split')).toBe(false)
     await useWorkloadStore().importSample()
     expect(z.goTo('split')).toBe(true)
@@ -377,7 +377,8 @@ describe('wizard and start-up', () => {
     const r = makeResult()
     api.restoreLastProject = vi.fn(async () => ({ state: { version: 1 as const, log: { name: r.log.name, sha256: r.log.sha256 }, importOptions: {}, split: { kind: 'midpoint' as const }, campaign: { resample: { method: 'user-weeks' as const, weeks: 3, seed: 1 }, candidates: { preset: 'ch6' as const }, thresholds: [144000], objective: 'avgWait' as const, tau: 10, maxWaitRatio: null, workers: null, minGain: 0.05, confidence: 0.95, minWeeks: 8, criterion: 'ratio-of-means' as const }, result: r, step: 5 }, workload: makeWorkload(), logMissing: false }))
     await boot('?token=x', 30)
-    expect(useWizardStore().step).toBe(5)
+    // A file from before the Time limits step (no stepId): its step 5 was Results.
+    expect(useWizardStore().current.id).toBe('results')
     expect(useResultsStore().stale).toBe(false)
     expect(api.importLog).not.toHaveBeenCalled()
     useSplitStore().resample.seed = 2
@@ -452,7 +453,7 @@ describe('start-up against a late restore (issue #20)', () => {
     finish()
     await booting
     expect(useWorkloadStore().summary?.id).toBe('w-old')
-    expect(useWizardStore().step).toBe(5)
+    expect(useWizardStore().current.id).toBe('results') // the old file's step 5
     startAutosave(30)()
   })
 })

@@ -10,6 +10,9 @@ import { ApiInputError } from '../../src/shared/errors'
 import type { WorkloadSummary } from '../../src/shared/api'
 import { alive, buildWorker, KTH, removeWorker } from '../engine/support'
 import { collect, projectState, request, tempDir } from './support'
+import { switchResult } from '../fixtures/results/results'
+import { analyzeWalltimes } from '../../src/core/predict/walltimes'
+import { readLog } from '../../src/node/read-log'
 
 const KTH_SHA = '3e152f201fd2e96808a735bced6ea6eb0bb07fdc447689cafb0750d87b264c0b'
 
@@ -224,6 +227,21 @@ describe('Backend', () => {
     } finally {
       await b.close()
     }
+  })
+
+  it('the report of a log it holds carries the time-limits section, pseudonymised; of another log, none', async () => {
+    const r = switchResult()
+    const other = backend.generateReport(r)
+    expect(other).not.toContain('Time limits: user education and default limits per partition')
+    const own = backend.generateReport({ ...r, log: { ...r.log, sha256: sample.sha256 } })
+    expect(own).toContain('Time limits: user education and default limits per partition')
+    const section = own.slice(own.indexOf('<section id="time-limits">'), own.indexOf('</section>', own.indexOf('<section id="time-limits">')))
+    expect(section).toContain('user-001')
+    // The users it names are pseudonyms: the sample's own user names (numbers in the SWF file) of
+    // the five users it starts with never appear as a name cell.
+    const analysis = analyzeWalltimes(await readLog(KTH), { names: true })
+    for (const u of analysis.startWith.users) expect(section).not.toContain(`<td>${u.name}</td>`)
+    expect(analysis.startWith.users.length).toBeGreaterThan(0)
   })
 
   it('answers the files to save (saveText, saveProject) and opens an uploaded project file, deleting it', async () => {

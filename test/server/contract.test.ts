@@ -52,7 +52,14 @@ describe('API argument schemas', () => {
     expect(ok('startAnalysis', [online])).toEqual([online])
     expect(ok('startAnalysis', [mixed])).toEqual([mixed])
     const bad = (req: unknown, re: RegExp) => rejects('startAnalysis', [req], re)
-    bad({ ...online, kind: 'evaluate' }, /startAnalysis: request's kind must be online or mixed/)
+    bad({ ...online, kind: 'evaluate' }, /startAnalysis: request's kind must be online, mixed, walltimes or predicted-order/)
+    // The Time limits what-if: nothing to choose (yet), so any option is refused, and the workload id is checked like the others.
+    const walltimes = { workloadId: 'w1', kind: 'walltimes', options: {} }
+    expect(ok('startAnalysis', [walltimes])).toEqual([walltimes])
+    bad({ ...walltimes, options: { scenarios: ['eloss'] } }, /unknown field "scenarios"/)
+    bad({ ...walltimes, options: null }, /options must be an object/)
+    bad({ ...walltimes, workloadId: '../../etc' }, /workloadId is not a valid id/)
+    bad({ ...walltimes, split: { kind: 'midpoint' } }, /unknown field "split"/)
     bad({ ...online, options: { ...online.options, weeks: 261 } }, /request's options\.weeks must be at most 260, got 261/)
     bad({ ...online, options: { ...online.options, traces: 21 } }, /options\.traces must be at most 20/)
     bad({ ...online, options: { ...online.options, traces: 2.5 } }, /options\.traces must be a whole number, got 2\.5/)

@@ -2,10 +2,13 @@
 // evaluation into the batch system's configuration, with each item's fidelity and the known gaps.
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { bool, jsonTarget, oneOf, parseArgs, str, UsageError } from '../args'
+import { bool, jsonTarget, oneOf, parseArgs, positiveInt, str, thresholdFlag, UsageError, type ParsedArgs } from '../args'
+import { IMPORT_FLAGS, IMPORT_HELP, importOptions, loadWorkload, logArg } from '../common'
 import { table, writeJson, type Io } from '../output'
-import { checkSlurmVersion, DEFAULT_SLURM_VERSION, EXPORT_TARGETS, ExportInputError, exportConfig } from '../../core/export/index'
+import { checkSlurmVersion, DEFAULT_SLURM_VERSION, EXPORT_TARGETS, ExportInputError, exportConfig, exportPredictedOrder, predictedOrderFidelity } from '../../core/export/index'
+import { DEFAULTS } from '../../core/defaults'
 import { lostParts } from '../../core/export/lost'
+import { fidelityLines } from '../../core/export/predicted'
 import { MAX_CONF_CHARS, SlurmConfError } from '../../core/export/slurm-conf'
 import type { EvaluationResult } from '../../core/tune/result'
 import type { ExportBundle, ExportTarget } from '../../shared/api'
@@ -36,6 +39,22 @@ Options:
 
 Every target also gets easytune-recommendation.json, the recommendation for other tools.
 
+easytune export <log> --predicted-order --out <dir> [--current-conf slurm.conf] [options]
+
+Orders Slurm's queue by PREDICTED runtime (AVE2: the mean runtime of the user's last two jobs,
+at most the time limit), shortest first, through the site factor; reservations and backfill stay
+on the time limits, as Slurm plans on them. Writes job_submit.lua, easytune-predicted-order.sh
+(run as root every minute: reads sacct, sets each pending job's SiteFactor), the slurm.conf
+settings (merged into --current-conf, keeping fair-share and QOS), a README and
+easytune-predicted-order.json. The log is replayed to state the fidelity: average wait and
+bounded slowdown of EASY-FCFS today, of the exported order, and of the thesis's planning with
+predictions (what is lost because Slurm plans on time limits).
+  --predicted-order        the positional argument is a job log (several files or a folder: one log)
+  --threshold T            jobs that waited longer than T (e.g. 20h, 72000) run first, oldest first,
+                           against the starvation of long jobs (default none)
+  --history-days N         days of sacct history the script reads (default ${DEFAULTS.predictedOrderHistoryDays.value}; ${DEFAULTS.predictedOrderHistoryDays.why})
+${IMPORT_HELP}
+
 A candidate the target cannot run as it was evaluated (a separate backfill order, as in the
 research grid --preset ch5) is still exported, but never silently: what is lost is printed on
 stderr, listed in the JSON's "lost" and first among its gaps, and opens each generated file.
@@ -44,8 +63,10 @@ A result whose verdict is keep exports nothing (exit 0, no change); insufficient
 `
 
 export async function exportCommand(argv: string[], io: Io): Promise<number> {
-  const a = parseArgs(argv, { target: 'string', 'slurm-version': 'string', 'current-conf': 'string', out: 'string', json: 'optional', help: 'boolean' })
+  const a = parseArgs(argv, { target: 'string', 'slurm-version': 'string', 'current-conf': 'string', out: 'string', json: 'optional', help: 'boolean', 'predicted-order': 'boolean', 'history-days': 'string', threshold: 'string', ...IMPORT_FLAGS })
   if (bool(a, 'help')) { io.out(exportHelp); return 0 }
+  if (bool(a, 'predicted-order')) return exportPredicted(a, io)
+  for (const f of ['history-days', 'threshold', ...Object.keys(IMPORT_FLAGS)]) if (a.flags.has(f)) throw new UsageError(`--${f} only applies with --predicted-order`)
   if (a.positionals.length !== 1) throw new UsageError('export needs one result file: easytune export <result.json> --target slurm|pbs --out <dir>')
   const path = a.positionals[0]
   const target = oneOf<ExportTarget>(a, 'target', EXPORT_TARGETS)
@@ -60,16 +81,8 @@ export async function exportCommand(argv: string[], io: Io): Promise<number> {
   const json = jsonTarget(a)
   const confPath = str(a, 'current-conf')
   if (confPath !== undefined && target !== 'slurm') throw new UsageError('--current-conf only applies to --target slurm')
-  let currentConf: string | undefined
-  if (confPath !== undefined) {
-    try {
-      if (statRegularFileSync(confPath).size > MAX_CONF_CHARS * 4) throw new Error(`larger than ${MAX_CONF_CHARS} characters: is this really a slurm.conf?`)
-      currentConf = readRegularFileSync(confPath)
-    } catch (e) {
-      io.err(`easytune: ${confPath}: ${e instanceof NotRegularFileError ? e.reason : (e as Error).message}\n`)
-      return 2
-    }
-  }
+  const currentConf = readCurrentConf(confPath, io)
+  if (currentConf === null) return 2
 
   let result: unknown
   try {
@@ -144,4 +157,63 @@ function formatBundle(b: ExportBundle, out: string | null, merged = false): stri
   }
   if (b.notes?.length) { lines.push('', 'Notes:'); for (const n of b.notes) lines.push(`  - ${n}`) }
   return lines.join('\n') + '\n'
+}
+
+/** The --current-conf file's text (undefined without the flag), or null after saying why it cannot be read. */
+function readCurrentConf(confPath: string | undefined, io: Io): string | undefined | null {
+  if (confPath === undefined) return undefined
+  try {
+    if (statRegularFileSync(confPath).size > MAX_CONF_CHARS * 4) throw new Error(`larger than ${MAX_CONF_CHARS} characters: is this really a slurm.conf?`)
+    return readRegularFileSync(confPath)
+  } catch (e) {
+    io.err(`easytune: ${confPath}: ${e instanceof NotRegularFileError ? e.reason : (e as Error).message}\n`)
+    return null
+  }
+}
+
+/** `export <log> --predicted-order`: the order by predicted runtime, its fidelity replayed on the log. */
+async function exportPredicted(a: ParsedArgs, io: Io): Promise<number> {
+  const target = oneOf<ExportTarget>(a, 'target', EXPORT_TARGETS)
+  if (target !== undefined && target !== 'slurm') throw new UsageError('--predicted-order exports to Slurm only (its site factor); PBS has no counterpart here')
+  const out = str(a, 'out')
+  if (!out) throw new UsageError('--out <dir> is required: the folder to write the files into')
+  const version = str(a, 'slurm-version')
+  if (version !== undefined) {
+    try { checkSlurmVersion(version) } catch (e) { throw new UsageError(`--slurm-version: ${(e as Error).message}`) }
+  }
+  const historyDays = positiveInt(a, 'history-days') ?? DEFAULTS.predictedOrderHistoryDays.value
+  const threshold = thresholdFlag(a, 'threshold', null)
+  const json = jsonTarget(a)
+  const confPath = str(a, 'current-conf')
+  const log = await logArg(a, 'export --predicted-order', io)
+  const currentConf = readCurrentConf(confPath, io)
+  if (currentConf === null) return 2
+  const w = await loadWorkload(io, log, importOptions(a))
+  if (w.jobs.count === 0) { io.err(`easytune: ${log.label}: no job is left after cleaning: nothing to replay.\n`); return 1 }
+  let maxRequested = 0
+  for (let j = 0; j < w.jobs.count; j++) if (w.jobs.requested[j] > maxRequested) maxRequested = w.jobs.requested[j]
+  const fidelity = predictedOrderFidelity(w.jobs, w.machineProcs, historyDays, threshold)
+  let bundle: ExportBundle
+  try {
+    bundle = exportPredictedOrder({ slurmVersion: version, currentConf, fidelity, maxRequested, historyDays, threshold })
+  } catch (e) {
+    if (!(e instanceof ExportInputError)) throw e
+    io.err(`easytune: ${e instanceof SlurmConfError ? confPath : log.label}: ${e.message}\n`)
+    return 2
+  }
+  mkdirSync(out, { recursive: true })
+  const written = bundle.files.map((f) => {
+    const file = join(out, f.name)
+    writeFileSync(file, f.content)
+    if (f.name.endsWith('.sh')) chmodSync(file, 0o755)
+    return { name: f.name, path: file, description: f.description }
+  })
+  if (json) {
+    writeJson(io, json, {
+      schemaVersion: EXPORT_SCHEMA_VERSION, target: 'slurm', out, files: written, items: bundle.items, gaps: bundle.gaps,
+      changes: bundle.changes ?? [], notes: bundle.notes ?? [], approximate: bundle.approximate ?? null, lost: [], predictedOrder: fidelity,
+    })
+  }
+  if (!json || json.file !== null) io.out(formatBundle(bundle, out, currentConf !== undefined) + `\n${fidelityLines(fidelity).join('\n')}\n`)
+  return 0
 }

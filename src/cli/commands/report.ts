@@ -4,9 +4,10 @@ import { writeJson, type Io } from '../output'
 import { FileInputError } from '../../node/read-log'
 import { readRegularFileSync } from '../../node/regular-file'
 import { validateResult } from '../../core/export/report-model'
+import { validateWalltimes } from '../../core/export/report-walltimes'
 import { printToPdf, renderReportHtml } from '../../node/report/index'
 
-export const reportHelp = `easytune report <result.json> --out report.html [--pdf report.pdf]
+export const reportHelp = `easytune report <result.json> --out report.html [--pdf report.pdf] [--walltimes walltimes.json]
 
 Writes the offline report of an evaluation (the file of easytune evaluate --json <file>): one
 self-contained HTML file that loads nothing from the network (styles, data and chart code
@@ -20,6 +21,11 @@ recorded waits, and the citations.
                    $PATH, or set EASYTUNE_CHROMIUM); without Chromium the HTML is still written
                    and the command exits 1
   --json [file]    what was written, as JSON
+  --walltimes F    the time-limits analysis (easytune walltimes <log> --json F): adds the section
+                   "Time limits: user education and default limits per partition", naming the
+                   users and partitions to start with (users as pseudonyms)
+  --names          with --walltimes, show the user names the analysis holds (made with
+                   walltimes --names): for local eyes only, the report then names people
 
 Example:
   easytune evaluate resources/KTH-SP2-1996-2.1-cln.swf.gz --json kth.json
@@ -27,7 +33,7 @@ Example:
 `
 
 export async function reportCommand(argv: string[], io: Io): Promise<number> {
-  const a = parseArgs(argv, { out: 'string', pdf: 'string', json: 'optional', help: 'boolean' })
+  const a = parseArgs(argv, { out: 'string', pdf: 'string', json: 'optional', help: 'boolean', walltimes: 'string', names: 'boolean' })
   if (bool(a, 'help')) { io.out(reportHelp); return 0 }
   if (a.positionals.length !== 1) throw new UsageError(`report needs one result file (from easytune evaluate --json <file>)${a.positionals.length ? `; got ${a.positionals.join(' ')}` : ''}`)
   const path = a.positionals[0]
@@ -48,8 +54,19 @@ export async function reportCommand(argv: string[], io: Io): Promise<number> {
   } catch (e) {
     throw new FileInputError(path, null, (e as Error).message)
   }
+  const wPath = str(a, 'walltimes')
+  if (bool(a, 'names') && wPath === undefined) throw new UsageError('--names only applies with --walltimes')
+  let walltimes: unknown
+  if (wPath !== undefined) {
+    try {
+      walltimes = JSON.parse(readRegularFileSync(wPath).replace(/^\uFEFF/, ''))
+      validateWalltimes(walltimes)
+    } catch (e) {
+      throw new FileInputError(wPath, null, e instanceof SyntaxError ? `is not a JSON file (${e.message}); make one with easytune walltimes <log> --json ${wPath}` : (e as Error).message)
+    }
+  }
   const t0 = performance.now()
-  const html = renderReportHtml(data)
+  const html = renderReportHtml(data, undefined, { walltimes, names: bool(a, 'names') })
   writeFileSync(out, html)
   io.err(`wrote ${out} (${(Buffer.byteLength(html) / 1024).toFixed(0)} KB) in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`)
   let pdfWritten: string | null = null

@@ -18,6 +18,10 @@ import { clusterJobs, describeMachine, machineFidelity, machineModel, machineSch
 import { ClusterSimulation, simulateCluster } from '../../core/cluster/simulate'
 import { ClusterConfigError } from '../../core/cluster/config'
 import { ClusterJobsError } from '../../core/cluster/jobs'
+import { checkPrediction, defaultCorrection, parsePredictor, PredictionConfigError, predictorLabel } from '../../core/predict/predictors'
+import { CORRECTION_IDS } from '../../core/predict/corrections'
+import { predictionStats } from '../../core/predict/stats'
+import type { CorrectionId, PredictionConfig, PredictionStats } from '../../core/predict/types'
 import type { ClusterJobs } from '../../core/cluster/types'
 
 export const SIMULATE_SCHEMA_VERSION = 1
@@ -28,8 +32,19 @@ Replays the log under EASY backfilling with the chosen queue order and prints th
 
 Options:
   --primary P              queue order for starting jobs and the reservation (default ${shown('primary')})
-  --backfill P|same        backfill order: same = the primary order with the threshold, or another
-                           policy (EASY-P_R-P_B of the thesis, ch. 5) (default ${shown('backfill')})
+  --backfill P|same|sjbf   backfill order: same = the primary order with the threshold, another
+                           policy (EASY-P_R-P_B of the thesis, ch. 5), or sjbf = shortest predicted
+                           runtime first (EASY-SJBF; SPF with --predictor requested) (default ${shown('backfill')})
+  --predictor requested|clairvoyant|ave2|eloss[:loss]
+                           runtime prediction used for the reservation and the backfill test, in
+                           place of the requested time (thesis ch. 4): clairvoyant = the actual
+                           runtime, ave2 = mean of the user's last two runtimes, eloss = the online
+                           regression with the E-Loss, eloss:<loss> with one of the 20 losses
+                           (easytune predictions --list-losses) (default ${shown('predictor')})
+  --correction none|requested|incremental|doubling
+                           new prediction for a job still running at its predicted end; ave2 and
+                           eloss need one, none is only for requested and clairvoyant (default:
+                           none for requested and clairvoyant, else ${shown('correction')})
   --threshold none|D       jobs that waited longer than D go to the head (e.g. 72000, 20h, 2d);
                            none = no threshold; 0 is refused (default ${shown('threshold')})
   --tau S                  bound of the bounded slowdown in seconds (default ${shown('tau')})
@@ -42,12 +57,12 @@ ${IMPORT_HELP}
 
 Policies: ${POLICIES.map((p) => p.id).join(', ')} (see easytune policies).
 
-${whyDefaults([['primary', 'primary'], ['backfill', 'backfill'], ['threshold', 'threshold'], ['tau', 'tau'], ['compat', 'compat'], ['overrun', 'overrun'], ['requested-fallback', 'requestedFallback']])}
+${whyDefaults([['primary', 'primary'], ['backfill', 'backfill'], ['predictor', 'predictor'], ['correction', 'correction'], ['threshold', 'threshold'], ['tau', 'tau'], ['compat', 'compat'], ['overrun', 'overrun'], ['requested-fallback', 'requestedFallback']])}
 `
 
 export async function simulateCommand(argv: string[], io: Io): Promise<number> {
   const a = parseArgs(argv, {
-    ...IMPORT_FLAGS, ...COMPAT_FLAGS, primary: 'string', backfill: 'string', threshold: 'string', tau: 'string',
+    ...IMPORT_FLAGS, ...COMPAT_FLAGS, primary: 'string', backfill: 'string', predictor: 'string', correction: 'string', threshold: 'string', tau: 'string',
     schedule: 'string', json: 'optional', help: 'boolean', ...MACHINE_FLAGS,
   })
   if (bool(a, 'help')) { io.out(simulateHelp); return 0 }
@@ -71,6 +86,7 @@ export async function simulateCommand(argv: string[], io: Io): Promise<number> {
   try {
     model = machineModel(inputs, w)
     if (model && compat !== 'none') throw new MachineInputError(`--compat ${compat} is the research's single-pool rule; it cannot run on a machine of nodes and partitions (${describeMachine(model)})`)
+    if (model && config.prediction) throw new MachineInputError(`runtime predictions (--predictor, --correction, --backfill sjbf) are simulated on the single pool of processors, the research's model; they cannot run on a machine of nodes and partitions yet (${describeMachine(model)}): drop the cluster files, or the predictor`)
   } catch (e) {
     if (e instanceof MachineInputError || e instanceof ClusterConfigError || e instanceof ClusterJobsError) { io.err(`easytune: ${e.message}\n`); return 2 }
     throw e
@@ -81,10 +97,10 @@ export async function simulateCommand(argv: string[], io: Io): Promise<number> {
   } else io.err(`machine: ${describeMachine(model)}; scheduling: ${model.scheduler === 'slurm' ? 'Slurm\'s' : 'EASY'}\n`)
   const t0 = performance.now()
   const progress = new Progress(io)
-  let run: { start: Float64Array; backfilled?: Uint8Array; jobs?: ClusterJobs } | typeof INTERRUPTED
+  let run: { start: Float64Array; backfilled?: Uint8Array; jobs?: ClusterJobs; prediction?: PredictionStats } | typeof INTERRUPTED
   if (model === null) {
-    const start = await untilInterrupted(io, progress, (signal) => simulateWithProgress(io, progress, w, config, compat, signal))
-    run = start === INTERRUPTED ? INTERRUPTED : { start }
+    const done = await untilInterrupted(io, progress, (signal) => simulateWithProgress(io, progress, w, config, compat, signal))
+    run = done === INTERRUPTED ? INTERRUPTED : { start: done.start, ...(config.prediction ? { prediction: predictionStats(w.jobs, done.predictions, done.corrections) } : {}) }
   } else {
     const m = model
     const jobs = clusterJobs(m, w.jobs)
@@ -118,13 +134,14 @@ export async function simulateCommand(argv: string[], io: Io): Promise<number> {
     log: { name: w.name, format: w.format, machineProcs: w.machineProcs, machineSource: w.report.machine.source, jobsRead: w.report.jobsRead },
     machine: machineSummary(model, w.machineProcs, w.report.machine.source),
     calibration: machineFidelity(w, model, run),
-    config: { primary: config.primary, backfill: config.backfill, threshold: config.threshold, tau, compat },
+    config: { primary: config.primary, backfill: config.prediction?.sjbf ? 'sjbf' : config.backfill, threshold: config.threshold, tau, compat, ...predictionJson(config.prediction) },
     ...metrics,
+    ...(run.prediction ? { prediction: run.prediction } : {}),
     perUser: users.map((u) => ({ user: w.users[u.user] ?? String(u.user), jobs: u.jobs, avgWait: u.avgWait })),
     citation: citation(w),
   }
   if (json) writeJson(io, json, result)
-  if (!json || json.file !== null) io.out(formatResult(w, config, metrics, users.length, compat, model) + fidelityLines(result.calibration).map((l) => `${l}\n`).join(''))
+  if (!json || json.file !== null) io.out(formatResult(w, config, metrics, users.length, compat, model, run.prediction) + fidelityLines(result.calibration).map((l) => `${l}\n`).join(''))
   return 0
 }
 
@@ -144,11 +161,11 @@ const CHECK_EVERY = 256
  * SIGINT aborts `signal`) and resumes the same schedule (EasySimulator.runUntil), so the result is
  * the one simulate() gives.
  */
-async function simulateWithProgress(io: Io, progress: Progress, w: Workload, config: SimConfig, compat: Compat, signal: AbortSignal): Promise<Float64Array> {
+async function simulateWithProgress(io: Io, progress: Progress, w: Workload, config: SimConfig, compat: Compat, signal: AbortSignal): Promise<EasySimulator> {
   let sliceEnd = 0
   const sim = new EasySimulator(w.jobs, w.machineProcs, config, { compat, checkEvery: CHECK_EVERY, onCheck: () => performance.now() >= sliceEnd })
   await runInSlices(io, progress, w, sim, (end) => { sliceEnd = end }, signal)
-  return sim.start
+  return sim
 }
 
 /** A simulator that stops after a slice (its onCheck hook) and resumes the same schedule. */
@@ -203,19 +220,49 @@ function simulatedDate(unixStartTime: number | null, t: number): string | null {
 function simConfig(a: ReturnType<typeof parseArgs>): SimConfig {
   const policy = (flag: string, fallback: string): string => {
     const v = str(a, flag) ?? fallback
-    if (flag === 'backfill' && v.toLowerCase() === 'same') return 'same'
+    if (flag === 'backfill' && (v.toLowerCase() === 'same' || v.toLowerCase() === 'sjbf')) return v.toLowerCase()
     const p = findPolicy(v)
     if (!p) throw new UsageError(`--${flag}: unknown policy "${v}"; known: ${POLICIES.map((x) => x.id).join(', ')}${flag === 'backfill' ? ', same' : ''}`)
     return p.id
   }
   const threshold = thresholdFlag(a, 'threshold', DEFAULTS.threshold.value)
-  return { primary: policy('primary', DEFAULTS.primary.value), backfill: policy('backfill', DEFAULTS.backfill.value), threshold }
+  const backfill = policy('backfill', DEFAULTS.backfill.value)
+  const base = { primary: policy('primary', DEFAULTS.primary.value), backfill: backfill === 'sjbf' ? 'same' : backfill, threshold }
+  const prediction = predictionConfig(a, backfill === 'sjbf')
+  return prediction === null ? base : { ...base, prediction }
 }
 
-function formatResult(w: Workload, c: SimConfig, m: ReturnType<typeof computeMetrics>, users: number, compat: Compat, model: MachineModel | null): string {
-  const bf = c.backfill === 'same' ? 'same order' : String(c.backfill)
+/** --predictor, --correction and --backfill sjbf (docs/PREDICTIONS.md §Scheduling with predictions):
+ * null when none is given (plain EASY on requested times). */
+function predictionConfig(a: ReturnType<typeof parseArgs>, sjbf: boolean): PredictionConfig | null {
+  const ptext = str(a, 'predictor'), ctext = str(a, 'correction')
+  if (ptext === undefined && ctext === undefined && !sjbf) return null
+  try {
+    const predictor = parsePredictor(ptext ?? DEFAULTS.predictor.value)
+    const correction = (ctext ?? defaultCorrection(predictor.id)).trim().toLowerCase() as CorrectionId
+    if (!CORRECTION_IDS.includes(correction)) throw new PredictionConfigError(`unknown correction "${ctext}"; known: ${CORRECTION_IDS.join(', ')}`)
+    const config: PredictionConfig = { predictor, correction, ...(sjbf ? { sjbf } : {}) }
+    checkPrediction(config)
+    return config
+  } catch (e) {
+    if (e instanceof PredictionConfigError) {
+      const flag = ctext !== undefined && /correction/.test(e.message) ? '--correction' : ptext !== undefined ? '--predictor' : '--backfill'
+      throw new UsageError(`${flag}: ${e.message}`)
+    }
+    throw e
+  }
+}
+
+/** The prediction part of the JSON config. */
+function predictionJson(p: PredictionConfig | undefined): { predictor?: string; correction?: string } {
+  return p ? { predictor: predictorLabel(p.predictor), correction: p.correction } : {}
+}
+
+function formatResult(w: Workload, c: SimConfig, m: ReturnType<typeof computeMetrics>, users: number, compat: Compat, model: MachineModel | null, ps?: PredictionStats): string {
+  const bf = c.prediction?.sjbf ? 'shortest predicted first (SJBF)' : c.backfill === 'same' ? 'same order' : String(c.backfill)
+  const pred = c.prediction ? `, planned with ${predictorLabel(c.prediction.predictor)} predictions (correction: ${c.prediction.correction})` : ''
   const lines = [
-    `${model?.scheduler === 'slurm' ? `Slurm's scheduling, ${String(c.primary)} order as exported (` : `EASY-${String(c.primary)} (backfill: ${bf}, `}threshold: ${formatThreshold(c.threshold)}${compat === 'none' ? '' : `, compat: ${compat}`}) on ${w.name}, ${model ? describeMachine(model) : `${int(w.machineProcs)} processors`}`,
+    `${model?.scheduler === 'slurm' ? `Slurm's scheduling, ${String(c.primary)} order as exported (` : `EASY-${String(c.primary)} (backfill: ${bf}, `}threshold: ${formatThreshold(c.threshold)}${compat === 'none' ? '' : `, compat: ${compat}`}${pred}) on ${w.name}, ${model ? describeMachine(model) : `${int(w.machineProcs)} processors`}`,
     '',
     table([
       ['Jobs', int(m.jobs), ''],
@@ -229,6 +276,12 @@ function formatResult(w: Workload, c: SimConfig, m: ReturnType<typeof computeMet
       ['Utilization', pct(m.utilization), 'of processor-time from first submit to last end'],
       ['Makespan', formatDuration(m.makespan), `${num(m.makespan, 0)} s`],
       ['Users', users > 0 ? int(users) : 'not in the log', ''],
+      ...(ps ? [
+        ['Prediction mean absolute error', formatDuration(ps.mae), `${num(ps.mae, 0)} s, initial predictions`],
+        ['Under-predicted jobs', pct(ps.underShare), 'predicted shorter than they ran'],
+        ['Mean E-Loss', num(ps.meanELoss, 0), 'log₁₀(q·p)-weighted: s² over, s under'],
+        ['Corrections', int(ps.corrections), 'new predictions for jobs that outlived theirs'],
+      ] : []),
     ], ['l', 'r', 'l']).trimEnd(),
   ]
   const cite = citation(w)

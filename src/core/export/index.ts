@@ -113,3 +113,8 @@ function exportSlurmChange(change: SlurmChange, target: ExportTarget, conf: stri
     changes: merged.changes, notes: [...(file ? [`Merged into the slurm.conf the evaluation simulated (${file}).`] : []), ...merged.notes], approximate: null,
   }
 }
+
+// Ordering by predicted runtime through the site factor (docs/PREDICTIONS.md §Deployment): not a
+// recommendation of an evaluation, so its own entry; the Export step and the CLI call it.
+export { exportPredictedOrder, type PredictedExport, type PredictedExportOptions } from './predicted'
+export { predictedOrderFidelity, type PredictedOrderFidelity } from './predicted-fidelity'

@@ -9,6 +9,7 @@ import type { PartSummary } from '../tune/select'
 import { RECOMMENDATION_FILE } from './index'
 import { buildVerdictCard, confidenceOf, type VerdictCard } from './verdict-card'
 import { formatDuration, formatThreshold } from '../util/duration'
+import { walltimesSection } from './report-walltimes'
 import { formatInt, formatObjective, formatPercent, formatRatio, formatUtcMinute, objectiveName } from '../util/format'
 
 export type Block =
@@ -170,7 +171,9 @@ export function dataCitations(r: EvaluationResult & { citation?: string | null }
   return out
 }
 
-export function buildReportModel(input: unknown, exports: ReportExport[] = [], opts: { generatedAt?: string } = {}): ReportModel {
+/** `walltimes`: the walltimes analysis (easytune walltimes --json), for the time-limits section;
+ * `names`: show the user names it holds (pseudonyms otherwise). */
+export function buildReportModel(input: unknown, exports: ReportExport[] = [], opts: { generatedAt?: string; walltimes?: unknown; names?: boolean } = {}): ReportModel {
   const r = validateResult(input)
   const p = r.protocol, rep = r.log.importReport, what = objective(r)
   const rec = r.candidates[r.recommended ?? 0], base = r.candidates[0], best = r.candidates[r.bestOnTest]
@@ -281,6 +284,7 @@ export function buildReportModel(input: unknown, exports: ReportExport[] = [], o
     { id: 'charts', title: 'Charts', blocks: (['risk', 'trainVsTest', 'thresholds', 'weekly'] as const).map((id) => ({ kind: 'chart', id })) },
     { id: 'candidates', title: 'All candidates', blocks: candidates },
     { id: 'export', title: 'Exported configuration', blocks: exportBlocks },
+    ...(opts.walltimes === undefined ? [] : [walltimesSection(opts.walltimes, { names: opts.names })]),
     { id: 'calibration', title: 'Calibration against recorded waits', blocks: calibration },
     { id: 'citations', title: 'Citations', blocks: [{ kind: 'heading', text: 'The research' }, { kind: 'list', items: RESEARCH_CITATIONS }, { kind: 'heading', text: 'The data' },
       data.length ? { kind: 'list', items: data } : { kind: 'text', text: 'Your own log: no data citation needed.' }] },

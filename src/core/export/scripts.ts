@@ -1,11 +1,19 @@
 // Generated code for Slurm: job_submit.lua (a site factor set at submission) and, for orders that
 // change while jobs wait or use a threshold, a periodic `scontrol update … SiteFactor=` script.
-// Both are rendered from the formula tree and from numbers only (expr.ts).
+// Both are rendered from the formula tree and from numbers only (expr.ts). Also the periodic
+// script that orders the queue by predicted runtime from sacct (predicted.ts).
 import { AWK, fmtInt, fmtNum, LUA, render, usesVar, type Expr } from './expr'
+import { PREDICTION_FLOOR } from '../predict/types'
 import { ENC_CAP, ENC_SCALE, EPOCH0, LIMIT_IF_UNSET_MIN, PROMOTE, PROMOTE_CAP, SF_OFFSET, type Encoding, type SlurmPlan } from './slurm-plan'
 
 export const LUA_FILE = 'job_submit.lua'
 export const SITE_FACTOR_FILE = 'easytune-site-factor.sh'
+export const PREDICTED_SCRIPT_FILE = 'easytune-predicted-order.sh'
+/** Ordering by predicted runtime (docs/PREDICTIONS.md §Deployment): site factor = PRED_OFFSET −
+ * PRED_UNITS × prediction (seconds). Two points per second, so the mean of two whole-second
+ * runtimes is exact and no two predictions that the simulator orders apart tie. */
+export const PRED_OFFSET = 1_000_000_000
+export const PRED_UNITS = 2
 
 function luaEncode(enc: Encoding): string {
   if (enc.kind === 'linear') {
@@ -153,6 +161,102 @@ export function siteFactorScript(plan: Extract<SlurmPlan, { mode: 'sitefactor' }
     'interval=${1:-}',
     'if [ -z "$interval" ]; then update; exit 0; fi',
     `case $interval in ''|*[!0-9]*) echo "usage: ${SITE_FACTOR_FILE} [seconds between runs]" >&2; exit 2 ;; esac`,
+    'while :; do update; sleep "$interval"; done',
+    '',
+  ].join('\n')
+}
+
+/** The periodic script: POSIX sh + awk, needs root (SiteFactor is privileged) and sacct (slurmdbd). */
+export function predictedOrderScript(title: string[], historyDays: number, threshold: number | null = null): string {
+  const unset = LIMIT_IF_UNSET_MIN * 60
+  const theta = threshold === null ? null : fmtInt(Math.round(threshold), PROMOTE_CAP)
+  return [
+    '#!/bin/sh',
+    ...title.map((l) => `# ${l}`),
+    '# Orders the queue by PREDICTED runtime, shortest first, through each pending job\'s site factor:',
+    `#   site factor = ${fmtInt(PRED_OFFSET)} - ${PRED_UNITS} x prediction (seconds)`,
+    '# The prediction is AVE2: the mean elapsed time of the user\'s last two jobs that ended at or',
+    '# before the job\'s submission (by end time, then job id); with one such job its elapsed time;',
+    '# with none the time limit. It is at most the job\'s time limit and at least 1 second. A job',
+    `# without a time limit counts ${fmtInt(LIMIT_IF_UNSET_MIN)} minutes (7 days).`,
+    '# History: sacct, allocations only, of the users with pending jobs, over the last',
+    `# EASYTUNE_HISTORY_DAYS days (default ${fmtInt(historyDays)}); jobs that never started are skipped.`,
+    ...(theta === null ? [] : [
+      `# Threshold: a job that has waited longer than ${theta} s gets ${fmtInt(PROMOTE)} + its wait (at most`,
+      `# ${fmtInt(PROMOTE_CAP)}), above every prediction: such jobs run first, oldest first.`,
+    ]),
+    '# Reservations and backfill stay on the time limits: Slurm plans on them.',
+    '# Run as root (SiteFactor is privileged), e.g. every minute from cron:',
+    `#   * * * * * root /usr/local/sbin/${PREDICTED_SCRIPT_FILE}`,
+    `# or as a service loop: ${PREDICTED_SCRIPT_FILE} 60`,
+    `# Between runs a new job has the site factor ${LUA_FILE} gave it (its time limit's value).`,
+    '# If squeue or sacct fails, nothing is updated (every site factor stays as the last run left',
+    '# it) and the run exits 1. Cost per run: one squeue, one sacct, one scontrol per pending job.',
+    '# Generated from numbers only: nothing read from a job log is pasted into this file.',
+    'set -u',
+    `HISTORY_DAYS=\${EASYTUNE_HISTORY_DAYS:-${fmtInt(historyDays)}}`,
+    `case $HISTORY_DAYS in ''|*[!0-9]*) echo "${PREDICTED_SCRIPT_FILE}: EASYTUNE_HISTORY_DAYS must be a whole number of days" >&2; exit 2 ;; esac`,
+    'update() {',
+    "  queue=$(SLURM_TIME_FORMAT=%s squeue --noheader --states=PENDING --format='%A|%V|%l|%u') ||",
+    `    { echo "${PREDICTED_SCRIPT_FILE}: squeue failed: nothing updated" >&2; return 1; }`,
+    "  users=$(printf '%s\\n' \"$queue\" | awk -F'|' '$4 ~ /^[A-Za-z0-9._-]+$/ { print $4 }' | sort -u | paste -s -d, -)",
+    '  [ -n "$users" ] || return 0',
+    '  hist=$(SLURM_TIME_FORMAT=%s sacct --noheader --parsable2 --allocations --user="$users" \\',
+    '    --starttime="now-${HISTORY_DAYS}days" --endtime=now --format=JobIDRaw,User,Start,End,ElapsedRaw,State) ||',
+    `    { echo "${PREDICTED_SCRIPT_FILE}: sacct failed: nothing updated" >&2; return 1; }`,
+    ...(theta === null ? [] : ['  now=$(date +%s) || { echo "' + PREDICTED_SCRIPT_FILE + ': date failed: nothing updated" >&2; return 1; }']),
+    "  { printf '%s\\n' \"$hist\"; echo '#queue'; printf '%s\\n' \"$queue\"; } |",
+    `  awk -F'|' -v unset=${fmtInt(unset)} -v offset=${fmtInt(PRED_OFFSET)} -v units=${PRED_UNITS} -v floor=${PREDICTION_FLOOR}${theta === null ? '' : ` -v now="$now" -v theta=${theta}`} '`,
+    '# time limit: [days-]hours:minutes:seconds, minutes:seconds, minutes, or UNLIMITED/NOT_SET',
+    'function seconds(s,   d, n, f) {',
+    '  if (s !~ /^[0-9:-]+$/) return unset',
+    '  d = 0',
+    '  if (index(s, "-") > 0) { d = substr(s, 1, index(s, "-") - 1) + 0; s = substr(s, index(s, "-") + 1) }',
+    '  n = split(s, f, ":")',
+    '  if (n == 3) return d * 86400 + f[1] * 3600 + f[2] * 60 + f[3]',
+    '  if (n == 2) return d * 86400 + f[1] * 60 + f[2]',
+    '  return d * 86400 + f[1] * 60',
+    '}',
+    '# history entry k of user u ended later than entry b (end time, then job id)',
+    'function later(u, k, b) { return E[u, k] > E[u, b] || (E[u, k] == E[u, b] && I[u, k] > I[u, b]) }',
+    '$0 == "#queue" { queue = 1; next }',
+    '# sacct: JobIDRaw|User|Start|End|ElapsedRaw|State; a job that started and ended',
+    '!queue {',
+    '  if ($1 !~ /^[0-9]+$/ || $2 == "" || $3 !~ /^[0-9]+$/ || $4 !~ /^[0-9]+$/ || $5 !~ /^[0-9]+$/) next',
+    '  if ($6 ~ /^(PENDING|RUNNING|REQUEUED|RESIZING|SUSPENDED)/) next',
+    '  k = ++n[$2]; E[$2, k] = $4 + 0; R[$2, k] = $5 + 0; I[$2, k] = $1 + 0',
+    '  next',
+    '}',
+    '# squeue: JobId|SubmitTime|TimeLimit|User',
+    '$1 ~ /^[0-9]+$/ && $2 ~ /^[0-9]+$/ {',
+    '  u = $4; st = $2 + 0',
+    '  lim = seconds($3); if (lim <= 0) lim = unset',
+    '  b1 = 0; b2 = 0',
+    '  for (k = 1; k <= n[u]; k++) {',
+    '    if (E[u, k] > st) continue',
+    '    if (b1 == 0 || later(u, k, b1)) { b2 = b1; b1 = k }',
+    '    else if (b2 == 0 || later(u, k, b2)) b2 = k',
+    '  }',
+    '  # units x prediction: the sum of the two runtimes is exactly 2 x their mean',
+    '  if (b2 > 0) x = R[u, b1] + R[u, b2]; else if (b1 > 0) x = 2 * R[u, b1]; else x = 2 * lim',
+    '  x = x * units / 2',
+    '  if (x > units * lim) x = units * lim',
+    '  if (x < units * floor) x = units * floor',
+    '  sf = offset - x; if (sf < 0) sf = 0',
+    ...(theta === null ? [] : [
+      '  w = now - st',
+      `  if (w > theta) sf = ${fmtInt(PROMOTE)} + (w < ${fmtInt(PROMOTE_CAP)} ? w : ${fmtInt(PROMOTE_CAP)})`,
+    ]),
+    '  printf "%s %.0f\\n", $1, sf',
+    "}' |",
+    '  while read -r id sf; do',
+    '    scontrol update JobId="$id" SiteFactor="$sf" > /dev/null 2>&1 ||',
+    `      echo "${PREDICTED_SCRIPT_FILE}: could not update job $id" >&2`,
+    '  done',
+    '}',
+    'interval=${1:-}',
+    'if [ -z "$interval" ]; then update; exit $?; fi',
+    `case $interval in ''|*[!0-9]*) echo "usage: ${PREDICTED_SCRIPT_FILE} [seconds between runs]" >&2; exit 2 ;; esac`,
     'while :; do update; sleep "$interval"; done',
     '',
   ].join('\n')

@@ -91,7 +91,7 @@ export function slurmGaps(plan: SlurmPlan): string[] {
   return gaps
 }
 
-function priorityLines(plan: SlurmPlan): string[] {
+export function priorityLines(plan: SlurmPlan): string[] {
   const tres = plan.mode === 'tres' ? plan.perCpu : plan.mode === 'linear' ? plan.tresPerCpu : 0
   const age = plan.mode === 'linear' ? plan.ageWeight : 0
   const lines = [
@@ -127,7 +127,7 @@ function title(x: ExportInput, version: string): string[] {
 }
 
 /** The site policies a pasted fragment switches off or replaces (its first lines say so). */
-function overrides(plan: SlurmPlan): string[] {
+export function overrides(plan: SlurmPlan): string[] {
   const tres = plan.mode === 'tres' || (plan.mode === 'linear' && plan.tresPerCpu !== 0)
   const out = plan.mode === 'none' ? [] : [
     'PriorityWeightFairshare=0, PriorityWeightQOS=0 and PriorityWeightAssoc=0: fair-share, QOS and association priorities stop acting;',
@@ -206,7 +206,7 @@ function confFragment(x: ExportInput, plan: SlurmPlan, items: Item[], gaps: stri
 }
 
 /** What the order needs in slurm.conf, each with why (the merge keeps everything else). */
-function wants(plan: SlurmPlan, conf: SlurmConf | null, bf: number): Want[] {
+export function wants(plan: SlurmPlan, conf: SlurmConf | null, bf: number): Want[] {
   const w: Want[] = []
   // slurm.conf(5) defaults: every priority weight 0, SchedulerType sched/backfill
   const value = (key: string, v: string, why: string, slurmDefault?: string) => w.push({ kind: 'value', key, value: v, why, slurmDefault })
@@ -272,7 +272,7 @@ function siteTermsNote(plan: SlurmPlan, x: ExportInput, conf: SlurmConf): string
   return `${APPROXIMATE}. Your ${names} weights stay on, as asked: they add up to ${fmtNum(total)} priority points on top of the order's term; ${cmp}. Set them to 0 to run the order exactly as evaluated.`
 }
 
-function partitionNote(conf: SlurmConf): string | null {
+export function partitionNote(conf: SlurmConf): string | null {
   const f = conf.partitions.map((p) => ({ name: p.name, f: Number(p.get('PriorityJobFactor') ?? 1) }))
   const values = new Set(f.map((p) => p.f))
   return values.size > 1 ? `Your partitions have different PriorityJobFactor (${f.map((p) => `${p.name}=${p.f}`).join(', ')}): with PriorityWeightPartition=${fmtInt(BASE)} that difference outweighs the order; set them equal, or mind that jobs are ordered partition by partition.` : null

@@ -1,5 +1,5 @@
 // What happens when a running job reaches its predicted end without having ended (thesis §4.3.2,
-// ALGORITHMS.md §8.5; docs/PREDICTIONS.md §Corrections), declared once. The simulator applies the
+// docs/PREDICTIONS.md §Corrections), declared once. The simulator applies the
 // rule at the first scheduling pass at or after the predicted end, as many times as needed until
 // the prediction is past that moment; every rule gives the same values it would have given at the
 // exact moment (the research's simulator corrects without a scheduling pass, so nothing is

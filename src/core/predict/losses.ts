@@ -4,7 +4,7 @@
 //
 //   ℒ(f, p) = γ · B_over(f − p)   when f ≥ p (over-prediction)
 //   ℒ(f, p) = γ · B_under(p − f)  when f < p  (under-prediction)
-// B ∈ {sq: z², abs: z}. The thesis labels the f ≥ p branch L_u (ALGORITHMS.md reading I16); the ids
+// B ∈ {sq: z², abs: z}. The thesis labels the f ≥ p branch L_u (docs/PREDICTIONS.md §Losses); the ids
 // here say what each branch penalises. γ uses log₁₀ (the base is not stated; with base 10 the
 // constants 5 and 11 keep γ positive for jobs up to 10⁵ s per processor and areas up to 10¹¹ s,
 // which is what "chosen to ensure positivity" asks) and is floored at 0; p and q are at least 1
@@ -49,7 +49,7 @@ export const LOSSES: readonly LossDeclaration[] = BASES.flatMap((over) => BASES.
   formula: `γ·${basisText(over, 'f − p')} if f ≥ p, γ·${basisText(under, 'p − f')} if f < p; γ = ${w.formula}`,
 }))))
 
-/** The E-Loss (thesis eq. 4.3 read with q for r, ALGORITHMS.md I15): squared over-prediction,
+/** The E-Loss (thesis eq. 4.3 read with q for r, docs/PREDICTIONS.md §Losses): squared over-prediction,
  * linear under-prediction, weighted by log(q·p). The default loss of `eloss`. */
 export const ELOSS_ID = 'sq-abs-large-area'
 export const LOSS_IDS: readonly string[] = LOSSES.map((l) => l.id)

@@ -1,4 +1,4 @@
-// The predictors of thesis ch. 4 (ALGORITHMS.md §2.6 and §8; docs/PREDICTIONS.md §Predictors),
+// The predictors of thesis ch. 4 (docs/PREDICTIONS.md §Predictors),
 // declared once: the simulator, the CLI (--predictor), the campaign's triples and the GUI read
 // PREDICTORS. A predictor either fixes every prediction before the run (requested, clairvoyant) or
 // learns online inside the simulation (AVE₂, the regression).

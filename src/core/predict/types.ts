@@ -16,7 +16,7 @@ export type PredictorSpec =
 export type CorrectionId = 'none' | 'requested' | 'incremental' | 'doubling'
 
 /** Prediction in one simulation: the prediction replaces p̃ in the reservation and the backfill
- * test (the queue orders' keys stay on p̃, ALGORITHMS.md §2.8). */
+ * test (the queue orders' keys stay on p̃: docs/PREDICTIONS.md §Scheduling with predictions). */
 export interface PredictionConfig {
   readonly predictor: PredictorSpec
   readonly correction: CorrectionId

@@ -26,6 +26,10 @@ export function scriptJson(value: unknown): string {
 export interface ReportOptions {
   /** Shown under the title, e.g. "2025-01-31 14:02 UTC". Default: now. */
   generatedAt?: string
+  /** The walltimes analysis (easytune walltimes --json): adds the time-limits section. */
+  walltimes?: unknown
+  /** Show the user names the analysis holds (for local eyes only); pseudonyms otherwise. */
+  names?: boolean
 }
 
 /** The SLURM and PBS exports of the recommendation (an error becomes a note in the report); none
@@ -109,7 +113,7 @@ const INIT = `(function () {
 export function renderReportHtml(result: unknown, exports?: ReportExport[] | null, opts: ReportOptions = {}): string {
   const generatedAt = opts.generatedAt ?? formatUtcMinute(new Date())
   const r = validateResult(result)
-  const model = buildReportModel(r, exports === undefined ? defaultExports(r) : exports ?? [], { generatedAt })
+  const model = buildReportModel(r, exports === undefined ? defaultExports(r) : exports ?? [], { generatedAt, walltimes: opts.walltimes, names: opts.names })
   const charts = Object.fromEntries((['light', 'dark'] as const).map((theme) => [theme, Object.fromEntries(CHART_IDS.map((id) => [id, buildChart(id, r, { theme })]))]))
   const figure = { n: 0 }
   const e = escapeHtml

@@ -1,5 +1,5 @@
 // Chart.js configurations for the Inspect and Split steps, built from the back end's InspectData.
-// Pure (no DOM): every axis has a title with its unit.
+// Pure (no DOM): every axis has a title with its unit. `base` is shared with charts/timelimits.ts.
 import type { ChartConfiguration } from 'chart.js'
 import type { InspectData } from '../../../shared/api'
 import { PALETTE, type Theme } from '../../../shared/charts'
@@ -8,7 +8,7 @@ import { int, num, shortDuration } from '../format'
 
 type Cfg = ChartConfiguration<'scatter' | 'bar'>
 
-function base(theme: Theme, x: string, y: string, xType: 'linear' | 'logarithmic' | 'category' = 'linear', yType: 'linear' | 'logarithmic' = 'linear') {
+export function base(theme: Theme, x: string, y: string, xType: 'linear' | 'logarithmic' | 'category' = 'linear', yType: 'linear' | 'logarithmic' = 'linear') {
   const p = PALETTE[theme]
   const axis = (text: string, type: string) => ({
     type, title: { display: true, text, color: p.text, font: { size: 12 } },

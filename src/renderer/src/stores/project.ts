@@ -5,7 +5,7 @@ import { useSplitStore, DEFAULT_RESAMPLE } from './split'
 import { DEFAULTS } from '../../../core/defaults'
 import { useCampaignStore } from './campaign'
 import { useResultsStore } from './results'
-import { useWizardStore } from './wizard'
+import { stepIndex, useWizardStore } from './wizard'
 
 export function toProject(): ProjectState {
   const w = useWorkloadStore(), s = useSplitStore(), c = useCampaignStore(), r = useResultsStore(), z = useWizardStore()
@@ -22,6 +22,7 @@ export function toProject(): ProjectState {
     },
     result: r.result,
     step: z.step,
+    stepId: z.current.id,
   }
 }
 
@@ -36,7 +37,7 @@ export function fromProject(p: ProjectState, workload: WorkloadSummary | null): 
   s.preview = null
   c.restore(p.campaign)
   r.setResult(p.result)
-  z.restore(p.step)
+  z.restore(stepIndex(p.step, p.stepId))
 }
 
 /** A fresh project (File > New): no log, the thesis's defaults everywhere. */

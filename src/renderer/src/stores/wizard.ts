@@ -1,5 +1,8 @@
 // Which step is shown, and which steps can be entered (a log is needed from Inspect to Run, a
-// result for Results and Export). Moving between steps never clears anything.
+// result for Results and Export). Moving between steps never clears anything. Time limits sits
+// beside Inspect: it reads the same log (requests against runtimes, per user) and needs no
+// campaign, and the queue-order steps do not need it. Project files name the step by its id
+// (stepId); files from before the Time limits step carry only the index in LEGACY_STEP_IDS.
 import { defineStore } from 'pinia'
 import { computed, ref } from 'vue'
 import { useWorkloadStore } from './workload'
@@ -9,6 +12,7 @@ import { useCampaignStore } from './campaign'
 export const STEPS = [
   { id: 'import', title: 'Import', hint: 'Load a job log' },
   { id: 'inspect', title: 'Inspect', hint: 'Load, sizes, runtimes' },
+  { id: 'timelimits', title: 'Time limits', hint: 'Requested vs actual' },
   { id: 'split', title: 'Split', hint: 'Train and test months' },
   { id: 'candidates', title: 'Candidates & risk', hint: 'Orders and thresholds' },
   { id: 'run', title: 'Run', hint: 'Simulate' },
@@ -17,6 +21,17 @@ export const STEPS = [
 ] as const
 
 export type StepId = (typeof STEPS)[number]['id']
+
+/** The steps as project files numbered them before Time limits existed (a file without stepId). */
+export const LEGACY_STEP_IDS: readonly StepId[] = ['import', 'inspect', 'split', 'candidates', 'run', 'results', 'export']
+
+/** A project file's step as an index of STEPS: its id when it has one we know, else the old index. */
+export function stepIndex(step: number, stepId?: string): number {
+  const byId = STEPS.findIndex((s) => s.id === stepId)
+  if (byId >= 0) return byId
+  const legacy = LEGACY_STEP_IDS[Math.max(0, Math.min(LEGACY_STEP_IDS.length - 1, Math.floor(step) || 0))]
+  return STEPS.findIndex((s) => s.id === legacy)
+}
 
 export const useWizardStore = defineStore('wizard', () => {
   const step = ref(0)
@@ -28,7 +43,7 @@ export const useWizardStore = defineStore('wizard', () => {
     return STEPS.map((s) => {
       switch (s.id) {
         case 'import': return true
-        case 'inspect': case 'split': case 'candidates': return log
+        case 'inspect': case 'timelimits': case 'split': case 'candidates': return log
         case 'run': return run
         case 'results': case 'export': return r.result !== null
       }

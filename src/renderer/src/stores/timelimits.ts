@@ -1,0 +1,102 @@
+// The Time limits step (docs/PREDICTIONS.md §Time limits): the walltimes report of the imported log
+// (api.getTimeLimits, pseudonymised, with the real names for local display), the "Show real names"
+// switch (this window only: never saved in the project, never in anything saved or exported), and
+// the what-if run in the background (api.startAnalysis kind 'walltimes' on the analysis stream:
+// progress, cancel, then the scenarios' outcomes).
+import { defineStore } from 'pinia'
+import { computed, ref, shallowRef } from 'vue'
+import type { AnalysisEvent, TimeLimitsView, WalltimesWhatIf } from '../../../shared/api'
+import { errorMessage, useApi } from '../apiRef'
+import { useWorkloadStore } from './workload'
+
+export interface WhatIfRunState {
+  id: string | null
+  status: 'idle' | 'starting' | 'running' | 'done' | 'error' | 'cancelled'
+  fraction: number
+  error: string | null
+}
+
+export const useTimeLimitsStore = defineStore('timelimits', () => {
+  /** The report and the workload it belongs to. */
+  const view = shallowRef<TimeLimitsView | null>(null)
+  const workloadId = ref<string | null>(null)
+  const loading = ref(false)
+  const error = ref<string | null>(null)
+  /** Local only: the tables show real user and account names instead of pseudonyms. */
+  const showRealNames = ref(false)
+  const whatIf = shallowRef<WalltimesWhatIf | null>(null)
+  const run = ref<WhatIfRunState>({ id: null, status: 'idle', fraction: 0, error: null })
+  let pending: AnalysisEvent[] = []
+  let unsubscribe: (() => void) | null = null
+
+  /** Loads the report of the current log (again only when the log changed). */
+  async function load(): Promise<void> {
+    const id = useWorkloadStore().summary?.id ?? null
+    if (id === workloadId.value && (view.value || loading.value)) return
+    workloadId.value = id
+    view.value = null
+    whatIf.value = null
+    error.value = null
+    if (run.value.status === 'running' || run.value.status === 'starting') void cancel()
+    run.value = { id: null, status: 'idle', fraction: 0, error: null }
+    if (!id) return
+    loading.value = true
+    try {
+      const v = await useApi().getTimeLimits(id)
+      if (workloadId.value === id) view.value = v
+    } catch (e) {
+      if (workloadId.value === id) error.value = errorMessage(e)
+    } finally {
+      if (workloadId.value === id) loading.value = false
+    }
+  }
+
+  function handle(e: AnalysisEvent): void {
+    const r = run.value
+    if (r.status === 'starting') { pending.push(e); return }
+    if (r.status !== 'running' || e.analysisId !== r.id) return
+    if (e.kind === 'progress') run.value = { ...r, fraction: e.fraction }
+    else if (e.kind === 'done') {
+      whatIf.value = e.result as WalltimesWhatIf
+      run.value = { ...r, status: 'done', fraction: 1 }
+    } else if (e.kind === 'error') run.value = { ...r, status: 'error', error: errorMessage(e.message) }
+    else if (e.kind === 'cancelled') run.value = { ...r, status: 'cancelled' }
+  }
+
+  /** Starts the what-if on the engine workers (one analysis at a time in the back end). */
+  async function startWhatIf(): Promise<void> {
+    const id = workloadId.value
+    if (!id || run.value.status === 'starting' || run.value.status === 'running') return
+    if (!unsubscribe) unsubscribe = useApi().onAnalysisEvent(handle)
+    pending = []
+    whatIf.value = null
+    run.value = { id: null, status: 'starting', fraction: 0, error: null }
+    try {
+      const { analysisId } = await useApi().startAnalysis({ workloadId: id, kind: 'walltimes', options: {} })
+      run.value = { ...run.value, id: analysisId, status: 'running' }
+      const early = pending
+      pending = []
+      for (const e of early) handle(e)
+    } catch (e) {
+      run.value = { ...run.value, status: 'error', error: errorMessage(e) }
+    }
+  }
+
+  async function cancel(): Promise<void> {
+    if (run.value.id && run.value.status === 'running') await useApi().cancel(run.value.id)
+  }
+
+  /** A user's or an account's name as the tables show it: the pseudonym, or with "Show real names"
+   * the real one. Partitions always keep their names. */
+  function shown(kind: 'user' | 'account', pseudonym: string): string {
+    if (!showRealNames.value || !view.value) return pseudonym
+    const names = kind === 'user' ? view.value.realNames.users : view.value.realNames.accounts
+    return Object.prototype.hasOwnProperty.call(names, pseudonym) ? names[pseudonym]! : pseudonym
+  }
+
+  /** What "Save as JSON" saves: the report's fields as `easytune walltimes --json` prints them
+   * (without its citation), pseudonymised whatever the switch says, with the what-if once run. */
+  const document = computed(() => (view.value ? { ...view.value.report, whatIf: whatIf.value ?? view.value.report.whatIf } : null))
+
+  return { view, workloadId, loading, error, showRealNames, whatIf, run, load, startWhatIf, cancel, shown, document }
+})
