@@ -2,7 +2,7 @@ import { bool, jsonTarget, oneOf, parseArgs, positiveInt, positiveNumber, str, U
 import { citation, IMPORT_FLAGS, IMPORT_HELP, importOptions, loadWorkload, logArg, setupFiles } from '../common'
 import { int, INTERRUPTED, pct, Progress, table, untilInterrupted, writeJson, type Io } from '../output'
 import { parseSplit } from '../split-arg'
-import { CH5_POLICIES, findPolicy, POLICIES } from '../../core/sim/policies'
+import { CH5_POLICIES, findPolicy, unknownPolicyMessage } from '../../core/sim/policies'
 import type { PolicySpec } from '../../core/sim/types'
 import { candidateSetNote, PRESET_IDS, type Candidate, type CampaignSpec, type Objective, type PresetId } from '../../core/tune/campaign'
 import { presetCandidates, presetInfo } from '../../core/tune/presets'
@@ -49,7 +49,9 @@ Candidates:
                            ch6: the 12 single-queue policies (default ${shown('preset')})
   --primaries P,P,...      instead of a preset: these primary orders ...
   --backfills P,...|same   ... combined with these backfill orders (default ${shown('backfill')})
-                           (mixed policies: mixed:w1/w2/w3/w4/w5/w6, see easytune policies)
+                           (mixed policies: mixed:w1/w2/w3/w4/w5/w6, see easytune policies;
+                           a learned function: fn:<expression> in r, n, s, where a LOWER value
+                           runs first, see easytune learn --help and docs/LEARN.md)
   --thresholds T,T,...     none and/or positive durations (default ${shown('thresholds')})
 Selection:
   --objective avgWait|avgBsld   what to minimise (default ${shown('objective')})
@@ -191,7 +193,7 @@ function policyList(text: string, flag: string, allowSame: boolean): (PolicySpec
       return { kind: 'mixed', weights }
     }
     const p = findPolicy(s)
-    if (!p) throw new UsageError(`--${flag}: unknown policy "${s}"; known: ${POLICIES.map((x) => x.id).join(', ')}${allowSame ? ', same' : ''}`)
+    if (!p) throw new UsageError(`--${flag}: ${unknownPolicyMessage(s)}${allowSame ? ', same' : ''}`)
     return p.id
   })
 }

@@ -162,6 +162,15 @@ export function findPolicy(id: string): Policy | undefined {
   return BY_NAME.get(id.trim().toUpperCase())
 }
 
+/** Why a policy id is not accepted, in words: the fn: parser's message with its position, or the
+ * list of known ids. */
+export function unknownPolicyMessage(id: string): string {
+  if (typeof id === 'string' && isFnSpec(id.trim())) {
+    try { fnPolicy(id); return `"${id.slice(0, 60)}" is accepted` } catch (e) { return (e as Error).message }
+  }
+  return `unknown policy "${String(id).slice(0, 60)}"; known: ${POLICIES.map((x) => x.id).join(', ')}, or ${FN_PREFIX}<expression>`
+}
+
 /** Parsed learned functions by the text given (bounded: an evaluation names a few). */
 const FN_CACHE = new Map<string, Policy>()
 const FN_CACHE_SIZE = 256
@@ -249,7 +258,7 @@ export function resolvePolicy(spec: PolicySpec): Policy {
   if (typeof spec !== 'string') return mixedPolicy(spec)
   if (isFnSpec(spec.trim())) return fnPolicy(spec)
   const pol = findPolicy(spec)
-  if (!pol) throw new Error(`unknown policy "${spec}"; known: ${POLICIES.map((x) => x.id).join(', ')}, or ${FN_PREFIX}<expression>`)
+  if (!pol) throw new Error(unknownPolicyMessage(spec))
   return pol
 }
 
