@@ -2,7 +2,7 @@ import { bool, jsonTarget, oneOf, parseArgs, positiveInt, positiveNumber, str, U
 import { citation, IMPORT_FLAGS, IMPORT_HELP, importOptions, loadWorkload, logArg, setupFiles } from '../common'
 import { int, INTERRUPTED, pct, Progress, table, untilInterrupted, writeJson, type Io } from '../output'
 import { parseSplit } from '../split-arg'
-import { CH5_POLICIES, findPolicy, unknownPolicyMessage } from '../../core/sim/policies'
+import { CH5_POLICIES, findPolicy, FN_LOWER_FIRST, mentionsFn, unknownPolicyMessage } from '../../core/sim/policies'
 import type { PolicySpec } from '../../core/sim/types'
 import { candidateSetNote, PRESET_IDS, type Candidate, type CampaignSpec, type Objective, type PresetId } from '../../core/tune/campaign'
 import { presetCandidates, presetInfo } from '../../core/tune/presets'
@@ -236,6 +236,7 @@ export function formatEvaluation(r: EvaluationResult, cite: string | null): stri
   lines.push(`Weeks: ${p.resample.method}, ${int(p.resample.trainSamples)} train and ${int(p.resample.testSamples)} test samples from ${p.resample.trainOriginalWeeks} and ${p.resample.testOriginalWeeks} original weeks, seed ${p.resample.seed}; objective ${p.objective}${p.risk.maxWaitRatio === null ? '; no risk limit' : `; risk limit: longest wait ≤ ${p.risk.maxWaitRatio}× EASY-FCFS`}; switch needs a train gain ≥ ${pct(p.minGain)} with its ${Math.round(p.confidence * 100)}% interval above 0`)
   const note = candidateSetNote(p.candidates)
   if (note) lines.push(`Candidates: ${p.preset ? `preset ${p.preset}, ` : ''}${int(p.candidates.length)} orders (${note}; exporting one says what is lost)`)
+  if (p.candidates.some((c) => mentionsFn(c.primary) || mentionsFn(c.backfill))) lines.push(`Candidates: ${FN_LOWER_FIRST}`)
   if (p.compat === 'ocst') lines.push('Compatibility: ocst (the seeds\' simulator\'s shadow-time rule; first and last partial weeks of each part dropped)')
   lines.push('')
   const rec = r.recommendation

@@ -5,7 +5,7 @@ import { INTERRUPTED, int, num, pct, Progress, table, untilInterrupted, writeJso
 import { EasySimulator } from '../../core/sim/easy'
 import { nameMachineSizeControl, offeredLoad, overloadWarning } from '../../core/workload/load'
 import { computeMetrics, DEFAULT_TAU, perUserWait } from '../../core/sim/metrics'
-import { findPolicy, POLICIES, unknownPolicyMessage } from '../../core/sim/policies'
+import { findPolicy, FN_LOWER_FIRST, mentionsFn, POLICIES, unknownPolicyMessage } from '../../core/sim/policies'
 import type { Compat, SimConfig } from '../../core/sim/types'
 import { formatDuration, formatThreshold } from '../../core/util/duration'
 import type { Workload } from '../../core/workload/import'
@@ -264,6 +264,7 @@ function formatResult(w: Workload, c: SimConfig, m: ReturnType<typeof computeMet
   const pred = c.prediction ? `, planned with ${predictorLabel(c.prediction.predictor)} predictions (correction: ${c.prediction.correction})` : ''
   const lines = [
     `${model?.scheduler === 'slurm' ? `Slurm's scheduling, ${String(c.primary)} order as exported (` : `EASY-${String(c.primary)} (backfill: ${bf}, `}threshold: ${formatThreshold(c.threshold)}${compat === 'none' ? '' : `, compat: ${compat}`}${pred}) on ${w.name}, ${model ? describeMachine(model) : `${int(w.machineProcs)} processors`}`,
+    ...([c.primary, c.backfill].some(mentionsFn) ? [`(${FN_LOWER_FIRST})`] : []),
     '',
     table([
       ['Jobs', int(m.jobs), ''],

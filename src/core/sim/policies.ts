@@ -171,6 +171,12 @@ export function unknownPolicyMessage(id: string): string {
   return `unknown policy "${String(id).slice(0, 60)}"; known: ${POLICIES.map((x) => x.id).join(', ')}, or ${FN_PREFIX}<expression>`
 }
 
+/** What to say wherever an fn: order is shown, since every other order is described the other way. */
+export const FN_LOWER_FIRST = 'fn: orders are learned functions f where, as in the paper, a LOWER f runs first (priority −f)'
+
+/** True when a policy spec (or a label holding one) names a learned function. */
+export const mentionsFn = (spec: unknown): boolean => typeof spec === 'string' && /(^|[^a-z])fn:/i.test(spec)
+
 /** Parsed learned functions by the text given (bounded: an evaluation names a few). */
 const FN_CACHE = new Map<string, Policy>()
 const FN_CACHE_SIZE = 256
