@@ -96,3 +96,20 @@ describe('easytune evaluate with fn: candidates, the result, the project and the
     expect(readFileSync(join(dir, 'slurm', 'job_submit.lua'), 'utf8')).toMatch(/queue order fn:log10\(r\)\*n\+870\*log10\(s\) \(a learned function: lower f runs first/)
   })
 })
+
+describe('easytune mixed --compare fn:…', () => {
+  it('evaluates the learned function beside the vertices, with F1\'s means for F1\'s formula', async () => {
+    const r = await runCli(['mixed', SAMPLE_LOG, '--weeks', '2', '--budget', '6', '--workers', '1', '--compare', `${F1_AS_FN},F1`, '--json'])
+    expect(r.code, r.stderr).toBe(0)
+    const j = JSON.parse(r.stdout)
+    const fn = j.vertices.find((e: { label: string }) => e.label === `EASY-${F1_ID}`)
+    const f1 = j.vertices.find((e: { label: string }) => e.label === 'EASY-F1')
+    expect(fn.weights).toEqual([])
+    expect(fn.candidate.primary).toBe(F1_ID)
+    expect(fn.train.mean).toBe(f1.train.mean)
+    expect(fn.test.mean).toBe(f1.test.mean)
+    expect(j.vertices.map((e: { label: string }) => e.label)).toEqual(['EASY-SQF', 'EASY-SPF', `EASY-${F1_ID}`, 'EASY-F1'])
+    const bad = await runCli(['mixed', SAMPLE_LOG, '--compare', 'fn:r^2'])
+    expect(bad.stderr).toMatch(/--compare: fn: expression, character 2: powers/)
+  }, 120_000)
+})
