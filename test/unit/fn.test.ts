@@ -169,6 +169,26 @@ describe('an fn: order is a policy: lower f runs first', () => {
     expect(pol.priority(input, 1, 0)).toBe(-Infinity) // √(−2) is NaN: f = +∞
   })
 
+  it('on random trees and random jobs, the priority is exactly −f (NaN read as f = +∞)', () => {
+    const n = 50
+    const submit = Float64Array.from({ length: n }, (_, j) => 1000 + j * 3607)
+    const requested = Float64Array.from({ length: n }, (_, j) => (j === 0 ? 0.5 : 1 + ((j * 7919) % 90_000)))
+    const procs = Int32Array.from({ length: n }, (_, j) => 1 + ((j * 37) % 128))
+    const input = { submit, requested, procs, windowStart: 1000 }
+    fc.assert(fc.property(tree, (t) => {
+      if (t.length > FN_MAX_LENGTH) return
+      let pol
+      try { pol = fnPolicy('fn:' + t) } catch { return }
+      const f = parseFn(t)
+      for (let j = 0; j < n; j++) {
+        // by hand: r = max(p̃, 1), s = max(1, submit − windowStart)
+        const x = evaluate(f, { p: requested[j], q: procs[j], s: Math.max(1, submit[j] - 1000) })
+        const want = Number.isNaN(x) ? -Infinity : -x
+        expect(Object.is(pol.priority(input, j, 0), want) || pol.priority(input, j, 0) === want).toBe(true)
+      }
+    }), { numRuns: 300 })
+  })
+
   // m = 2 processors. Job 0 (submit 0, 100 s, 2 procs) fills the machine; jobs 1, 2, 3 arrive at
   // 1, 2, 3 s asking 300, 200 and 100 s on 2 processors (runtime = requested), so nothing can
   // backfill and the queue order alone decides. At t = 100 the queue holds 1, 2, 3.
