@@ -48,7 +48,7 @@ describe('eq. 4 and eq. 5 on a tiny instance worked by hand', () => {
     expect(functions[0].coefficients.c1).toBeCloseTo(0.5, 6)
     expect(functions[0].coefficients.c2).toBeCloseTo(2.5, 6)
     expect(functions[0].coefficients.c3).toBeCloseTo(-2.5, 6)
-    expect(functions[0].expression).toBe('0.5*r + 2.5*n - 2.5*s')
+    expect(functions[0].expression).toBe('0.5*r+2.5*n-2.5*s')
     // Three terms: no single merged coefficient.
     expect(functions[0].simplified).toBeNull()
   })
@@ -66,7 +66,7 @@ describe('the regression recovers known coefficients from synthetic scores', () 
     expect(best.coefficients.c2).toBe(1)
     expect(best.coefficients.c3 / 8.7e-3).toBeCloseTo(1, 4)
     expect(best.simplified!.coefficient! / 870).toBeCloseTo(1, 4)
-    expect(best.expression).toBe('log10(r)*n + 870*log10(s)')
+    expect(best.expression).toBe('log10(r)*n+870*log10(s)')
   })
 
   it('an F1-shaped member with ±5 % noise: the merged coefficient within 5 %', () => {
@@ -123,7 +123,7 @@ describe('the built-in F1–F4 are never returned as if learned', () => {
     expect(best.id).toBe('learned:id*id+log10')
     expect(best.sameFormAs).toBe('F3')
     expect(best.simplified!.coefficient! / 1000).toBeCloseTo(1, 4)
-    expect(best.expression).toBe('r*n + 1000*log10(s)')
+    expect(best.expression).toBe('r*n+1000*log10(s)')
     for (const f of functions) {
       expect(f.kind).toBe('learned')
       expect(f.id).toMatch(/^learned:/)

@@ -59,7 +59,7 @@ export interface LearnedFunction {
   /** The F1–F4 form: the function divided by its first merged coefficient (positive, so the order is
    * unchanged), leaving one merged coefficient; null when the algebra does not allow it. */
   readonly simplified: { readonly expression: string; readonly coefficient: number | null } | null
-  /** Usable as-is after `fn:` (r, n, s, + - * /, log10(), sqrt(), numbers); a LOWER value runs first.
+  /** Usable as-is after `fn:` (r, n, s, + - * /, log10(), sqrt(), inv(), numbers); a LOWER value runs first.
    * The simplified expression when there is one. */
   readonly expression: string
   /** The built-in function whose FORM this is (its coefficient was fitted here, not taken from it). */
@@ -178,13 +178,14 @@ function monomialText(form: Form, j: number): string {
   return op2 === '*' ? `${ab}*${G}` : `${ab}/${G}`
 }
 
-/** k_1·M_1 + k_2·M_2 + … written as a sum (a negative coefficient after the first as a subtraction). */
+/** k_1·M_1 + k_2·M_2 + … written as a sum without spaces, the canonical writing of an fn: order
+ * (docs/LEARN.md §Regression); a negative coefficient after the first as a subtraction. */
 function sumText(form: Form, k: readonly (number | null)[]): string {
   return k.map((kj, j) => {
     const m = monomialText(form, j)
     const term = kj === null ? m : `${numberText(Math.abs(kj))}*${m}`
     if (j === 0) return kj !== null && kj < 0 ? `-${term}` : term
-    return kj !== null && kj < 0 ? ` - ${term}` : ` + ${term}`
+    return kj !== null && kj < 0 ? `-${term}` : `+${term}`
   }).join('')
 }
 
