@@ -203,40 +203,41 @@ function sameFormAs(form: Form): LearnedFunction['sameFormAs'] {
   return null
 }
 
+/** A fitted member before ranking: null when it is undefined on the samples. */
+export type FittedFunction = Omit<LearnedFunction, 'position'>
+
+/** Fit one member of ℱ to usable samples (usableSamples) and write it out. */
+export function fitFunction(member: FamilyMember, usable: readonly ScoreSample[]): FittedFunction | null {
+  const fit = fitMember(member, usable)
+  if (fit === null) return null
+  const simplified = simplify(member.form, fit.k)
+  return {
+    kind: 'learned', id: `learned:${member.id}`, rank: fit.rank, weightedError: fit.weightedError,
+    form: formText(member.form), coefficients: paperCoefficients(member.form, fit.k), simplified,
+    expression: simplified?.expression ?? sumText(member.form, fit.k),
+    sameFormAs: sameFormAs(member.form), iterations: fit.iterations,
+  }
+}
+
+/** Rank fitted members by eq. 5, lowest error first (ties: the order given, that of ℱ). */
+export function rankFunctions(fitted: readonly FittedFunction[]): LearnedFunction[] {
+  const order = fitted.map((_, i) => i).sort((a, b) => fitted[a].rank - fitted[b].rank || a - b)
+  return order.map((i, position) => ({ ...fitted[i], position: position + 1 }))
+}
+
 /**
  * Fit every member of ℱ to the samples and rank them by eq. 5 (ties: enumeration order of ℱ).
- * `onProgress(done, total)` after each member; `shouldStop()` true abandons (returns what is fitted).
+ * `members` restricts ℱ (tests; a caller that fits in slices uses fitFunction and rankFunctions).
  */
-export function regress(samples: readonly ScoreSample[], options: {
-  members?: readonly FamilyMember[]
-  onProgress?: (done: number, total: number) => void
-  shouldStop?: () => boolean
-} = {}): RegressionResult {
+export function regress(samples: readonly ScoreSample[], options: { members?: readonly FamilyMember[] } = {}): RegressionResult {
   const usable = usableSamples(samples)
   const members = options.members ?? FAMILY
-  const fitted: Omit<LearnedFunction, 'position'>[] = []
+  const fitted: FittedFunction[] = []
   const undefinedForms: string[] = []
-  if (usable.length >= 2) {
-    for (let i = 0; i < members.length; i++) {
-      if (options.shouldStop?.()) break
-      const member = members[i]
-      const fit = fitMember(member, usable)
-      if (fit === null) undefinedForms.push(member.id)
-      else {
-        const simplified = simplify(member.form, fit.k)
-        fitted.push({
-          kind: 'learned', id: `learned:${member.id}`, rank: fit.rank, weightedError: fit.weightedError,
-          form: formText(member.form), coefficients: paperCoefficients(member.form, fit.k), simplified,
-          expression: simplified?.expression ?? sumText(member.form, fit.k),
-          sameFormAs: sameFormAs(member.form), iterations: fit.iterations,
-        })
-      }
-      options.onProgress?.(i + 1, members.length)
-    }
-  } else undefinedForms.push(...members.map((m) => m.id))
-  const order = fitted.map((_, i) => i).sort((a, b) => fitted[a].rank - fitted[b].rank || a - b)
-  return {
-    functions: order.map((i, position) => ({ ...fitted[i], position: position + 1 })),
-    samples: usable.length, dropped: samples.length - usable.length, undefinedForms,
+  for (const member of members) {
+    const f = usable.length >= 2 ? fitFunction(member, usable) : null
+    if (f === null) undefinedForms.push(member.id)
+    else fitted.push(f)
   }
+  return { functions: rankFunctions(fitted), samples: usable.length, dropped: samples.length - usable.length, undefinedForms }
 }
