@@ -78,6 +78,7 @@ export async function learnCommand(argv: string[], io: Io): Promise<number> {
 
   const progress = new Progress(io)
   const t0 = performance.now()
+  let tenthsReported = 0
   const run = await untilInterrupted(io, progress, async (signal) => {
     const trialsRun = await learnTrialsOnPool(pool, {
       setup: { ...setupFiles(log), importOptions: imports, split: DEFAULTS.split.value, resample: { method: DEFAULTS.resample.value, weeks: 1, seed: config.seed }, tau: config.tau },
@@ -87,6 +88,12 @@ export async function learnCommand(argv: string[], io: Io): Promise<number> {
         const rate = p.trialsPerSecond !== null ? ` ${int(p.trialsPerSecond)} trials/s` : ''
         const eta = p.etaSeconds !== null && p.etaSeconds > 0 ? ` ETA ≤ ${formatDuration(p.etaSeconds)}` : ''
         progress.update('trials', p.fraction, `${int(p.tuplesDone)}/${int(p.tuplesTotal)} tuples${p.cachedTuples ? ` (${int(p.cachedTuples)} cached)` : ''}${rate}${eta}`)
+        // Off a terminal (a log file, a batch job) one line per tenth of the tuples.
+        const tenth = Math.floor((10 * p.tuplesDone) / p.tuplesTotal)
+        if (!io.tty && tenth > tenthsReported && p.tuplesDone < p.tuplesTotal) {
+          tenthsReported = tenth
+          io.err(`${int(p.tuplesDone)}/${int(p.tuplesTotal)} tuples, ${int(p.trials)} trials after ${formatDuration((performance.now() - t0) / 1000)}${rate ? `,${rate}` : ''}${eta}\n`)
+        }
       },
       onWorkerCrash: (c) => { progress.done(); io.err(`warning: ${c.message}\n`) },
       onWarning: (m) => { progress.done(); io.err(`warning: ${m}\n`) },
