@@ -78,7 +78,7 @@ describe('the family ℱ', () => {
 
   it('writes a form with its three coefficients, grouped left to right', () => {
     expect(formText(form('log10', '*', 'id', '+', 'log10'))).toBe('((c1*log10(r)) * (c2*n)) + (c3*log10(s))')
-    expect(formText(form('inv', '/', 'sqrt', '/', 'id'))).toBe('((c1*inv(r)) / (c2*sqrt(n))) / (c3*s)')
+    expect(formText(form('inv', '/', 'sqrt', '/', 'id'))).toBe('((c1*(1/r)) / (c2*sqrt(n))) / (c3*s)')
     // Left to right: (1 + 2)·3, not 1 + 2·3.
     expect(evaluateForm(form('id', '+', 'id', '*', 'id'), 1, 1, 1, 1, 2, 3)).toBe(9)
   })

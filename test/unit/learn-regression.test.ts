@@ -150,10 +150,11 @@ describe('the built-in F1–F4 are never returned as if learned', () => {
 })
 
 describe('numbers in the fn: grammar', () => {
-  it('writes plain decimals with 6 significant digits', () => {
+  it('writes 6 significant digits, in the shortest JavaScript writing', () => {
     expect(numberText(870.0000001)).toBe('870')
     expect(numberText(6.86e6)).toBe('6860000')
-    expect(numberText(1.234567e-7)).toBe('0.000000123457')
+    expect(numberText(0.000123456789)).toBe('0.000123457')
+    expect(numberText(1.234567e-7)).toBe('1.23457e-7')
     expect(numberText(-0.5)).toBe('-0.5')
   })
 })

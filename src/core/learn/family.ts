@@ -112,7 +112,7 @@ const VAR_NAMES = ['r', 'n', 's'] as const
 
 /** How a base function is written in an `fn:` expression (docs/LEARN.md §Regression). */
 export function baseText(b: Base, x: string): string {
-  return b === 'id' ? x : b === 'log10' ? `log10(${x})` : b === 'sqrt' ? `sqrt(${x})` : `inv(${x})`
+  return b === 'id' ? x : b === 'log10' ? `log10(${x})` : b === 'sqrt' ? `sqrt(${x})` : `(1/${x})`
 }
 
 /** The form as the paper writes it, with its coefficients named: `((c1*log10(r)) * (c2*n)) + (c3*log10(s))`. */

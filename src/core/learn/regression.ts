@@ -59,7 +59,7 @@ export interface LearnedFunction {
   /** The F1–F4 form: the function divided by its first merged coefficient (positive, so the order is
    * unchanged), leaving one merged coefficient; null when the algebra does not allow it. */
   readonly simplified: { readonly expression: string; readonly coefficient: number | null } | null
-  /** Usable as-is after `fn:` (r, n, s, + - * /, log10(), sqrt(), inv(), numbers); a LOWER value runs first.
+  /** Usable as-is after `fn:` (r, n, s, + - * /, log10(), sqrt(), numbers); a LOWER value runs first.
    * The simplified expression when there is one. */
   readonly expression: string
   /** The built-in function whose FORM this is (its coefficient was fitted here, not taken from it). */
@@ -155,14 +155,11 @@ export function paperCoefficients(form: Form, k: readonly number[]): { c1: numbe
   return { c1: k[0], c2: 1, c3: form.op2 === '+' ? k[1] : 1 }
 }
 
-/** A number in the `fn:` grammar: up to 6 significant digits, plain decimals (no exponent). */
+/** A number in the `fn:` grammar, as the fn: canonical form prints it: 6 significant digits, in
+ * JavaScript's shortest writing (an exponent below 10⁻⁶ and from 10²¹). */
 export function numberText(x: number): string {
   if (x === 0 || !Number.isFinite(x)) return '0'
-  const p = Number(x.toPrecision(6))
-  const text = String(p)
-  if (!/e/i.test(text)) return text
-  const digits = Math.max(0, 5 - Math.floor(Math.log10(Math.abs(p))))
-  return digits <= 100 ? p.toFixed(digits).replace(/\.?0+$/, '') : text
+  return String(Number(x.toPrecision(6)))
 }
 
 /** The r, n, s part of a monomial in the `fn:` grammar, e.g. `log10(r)*n/log10(s)`. */
@@ -183,7 +180,8 @@ function monomialText(form: Form, j: number): string {
 function sumText(form: Form, k: readonly (number | null)[]): string {
   return k.map((kj, j) => {
     const m = monomialText(form, j)
-    const term = kj === null ? m : `${numberText(Math.abs(kj))}*${m}`
+    // A leading 1/x needs no parentheses: ((1/r)*n) is 1/r*n.
+    const term = kj === null ? m.replace(/^\((1\/[rns])\)/, '$1') : `${numberText(Math.abs(kj))}*${m}`
     if (j === 0) return kj !== null && kj < 0 ? `-${term}` : term
     return kj !== null && kj < 0 ? `-${term}` : `+${term}`
   }).join('')
