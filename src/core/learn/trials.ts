@@ -89,6 +89,8 @@ export class TrialSimulator {
     for (;;) {
       qlen = this.pass(now, qlen)
       if (qlen === 0) return
+      // Never loop: a job wider than the machine can never start (runTuple refuses such jobs).
+      if (this.runLen === 0) throw new TrialsError(`a job needs more than the machine's ${this.m} processors`)
       // Next event: the earliest real end; every job ending then leaves before the next pass.
       let next = Infinity
       for (let r = 0; r < this.runLen; r++) { const e = realEnd[byEst[r]]; if (e < next) next = e }
@@ -230,7 +232,7 @@ export function runTuple(jobs: TrialJobs, machineProcs: number, config: TrialsCo
     const j = first + i
     const p = jobs.procs[j]
     if (!(p >= 1 && p <= machineProcs)) throw new TrialsError(`job index ${j} of the training part needs ${p} processors; the machine has ${machineProcs}`)
-    if (!(jobs.requested[j] > 0 && jobs.runtime[j] >= 0)) throw new TrialsError(`job index ${j} of the training part has no positive requested time or a negative runtime`)
+    if (!(jobs.requested[j] > 0 && jobs.requested[j] < Infinity && jobs.runtime[j] >= 0 && jobs.runtime[j] < Infinity)) throw new TrialsError(`job index ${j} of the training part has no positive finite requested time or no finite runtime ≥ 0`)
     sim.runtime[i] = jobs.runtime[j]; sim.requested[i] = jobs.requested[j]; sim.procs[i] = p
   }
   const rng = new Rng(deriveSeed(config.seed, `learn trials ${k}`))
