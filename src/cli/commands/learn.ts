@@ -15,11 +15,8 @@ import { defaultWorkerCount, EnginePool } from '../../engine/pool'
 
 export const LEARN_SCHEMA_VERSION = 1
 
-/** The trials' budget when no flag is given: the paper's |S| = 16, |Q| = 32, 256,000 trials per tuple
- * as a ceiling, early stop at a normalised std of 0.02 (its Fig. 2); K = 128 tuples, the number the
- * paper does not give, chosen for stable rankings (docs/LEARN.md §Command line). Declared here until
- * the trials' own defaults are declared in src/core/defaults.ts. */
-export const LEARN_DEFAULTS: TrialsConfig = { sizeS: 16, sizeQ: 32, trials: 256_000, tuples: 128, stopAt: 0.02, tau: DEFAULTS.tau.value, seed: DEFAULTS.seed.value }
+/** The trials' budget when no flag is given (docs/LEARN.md §Command line). */
+const LEARN_DEFAULTS: TrialsConfig = DEFAULTS.learnTrials.value
 
 /** How many learned functions the text lists (the JSON has all). */
 const SHOWN = 10
@@ -56,6 +53,10 @@ ${IMPORT_HELP}
   --json [file]            print the result as JSON (to stdout, or to the file)
 
 Ctrl-C stops cleanly: finished tuples stay in the cache and the command exits 130.
+
+Why these defaults:
+  --trials ${LEARN_DEFAULTS.trials} --tuples ${LEARN_DEFAULTS.tuples}
+                           ${DEFAULTS.learnTrials.why}
 `
 
 export async function learnCommand(argv: string[], io: Io): Promise<number> {
