@@ -2,7 +2,7 @@
 // coefficients from synthetic scores, and the built-in F1–F4 never returned as if learned.
 import { describe, expect, it } from 'vitest'
 import { FAMILY } from '../../src/core/learn/family'
-import { numberText, regress, type ScoreSample } from '../../src/core/learn/regression'
+import { numberText, regress, regressSteps, type ScoreSample } from '../../src/core/learn/regression'
 import { Rng } from '../../src/core/util/random'
 
 const member = (id: string) => {
@@ -107,9 +107,16 @@ describe('the regression recovers known coefficients from synthetic scores', () 
     expect(negative.expression.startsWith('-')).toBe(true)
   })
 
-  it('is deterministic: the same samples give the same bytes', () => {
+  it('is deterministic: the same samples give the same bytes, in one go or in slices', () => {
     const data = scores((r, n, s) => 1e-6 * r * Math.sqrt(n) + 0.003 * Math.log10(s), 0.1, 8, 300)
     expect(JSON.stringify(regress(data))).toBe(JSON.stringify(regress(data)))
+    // 400 members in slices of 150: progress after 150 and 300, then the same result.
+    const steps = regressSteps(data, { slice: 150 })
+    const seen: number[] = []
+    let step = steps.next()
+    while (!step.done) { seen.push(step.value); step = steps.next() }
+    expect(seen).toEqual([150, 300])
+    expect(JSON.stringify(step.value)).toBe(JSON.stringify(regress(data)))
   })
 })
 

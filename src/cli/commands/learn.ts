@@ -6,7 +6,7 @@ import { IMPORT_FLAGS, IMPORT_HELP, importOptions, logArg, setupFiles } from '..
 import { int, INTERRUPTED, num, Progress, table, untilInterrupted, writeJson, type Io } from '../output'
 import { DEFAULTS } from '../../core/defaults'
 import { FAMILY } from '../../core/learn/family'
-import { fitFunction, LM_SETTINGS, rankFunctions, usableSamples, type FittedFunction, type LearnedFunction } from '../../core/learn/regression'
+import { LM_SETTINGS, regressSteps, type RegressionResult } from '../../core/learn/regression'
 import type { TrialsConfig, TrialsResult } from '../../core/learn/types'
 import { formatDuration } from '../../core/util/duration'
 import { DEFAULT_CACHE_DIR } from '../../engine/cache'
@@ -101,26 +101,20 @@ export async function learnCommand(argv: string[], io: Io): Promise<number> {
     })
     const trialSeconds = (performance.now() - t0) / 1000
     // The regression, in slices: the event loop sees Ctrl-C between two slices.
-    const usable = usableSamples(trialsRun.result.samples)
-    const fitted: FittedFunction[] = []
-    const undefinedForms: string[] = []
-    for (let i = 0; i < FAMILY.length; i += SLICE) {
+    const steps = regressSteps(trialsRun.result.samples, { slice: SLICE })
+    for (;;) {
       signal.throwIfAborted()
-      for (const member of FAMILY.slice(i, i + SLICE)) {
-        const f = usable.length >= 2 ? fitFunction(member, usable) : null
-        if (f === null) undefinedForms.push(member.id)
-        else fitted.push(f)
-      }
-      progress.update('regression', Math.min(1, (i + SLICE) / FAMILY.length), `${Math.min(FAMILY.length, i + SLICE)}/${FAMILY.length} functions`)
+      const step = steps.next()
+      if (step.done) return { ...trialsRun, trialSeconds, regression: step.value }
+      progress.update('regression', step.value / FAMILY.length, `${step.value}/${FAMILY.length} functions`)
       await new Promise((done) => setImmediate(done))
     }
-    return { ...trialsRun, trialSeconds, functions: rankFunctions(fitted), usable: usable.length, undefinedForms }
   }, 'interrupted: finished tuples are kept in the cache; run the same command again to resume.')
   if (run === INTERRUPTED) return 130
   const seconds = (performance.now() - t0) / 1000
   io.err(`simulated ${int(run.result.trials)} trials in all (${int(run.computedTuples)} tuple${run.computedTuples === 1 ? '' : 's'} computed, ${int(run.cachedTuples)} from the cache) in ${run.trialSeconds.toFixed(1)} s; fitted ${FAMILY.length} functions in ${(seconds - run.trialSeconds).toFixed(1)} s\n`)
 
-  const result = learnJson(log.label, config, run.result, run.functions, run.usable, run.undefinedForms)
+  const result = learnJson(log.label, config, run.result, run.regression)
   if (json) writeJson(io, json, result)
   if (!json || json.file !== null) io.out(formatLearn(result))
   if (result.functions.length === 0) { io.err('easytune: no function of ℱ could be fitted to these samples.\n'); return 1 }
@@ -128,7 +122,8 @@ export async function learnCommand(argv: string[], io: Io): Promise<number> {
 }
 
 /** The JSON document of `easytune learn --json` (docs/LEARN.md §Command line). */
-export function learnJson(log: string, config: TrialsConfig, trials: TrialsResult, functions: readonly LearnedFunction[], usable: number, undefinedForms: readonly string[]) {
+export function learnJson(log: string, config: TrialsConfig, trials: TrialsResult, regression: RegressionResult) {
+  const { functions, samples: usable, dropped, undefinedForms } = regression
   // Infinity (the normalised std before two trials) is not JSON: null.
   const finite = (x: number) => Number.isFinite(x) ? x : null
   return {
@@ -142,7 +137,7 @@ export function learnJson(log: string, config: TrialsConfig, trials: TrialsResul
     tuples: trials.tuples.map((t) => ({ tuple: t.tuple, firstJob: t.firstJob, trials: t.trials, stoppedEarly: t.stoppedEarly })),
     convergence: trials.convergence.map((c) => ({ trials: c.trials, normStd: finite(c.normStd) })),
     regression: {
-      family: FAMILY.length, samples: usable, dropped: trials.samples.length - usable, undefinedForms,
+      family: FAMILY.length, samples: usable, dropped, undefinedForms,
       optimiser: { package: 'ml-levenberg-marquardt', ...LM_SETTINGS },
     },
     functions: functions.map((f) => ({

@@ -224,18 +224,30 @@ export function rankFunctions(fitted: readonly FittedFunction[]): LearnedFunctio
 }
 
 /**
- * Fit every member of ℱ to the samples and rank them by eq. 5 (ties: enumeration order of ℱ).
- * `members` restricts ℱ (tests; a caller that fits in slices uses fitFunction and rankFunctions).
+ * Fit every member of ℱ to the samples and rank them by eq. 5 (ties: enumeration order of ℱ), in
+ * steps: yields the number of members fitted after each `slice` of them (a caller can show progress
+ * and stop between two), and returns the result. `members` restricts ℱ (tests).
  */
-export function regress(samples: readonly ScoreSample[], options: { members?: readonly FamilyMember[] } = {}): RegressionResult {
+export function* regressSteps(samples: readonly ScoreSample[], options: { members?: readonly FamilyMember[]; slice?: number } = {}): Generator<number, RegressionResult> {
   const usable = usableSamples(samples)
   const members = options.members ?? FAMILY
+  const slice = Math.max(1, options.slice ?? members.length)
   const fitted: FittedFunction[] = []
   const undefinedForms: string[] = []
-  for (const member of members) {
-    const f = usable.length >= 2 ? fitFunction(member, usable) : null
-    if (f === null) undefinedForms.push(member.id)
+  for (let i = 0; i < members.length; i++) {
+    const f = usable.length >= 2 ? fitFunction(members[i], usable) : null
+    if (f === null) undefinedForms.push(members[i].id)
     else fitted.push(f)
+    if ((i + 1) % slice === 0 && i + 1 < members.length) yield i + 1
   }
   return { functions: rankFunctions(fitted), samples: usable.length, dropped: samples.length - usable.length, undefinedForms }
+}
+
+/** regressSteps run to its end. */
+export function regress(samples: readonly ScoreSample[], options: { members?: readonly FamilyMember[] } = {}): RegressionResult {
+  const steps = regressSteps(samples, options)
+  for (;;) {
+    const step = steps.next()
+    if (step.done) return step.value
+  }
 }
