@@ -352,6 +352,55 @@ async function learnBench(trials: number, tuples: number): Promise<void> {
   console.log(`  ${tuples} tuples on the pool (2 workers, start and log read included): ${r.result.trials.toLocaleString('en-US')} trials in ${s.toFixed(2)} s = ${rate(r.result.trials, s)}`)
 }
 
+/**
+ * `--learn-k [K,K,…] [seeds]`: how stable the pooled scores are in K (docs/LEARN.md §Trials): for
+ * each seed, the default trials on KTH-SP2's training part; for each K, the weighted (r·n, eq. 4)
+ * least-squares fit of score on (1, log₁₀ r, log₁₀ n, log₁₀ s) over the first K tuples, and the
+ * spread of its slopes across seeds (std / |mean|). Tuple k is the same whatever K, so one run per seed serves every K.
+ */
+async function learnK(ks: number[], seeds: number): Promise<void> {
+  const { EnginePool } = await import('../src/engine/pool')
+  const { learnTrialsOnPool } = await import('../src/engine/learn')
+  const setup = { logPath: KTH, importOptions: {}, split: DEFAULTS.split.value, resample: { method: DEFAULTS.resample.value, weeks: 1, seed: 1 }, tau: 10 }
+  const K = Math.max(...ks)
+  const runs = []
+  for (let seed = 1; seed <= seeds; seed++) {
+    const t = performance.now()
+    const r = await learnTrialsOnPool(new EnginePool({ workers: 2 }), { setup }, { ...DEFAULTS.learnTrials.value, tuples: K, seed })
+    console.log(`seed ${seed}: ${r.result.trials.toLocaleString('en-US')} trials, ${r.result.tuples.filter((x) => x.stoppedEarly).length}/${K} tuples stopped early, ${((performance.now() - t) / 1000).toFixed(1)} s`)
+    runs.push(r.result)
+  }
+  for (const k of ks) {
+    const fits = runs.map((r) => weightedFit(r.samples.filter((x) => x.tuple < k)))
+    const spread = [1, 2, 3].map((c) => {
+      const v = fits.map((f) => f[c]), m = v.reduce((a, b) => a + b, 0) / v.length
+      return Math.sqrt(v.reduce((a, b) => a + (b - m) ** 2, 0) / (v.length - 1)) / Math.abs(m)
+    })
+    console.log(`K = ${String(k).padStart(3)}: slopes (log r, log n, log s) per seed ${fits.map((f) => `(${f.slice(1).map((x) => x.toExponential(2)).join(', ')})`).join(' ')}; spread ${spread.map((x) => x.toFixed(2)).join(', ')}`)
+  }
+}
+
+/** Weighted least squares (weight (r·n)², eq. 4) of score on (1, log₁₀ r, log₁₀ n, log₁₀ s): normal equations, Gauss–Jordan. */
+function weightedFit(samples: readonly { r: number; n: number; s: number; score: number }[]): number[] {
+  const A = Array.from({ length: 4 }, () => new Array<number>(5).fill(0))
+  for (const x of samples) {
+    const f = [1, Math.log10(x.r), Math.log10(x.n), Math.log10(x.s)], w = (x.r * x.n) ** 2
+    for (let i = 0; i < 4; i++) { for (let j = 0; j < 4; j++) A[i][j] += w * f[i] * f[j]; A[i][4] += w * f[i] * x.score }
+  }
+  for (let i = 0; i < 4; i++) {
+    let p = i
+    for (let r = i + 1; r < 4; r++) if (Math.abs(A[r][i]) > Math.abs(A[p][i])) p = r
+    ;[A[i], A[p]] = [A[p], A[i]]
+    for (let r = 0; r < 4; r++) if (r !== i) { const c = A[r][i] / A[i][i]; for (let j = i; j < 5; j++) A[r][j] -= c * A[i][j] }
+  }
+  return A.map((row, i) => row[4] / row[i])
+}
+
+if (process.argv[2] === '--learn-k') {
+  await learnK(process.argv[3] ? process.argv[3].split(',').map(Number) : [16, 32, 64], process.argv[4] ? Number(process.argv[4]) : 3)
+  process.exit(0)
+}
+
 if (process.argv[2] === '--learn') {
   await learnBench(process.argv[3] ? Number(process.argv[3]) : 256000, process.argv[4] ? Number(process.argv[4]) : 4)
   process.exit(0)

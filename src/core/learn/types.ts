@@ -46,6 +46,8 @@ export interface TaskSample {
 /** One point of a convergence series: the normalised std of the scores after `trials` trials. */
 export interface ConvergencePoint {
   readonly trials: number
+  /** |Q| · RMS standard error of the scores (docs/LEARN.md §Trials); Infinity before two trials
+   * (JSON: null). */
   readonly normStd: number
 }
 
