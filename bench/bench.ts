@@ -360,14 +360,16 @@ async function learnBench(trials: number, tuples: number): Promise<void> {
  */
 async function learnK(ks: number[], seeds: number): Promise<void> {
   const { EnginePool } = await import('../src/engine/pool')
-  const { learnTrialsOnPool } = await import('../src/engine/learn')
+  const { LearnCache, learnTrialsOnPool } = await import('../src/engine/learn')
   const setup = { logPath: KTH, importOptions: {}, split: DEFAULTS.split.value, resample: { method: DEFAULTS.resample.value, weeks: 1, seed: 1 }, tau: 10 }
   const K = Math.max(...ks)
+  // Tuples kept between runs (a larger K reuses the smaller run's tuples).
+  const cache = new LearnCache(join(tmpdir(), 'easytune-bench-learn-k'))
   const runs = []
   for (let seed = 1; seed <= seeds; seed++) {
     const t = performance.now()
-    const r = await learnTrialsOnPool(new EnginePool({ workers: 2 }), { setup }, { ...DEFAULTS.learnTrials.value, tuples: K, seed })
-    console.log(`seed ${seed}: ${r.result.trials.toLocaleString('en-US')} trials, ${r.result.tuples.filter((x) => x.stoppedEarly).length}/${K} tuples stopped early, ${((performance.now() - t) / 1000).toFixed(1)} s`)
+    const r = await learnTrialsOnPool(new EnginePool({ workers: 2 }), { setup }, { ...DEFAULTS.learnTrials.value, tuples: K, seed }, { cache })
+    console.log(`seed ${seed}: ${r.cachedTuples} tuples from the cache, ${r.result.trials.toLocaleString('en-US')} trials, ${r.result.tuples.filter((x) => x.stoppedEarly).length}/${K} tuples stopped early, ${((performance.now() - t) / 1000).toFixed(1)} s`)
     runs.push(r.result)
   }
   for (const k of ks) {
