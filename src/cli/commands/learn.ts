@@ -2,6 +2,7 @@
 // §Command line): the trials on the engine pool (src/engine/learn.ts), then the regression over the
 // family ℱ (src/core/learn/regression.ts), fitted in slices so that Ctrl-C stops it too.
 import { bool, jsonTarget, parseArgs, positiveInt, positiveNumber, str, UsageError, wholeNumber } from '../args'
+import { FN_GRAMMAR } from '../../core/sim/fn'
 import { IMPORT_FLAGS, IMPORT_HELP, importOptions, logArg, setupFiles } from '../common'
 import { int, INTERRUPTED, num, Progress, table, untilInterrupted, writeJson, type Io } from '../output'
 import { DEFAULTS } from '../../core/defaults'
@@ -34,9 +35,8 @@ of the orders that start with it (eq. 3), then fits the ${FAMILY.length} distinc
 
 A learned function f is a queue order where a LOWER value runs first: use it as
   easytune simulate <log> --primary 'fn:<expression>'
-with the expression printed here, written in r (requested time, s, at least 1), n (cores), s (submit
-time, seconds since the window started, at least 1), numbers, + - * /, parentheses, log10(), sqrt()
-and inv() (1/x); nothing else is accepted.
+with the expression printed here. The grammar accepted after fn: (nothing else is):
+${FN_GRAMMAR}
 
 Options:
   --trials N               ceiling of trials per (S, Q) tuple (default ${int(LEARN_DEFAULTS.trials)}, the paper's); a tuple
