@@ -15,9 +15,9 @@
 export const LAYERS = {
   core: {
     role: 'the domain: log parsers and cleaning, the EASY simulator, policies, the tuning protocol, export formulas',
-    imports: [], packages: [], node: false,
+    imports: [], packages: ['ml-levenberg-marquardt'], node: false,
     globals: ['process', 'window', 'document', 'require'],
-    why: 'pure and deterministic for a seed, so the same code runs in the CLI, the engine workers and the browser',
+    why: 'pure and deterministic for a seed, so the same code runs in the CLI, the engine workers and the browser; ml-levenberg-marquardt (pure JavaScript, no Node built-ins) fits the learned priorities of docs/LEARN.md',
   },
   shared: {
     role: 'the API contract between the back end and every front end (types, schemas), chart configurations',

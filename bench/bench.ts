@@ -2,7 +2,8 @@
 // Targets (issue #2, 2-core machine): CEA-Curie EASY-FCFS ≤ 1 s of simulation and ≤ 2 s end to end
 // in a fresh process; 1M SWF lines import at ≥ 1M lines/s below 300 MB RSS. Results go to
 // docs/PERFORMANCE.md by hand, with what changed them. `--predict [n|logs]` and `--predict-tune`:
-// the learned regression (issue #22, docs/PREDICTIONS.md §Performance and §Model).
+// the learned regression (issue #22, docs/PREDICTIONS.md §Performance and §Model). `--learn
+// [trials] [tuples]`: the learned-priority trials (issue #23, docs/LEARN.md §Performance).
 import { execFileSync } from 'node:child_process'
 import { existsSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -19,6 +20,7 @@ import { createRegression } from '../src/core/predict/learner'
 import { ELOSS_ID, findLoss, lossValue, lossWeight } from '../src/core/predict/losses'
 import type { PredictionConfig } from '../src/core/predict/types'
 import type { SimConfig, SimJobs } from '../src/core/sim/types'
+import { DEFAULTS } from '../src/core/defaults'
 
 const DATA = resolve(process.env.EASYTUNE_DATA ?? '../shared/data')
 const CURIE = resolve(DATA, 'swf/CEA-Curie-2011-2.1-cln.swf.gz')
@@ -322,6 +324,88 @@ async function predictLogs(): Promise<void> {
     const a = best(2, () => run(plain)), b = best(2, () => run(triple))
     console.log(`${name}: ${w.jobs.count.toLocaleString('en-US')} jobs; plain EASY-FCFS ${a.toFixed(3)} s; E-Loss + incremental + SJBF ${b.toFixed(3)} s (${(b / a).toFixed(2)}×)`)
   }
+}
+
+/**
+ * `--learn [trials] [tuples]`: the learned-priority trials (issue #23, docs/LEARN.md §Performance)
+ * on KTH-SP2's training part: one tuple in this thread (the trial simulator alone), then the
+ * tuples on the engine pool (two workers), early stop off so every tuple runs its whole budget.
+ */
+async function learnBench(trials: number, tuples: number): Promise<void> {
+  const { splitWorkload } = await import('../src/core/tune/split')
+  const { runTuple } = await import('../src/core/learn/trials')
+  const { EnginePool } = await import('../src/engine/pool')
+  const { learnTrialsOnPool } = await import('../src/engine/learn')
+  const w = await readLog(KTH)
+  const train = splitWorkload(w.jobs, w.machineProcs, DEFAULTS.split.value).train
+  const config = { ...DEFAULTS.learnTrials.value, trials, tuples, stopAt: 0 }
+  runTuple(train, w.machineProcs, { ...config, trials: 4096 }, 0) // warm-up
+  let t = performance.now()
+  const one = runTuple(train, w.machineProcs, config, 0)
+  let s = (performance.now() - t) / 1000
+  console.log(`learn trials, KTH-SP2 train (${train.count.toLocaleString('en-US')} jobs, ${w.machineProcs} procs), |S| = 16, |Q| = 32:`)
+  console.log(`  one tuple in this thread: ${one.trials.toLocaleString('en-US')} trials in ${s.toFixed(2)} s = ${rate(one.trials, s)}`)
+  const setup = { logPath: KTH, importOptions: {}, split: DEFAULTS.split.value, resample: { method: DEFAULTS.resample.value, weeks: 1, seed: 1 }, tau: 10 }
+  t = performance.now()
+  const r = await learnTrialsOnPool(new EnginePool({ workers: 2 }), { setup }, config)
+  s = (performance.now() - t) / 1000
+  console.log(`  ${tuples} tuples on the pool (2 workers, start and log read included): ${r.result.trials.toLocaleString('en-US')} trials in ${s.toFixed(2)} s = ${rate(r.result.trials, s)}`)
+}
+
+/**
+ * `--learn-k [K,K,…] [seeds]`: how stable the pooled scores are in K (docs/LEARN.md §Trials): for
+ * each seed, the default trials on KTH-SP2's training part; for each K, the weighted (r·n, eq. 4)
+ * least-squares fit of score on (1, log₁₀ r, log₁₀ n, log₁₀ s) over the first K tuples, and the
+ * spread of its slopes across seeds (std / |mean|). Tuple k is the same whatever K, so one run per seed serves every K.
+ */
+async function learnK(ks: number[], seeds: number): Promise<void> {
+  const { EnginePool } = await import('../src/engine/pool')
+  const { LearnCache, learnTrialsOnPool } = await import('../src/engine/learn')
+  const setup = { logPath: KTH, importOptions: {}, split: DEFAULTS.split.value, resample: { method: DEFAULTS.resample.value, weeks: 1, seed: 1 }, tau: 10 }
+  const K = Math.max(...ks)
+  // Tuples kept between runs (a larger K reuses the smaller run's tuples).
+  const cache = new LearnCache(join(tmpdir(), 'easytune-bench-learn-k'))
+  const runs = []
+  for (let seed = 1; seed <= seeds; seed++) {
+    const t = performance.now()
+    const r = await learnTrialsOnPool(new EnginePool({ workers: 2 }), { setup }, { ...DEFAULTS.learnTrials.value, tuples: K, seed }, { cache })
+    console.log(`seed ${seed}: ${r.cachedTuples} tuples from the cache, ${r.result.trials.toLocaleString('en-US')} trials, ${r.result.tuples.filter((x) => x.stoppedEarly).length}/${K} tuples stopped early, ${((performance.now() - t) / 1000).toFixed(1)} s`)
+    runs.push(r.result)
+  }
+  for (const k of ks) {
+    const fits = runs.map((r) => weightedFit(r.samples.filter((x) => x.tuple < k)))
+    const spread = [1, 2, 3].map((c) => {
+      const v = fits.map((f) => f[c]), m = v.reduce((a, b) => a + b, 0) / v.length
+      return Math.sqrt(v.reduce((a, b) => a + (b - m) ** 2, 0) / (v.length - 1)) / Math.abs(m)
+    })
+    console.log(`K = ${String(k).padStart(3)}: slopes (log r, log n, log s) per seed ${fits.map((f) => `(${f.slice(1).map((x) => x.toExponential(2)).join(', ')})`).join(' ')}; spread ${spread.map((x) => x.toFixed(2)).join(', ')}`)
+  }
+}
+
+/** Weighted least squares (weight (r·n)², eq. 4) of score on (1, log₁₀ r, log₁₀ n, log₁₀ s): normal equations, Gauss–Jordan. */
+function weightedFit(samples: readonly { r: number; n: number; s: number; score: number }[]): number[] {
+  const A = Array.from({ length: 4 }, () => new Array<number>(5).fill(0))
+  for (const x of samples) {
+    const f = [1, Math.log10(x.r), Math.log10(x.n), Math.log10(x.s)], w = (x.r * x.n) ** 2
+    for (let i = 0; i < 4; i++) { for (let j = 0; j < 4; j++) A[i][j] += w * f[i] * f[j]; A[i][4] += w * f[i] * x.score }
+  }
+  for (let i = 0; i < 4; i++) {
+    let p = i
+    for (let r = i + 1; r < 4; r++) if (Math.abs(A[r][i]) > Math.abs(A[p][i])) p = r
+    ;[A[i], A[p]] = [A[p], A[i]]
+    for (let r = 0; r < 4; r++) if (r !== i) { const c = A[r][i] / A[i][i]; for (let j = i; j < 5; j++) A[r][j] -= c * A[i][j] }
+  }
+  return A.map((row, i) => row[4] / row[i])
+}
+
+if (process.argv[2] === '--learn-k') {
+  await learnK(process.argv[3] ? process.argv[3].split(',').map(Number) : [16, 32, 64], process.argv[4] ? Number(process.argv[4]) : 3)
+  process.exit(0)
+}
+
+if (process.argv[2] === '--learn') {
+  await learnBench(process.argv[3] ? Number(process.argv[3]) : 256000, process.argv[4] ? Number(process.argv[4]) : 4)
+  process.exit(0)
 }
 
 if (process.argv[2] === '--predict') {

@@ -3,6 +3,7 @@ import { UsageError } from './args'
 import { evaluateCommand } from './commands/evaluate'
 import { exportCommand } from './commands/export'
 import { importCommand } from './commands/import'
+import { learnCommand } from './commands/learn'
 import { mixedCommand } from './commands/mixed'
 import { onlineCommand } from './commands/online'
 import { policiesCommand } from './commands/policies'
@@ -31,6 +32,7 @@ Commands:
   online <log>      emulate choosing the queue order online, period by period (thesis ch. 6)
   mixed <log>       search a mixed linear queue order (RR-9212) on train; evaluate it on test
   predictions <log>…  every runtime-prediction triple on each log; choose one by leave-one-out (thesis ch. 4)
+  learn <log>       learn this site's own priority function (SC'17 method); a lower value runs first
   policies          list the queue-ordering policies and their formulas
   serve             the app in your web browser, on 127.0.0.1 with an access token (browser mode)
   export <result>   write the recommended order as Slurm or PBS configuration, with its fidelity
@@ -54,6 +56,7 @@ const COMMANDS: Record<string, Command> = {
   online: onlineCommand,
   policies: policiesCommand,
   predictions: predictionsCommand,
+  learn: learnCommand,
   serve: serveCommand,
   export: exportCommand,
   report: reportCommand,

@@ -98,5 +98,8 @@ export const DEFAULTS = {
   /** The learned regression (docs/PREDICTIONS.md §Model): NAG's step η (seconds) and λ of λ‖w‖₂. */
   eloss: d({ eta: 5000, lambda: 1e5, negative: 'mirror' as 'mirror' | 'floor' },
     'the research code\'s step η = 5000 s; λ = 10⁵ (the thesis gives none): on KTH-SP2, CTC-SP2 and SDSC-BLUE it gives the E-Loss its lowest mean loss of the λ tried and the squared loss a smaller error than λ = 0; a negative prediction is mirrored, as the research code did (floored instead, the E-Loss predicts 1 s for almost every job)'),
+  // The learned-priority trials (SC'17, docs/LEARN.md §Trials).
+  learnTrials: d({ sizeS: 16, sizeQ: 32, trials: 256000, tuples: 256, stopAt: 0.02, tau: 10, seed: 1 },
+    'the paper\'s set-up: |S| = 16 tasks started first, |Q| = 32 permuted, at most 256,000 trials per tuple, stopping once the normalised std of the scores is below 0.02 (its Fig. 2); the paper gives no number of tuples: 256 (8,192 scored tasks) is the fewest measured on KTH-SP2 for which the fitted slopes in r, n and s keep their signs from one seed to another (64 did not), about 2 min on two cores (docs/LEARN.md §Trials)'),
 } as const
 

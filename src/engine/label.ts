@@ -23,6 +23,7 @@ export function unitLabel(u: WorkUnit): string {
     case 'walltimes-whatif': return u.scenario
     case 'predicted-order-replay': return u.replay
     case 'prediction-triple': return u.triple
+    case 'learn-tuple': return `tuple ${u.tuple + 1}`
     case 'import': return u.options.name ?? u.path
   }
 }
@@ -37,6 +38,7 @@ export function unitName(u: WorkUnit): string {
     case 'walltimes-whatif': return `the time-limits what-if with ${unitLabel(u)}`
     case 'predicted-order-replay': return `the ${unitLabel(u)} replay of the predicted-order fidelity`
     case 'prediction-triple': return `prediction triple ${unitLabel(u)}`
+    case 'learn-tuple': return `the learning trials of ${unitLabel(u)}`
     case 'import': return `the import of ${unitLabel(u)}`
   }
 }

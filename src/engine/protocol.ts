@@ -25,6 +25,7 @@ import type { ImportedLog } from './import'
 import type { WhatIfId, WhatIfOutcome } from '../core/predict/walltimes'
 import type { FidelityReplay, FidelityReplayId } from '../core/export/predicted-fidelity'
 import type { PredictionCampaignOptions, TripleMetrics } from '../core/predict/campaign'
+import type { TrialsConfig, TupleResult } from '../core/learn/types'
 
 /** What every worker needs to build the workload's week samples itself. */
 export interface WorkloadSetup {
@@ -73,6 +74,10 @@ export type WorkUnit =
   /** One triple of the runtime-prediction campaign (src/core/predict/campaign.ts, by its id) on the
    * setup's whole log (read, not split: `prepare: false`); src/engine/predictions.ts. */
   | { kind: 'prediction-triple'; triple: string; options: PredictionCampaignOptions }
+  /** One (S, Q) tuple of the learned-priority trials (src/core/learn/trials.ts runTuple, all its
+   * trials in batches inside the worker) on the training part of the setup's log (read with
+   * `prepare: false`, split here by the setup's split); src/engine/learn.ts. */
+  | { kind: 'learn-tuple'; config: TrialsConfig; tuple: number }
   /** A whole import (src/engine/import.ts): no setup needed. `options.name` is the name the
    * report shows. */
   /** `paths`: a log kept as several files, read as one (path is then the first); `names`: those
@@ -88,10 +93,19 @@ export interface UnitResults {
   'walltimes-whatif': WhatIfOutcome
   'predicted-order-replay': FidelityReplay
   'prediction-triple': TripleMetrics
+  /** The tuple, with the machine size and training jobs it was drawn from. */
+  'learn-tuple': LearnTupleAnswer
   /** The workload's typed arrays arrive as copies (structured clone). */
   'import': ImportedLog
 }
 export type UnitResult<U extends WorkUnit = WorkUnit> = UnitResults[U['kind']]
+
+/** What a 'learn-tuple' unit answers. */
+export interface LearnTupleAnswer {
+  result: TupleResult
+  machineProcs: number
+  trainingJobs: number
+}
 
 /** Units that run on the workload of a 'setup' (the others need none). */
 export function needsSetup(u: WorkUnit): boolean {

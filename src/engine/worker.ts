@@ -31,6 +31,8 @@ import { cellLabel } from './label'
 import { ProgressReporter } from './progress'
 import { whatIfRun } from './analyses'
 import { fidelityReplay } from '../core/export/predicted-fidelity'
+import { runTuple } from '../core/learn/trials'
+import { splitWorkload } from '../core/tune/split'
 
 const port = workerPort()
 const progress = new ProgressReporter((m) => port.post(m))
@@ -39,6 +41,8 @@ let unitsFinished = 0
 /** `prepared` is null after a setup with `prepare: false` (an online analysis); `trainWeeks` is
  * built the first time a mixed search needs it. */
 let state: { workload: Workload; setup: WorkloadSetup; prepared: Prepared | null; trainWeeks: JobTable[] | null; machine: CellMachine | undefined; extremeBounds: Map<string, number> } | null = null
+/** The training part of the setup's log for 'learn-tuple' units, and the workload it was cut from. */
+let learnTrain: { of: Workload; jobs: JobTable } | null = null
 /** 'progress' of a unit other than a cell at most this often. */
 const UNIT_PROGRESS_MS = 200
 let chain: Promise<void> = Promise.resolve()
@@ -130,6 +134,17 @@ function compute(id: number, unit: Exclude<WorkUnit, { kind: 'import' }>): UnitR
       })
     }
     case 'prediction-triple': return predictionTriple(id, unit.triple, unit.options)
+    case 'learn-tuple': {
+      // The training part, split once per setup (docs/LEARN.md §Trials).
+      if (learnTrain === null || learnTrain.of !== w) learnTrain = { of: w, jobs: splitWorkload(w.jobs, w.machineProcs, s.split).train }
+      const train = learnTrain.jobs
+      let last = Date.now()
+      const result = runTuple(train, w.machineProcs, unit.config, unit.tuple, (done) => {
+        const now = Date.now()
+        if (now - last >= UNIT_PROGRESS_MS) { last = now; port.post({ type: 'progress', id, samplesDone: done, samples: unit.config.trials }) }
+      })
+      return { result, machineProcs: w.machineProcs, trainingJobs: train.count }
+    }
     case 'mixed-stats': return featureStats(trainWeeks(), w.machineProcs, s.compat ?? 'none')
     case 'mixed-objective': return trainObjective(trainWeeks(), w.machineProcs, fastSpec(unit.primary), { ...unit.options, compat: s.compat ?? 'none' }, state.prepared?.train.weights())
   }

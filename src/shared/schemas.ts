@@ -12,7 +12,8 @@
 // exist (findPolicy), thresholds that pass thresholdProblem (the one threshold rule).
 import { z } from 'zod'
 import { MAX_CONF_CHARS } from '../core/export/slurm-conf'
-import { findPolicy } from '../core/sim/policies'
+import { FN_MAX_LENGTH, FN_PREFIX, isFnSpec } from '../core/sim/fn'
+import { findPolicy, unknownPolicyMessage } from '../core/sim/policies'
 import { PRESET_IDS } from '../core/tune/campaign'
 import { COMPAT_MODES } from '../core/sim/types'
 import { RESAMPLE_METHODS } from '../core/tune/resample'
@@ -91,12 +92,13 @@ export const SplitSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('time'), at: z.number().min(-1e11).max(1e11) }),
 ], { error: 'must be midpoint, fraction or time' })
 
-/** A policy id as the registry knows it (any case), made canonical; 'same' where allowed. */
-const policyId = (allowSame: boolean) => z.string().min(1).max(32).transform((s, ctx) => {
+/** A policy id as the registry knows it (any case), or a learned function fn:<expression> that
+ * parses (docs/LEARN.md §Expressions), made canonical; 'same' where allowed. */
+const policyId = (allowSame: boolean) => z.string().min(1).max(FN_PREFIX.length + FN_MAX_LENGTH + 8).transform((s, ctx) => {
   if (allowSame && s === 'same') return s
   const p = findPolicy(s)
   if (p) return p.id
-  ctx.addIssue({ code: 'custom', message: `"${s}" is not a known policy` })
+  ctx.addIssue({ code: 'custom', message: isFnSpec(s.trim()) ? unknownPolicyMessage(s) : `"${s.slice(0, 40)}" is not a known policy` })
   return z.NEVER
 })
 
@@ -226,7 +228,7 @@ export const EvaluationResultSchema = z.unknown().superRefine((v, ctx) => {
   schemaVersion: z.union([z.literal(1), z.literal(2), z.literal(3)], { error: 'must be 1, 2 or 3 (no other schema version is supported)' }),
   log: z.looseObject({ name: z.string().max(1024), machineProcs: int(1, 1e8) }),
   protocol: loose,
-  candidates: z.array(z.looseObject({ label: z.string().max(200), train: loose, test: loose })).min(1).max(100_000),
+  candidates: z.array(z.looseObject({ label: z.string().max(1000), train: loose, test: loose })).min(1).max(100_000),
   /** Absent for an insufficient-data verdict (version 2). */
   recommended: int(0, 100_000).optional(),
   bestOnTest: int(0, 100_000),

@@ -2,7 +2,7 @@ import { bool, jsonTarget, oneOf, parseArgs, positiveInt, positiveNumber, str, U
 import { citation, IMPORT_FLAGS, IMPORT_HELP, importOptions, loadWorkload, logArg, setupFiles } from '../common'
 import { int, INTERRUPTED, pct, Progress, table, untilInterrupted, writeJson, type Io } from '../output'
 import { parseSplit } from '../split-arg'
-import { CH5_POLICIES, findPolicy, POLICIES } from '../../core/sim/policies'
+import { CH5_POLICIES, findPolicy, FN_LOWER_FIRST, mentionsFn, unknownPolicyMessage } from '../../core/sim/policies'
 import type { PolicySpec } from '../../core/sim/types'
 import { candidateSetNote, PRESET_IDS, type Candidate, type CampaignSpec, type Objective, type PresetId } from '../../core/tune/campaign'
 import { presetCandidates, presetInfo } from '../../core/tune/presets'
@@ -49,7 +49,9 @@ Candidates:
                            ch6: the 12 single-queue policies (default ${shown('preset')})
   --primaries P,P,...      instead of a preset: these primary orders ...
   --backfills P,...|same   ... combined with these backfill orders (default ${shown('backfill')})
-                           (mixed policies: mixed:w1/w2/w3/w4/w5/w6, see easytune policies)
+                           (mixed policies: mixed:w1/w2/w3/w4/w5/w6, see easytune policies;
+                           a learned function: fn:<expression> in r, n, s, where a LOWER value
+                           runs first, see easytune learn --help and docs/LEARN.md)
   --thresholds T,T,...     none and/or positive durations (default ${shown('thresholds')})
 Selection:
   --objective avgWait|avgBsld   what to minimise (default ${shown('objective')})
@@ -191,7 +193,7 @@ function policyList(text: string, flag: string, allowSame: boolean): (PolicySpec
       return { kind: 'mixed', weights }
     }
     const p = findPolicy(s)
-    if (!p) throw new UsageError(`--${flag}: unknown policy "${s}"; known: ${POLICIES.map((x) => x.id).join(', ')}${allowSame ? ', same' : ''}`)
+    if (!p) throw new UsageError(`--${flag}: ${unknownPolicyMessage(s)}${allowSame ? ', same' : ''}`)
     return p.id
   })
 }
@@ -234,6 +236,7 @@ export function formatEvaluation(r: EvaluationResult, cite: string | null): stri
   lines.push(`Weeks: ${p.resample.method}, ${int(p.resample.trainSamples)} train and ${int(p.resample.testSamples)} test samples from ${p.resample.trainOriginalWeeks} and ${p.resample.testOriginalWeeks} original weeks, seed ${p.resample.seed}; objective ${p.objective}${p.risk.maxWaitRatio === null ? '; no risk limit' : `; risk limit: longest wait ≤ ${p.risk.maxWaitRatio}× EASY-FCFS`}; switch needs a train gain ≥ ${pct(p.minGain)} with its ${Math.round(p.confidence * 100)}% interval above 0`)
   const note = candidateSetNote(p.candidates)
   if (note) lines.push(`Candidates: ${p.preset ? `preset ${p.preset}, ` : ''}${int(p.candidates.length)} orders (${note}; exporting one says what is lost)`)
+  if (p.candidates.some((c) => mentionsFn(c.primary) || mentionsFn(c.backfill))) lines.push(`Candidates: ${FN_LOWER_FIRST}`)
   if (p.compat === 'ocst') lines.push('Compatibility: ocst (the seeds\' simulator\'s shadow-time rule; first and last partial weeks of each part dropped)')
   lines.push('')
   const rec = r.recommendation

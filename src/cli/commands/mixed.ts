@@ -5,7 +5,7 @@ import { citation, IMPORT_FLAGS, IMPORT_HELP, importOptions, loadWorkload, logAr
 import { int, num, pct, INTERRUPTED, Progress, table, untilInterrupted, writeJson, type Io } from '../output'
 import { parseSplit } from '../split-arg'
 import { DEFAULT_TAU } from '../../core/sim/metrics'
-import { MIXED_FEATURES } from '../../core/sim/policies'
+import { findPolicy, FN_LOWER_FIRST, mentionsFn, MIXED_FEATURES, unknownPolicyMessage } from '../../core/sim/policies'
 import type { Objective } from '../../core/tune/campaign'
 import { MIXED_DEFAULT_BUDGET, VERTEX_POLICIES, type MixedMethod, type MixedOptions, type MixedReport } from '../../core/tune/mixed'
 import { prepare, type Prepared } from '../../core/tune/prepare'
@@ -41,6 +41,9 @@ Options:
   --budget N               weight vectors to try on train (default ${MIXED_CLI_DEFAULTS.budget})
   --objective avgWait|avgBsld  what to minimise: mean weekly average wait (default) or bounded slowdown
   --threshold none|D       waiting-time threshold of the mixed and vertex policies (default ${shown('threshold')})
+  --compare P,P,...        also evaluate these orders beside the vertices, with the same threshold
+                           and statistics: policy ids or learned functions fn:<expression> (a LOWER
+                           f runs first; easytune learn --help)
   --split midpoint|F|DATE  train = before the split, test = after (default ${shown('split')}; F in (0,1))
   --weeks N                resampled weeks per part (default ${MIXED_CLI_DEFAULTS.weeks})
   --resample user-weeks|week-shuffle|none  how weeks are drawn (default ${shown('resample')})
@@ -56,7 +59,7 @@ ${IMPORT_HELP}
 
 export async function mixedCommand(argv: string[], io: Io): Promise<number> {
   const a = parseArgs(argv, {
-    ...IMPORT_FLAGS, ...COMPAT_FLAGS, features: 'string', method: 'string', budget: 'string', objective: 'string', threshold: 'string',
+    ...IMPORT_FLAGS, ...COMPAT_FLAGS, features: 'string', method: 'string', budget: 'string', objective: 'string', threshold: 'string', compare: 'string',
     split: 'string', weeks: 'string', resample: 'string', seed: 'string', tau: 'string', workers: 'string', json: 'optional', help: 'boolean',
   })
   if (bool(a, 'help')) { io.out(mixedHelp); return 0 }
@@ -73,6 +76,7 @@ export async function mixedCommand(argv: string[], io: Io): Promise<number> {
     threshold, tau: positiveNumber(a, 'tau') ?? DEFAULT_TAU,
     seed: seed !== undefined ? seed >>> 0 : MIXED_CLI_DEFAULTS.seed,
     compat: compatFlag(a),
+    ...(str(a, 'compare') ? { compare: compareList(str(a, 'compare')!) } : {}),
   }
   const resample = { method: oneOf<ResampleMethod>(a, 'resample', RESAMPLE_METHODS) ?? MIXED_CLI_DEFAULTS.resample, weeks: positiveInt(a, 'weeks') ?? MIXED_CLI_DEFAULTS.weeks, seed: o.seed }
   const splitText = str(a, 'split') ?? shown('split')
@@ -127,6 +131,7 @@ function formatReport(w: Workload, p: Prepared, o: MixedOptions, r: MixedReport)
       ['policy', 'train', 'train gain', 'test', 'test gain'],
       ...[r.best, r.baseline, ...r.vertices].map((e) => [e.label, val(e.train.mean), gain(e.train), val(e.test.mean), gain(e.test)]),
     ], ['l', 'r', 'r', 'r', 'r']).trimEnd(),
+    ...(r.vertices.some((e) => mentionsFn(e.candidate.primary)) ? [`(${FN_LOWER_FIRST})`] : []),
     '',
     `Convergence (best train ${unit} after n evaluations): ${checkpoints(s.trace).map(([n, v]) => `${n}: ${val(v)}`).join(', ')}`,
   ]
@@ -138,4 +143,15 @@ function formatReport(w: Workload, p: Prepared, o: MixedOptions, r: MixedReport)
 function checkpoints(trace: number[]): [number, number][] {
   const ns = [...new Set([1, 10, 25, 50, 100, 200, 500, 1000, trace.length].filter((n) => n <= trace.length))].sort((x, y) => x - y)
   return ns.map((n) => [n, trace[n - 1]])
+}
+
+/** --compare: policy ids or fn: learned functions, made canonical (a mistake names its position). */
+function compareList(text: string): string[] {
+  const ids = text.split(',').map((x) => x.trim()).filter(Boolean).map((x) => {
+    const p = findPolicy(x)
+    if (!p) throw new UsageError(`--compare: ${unknownPolicyMessage(x)}`)
+    return p.id
+  })
+  if (ids.length === 0) throw new UsageError('--compare lists no policy')
+  return [...new Set(ids)]
 }

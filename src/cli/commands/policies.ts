@@ -23,6 +23,7 @@ export async function policiesCommand(argv: string[], io: Io): Promise<number> {
   io.out(table([['id', 'priority (higher first)', 'changes with time', 'name', 'Slurm', 'PBS', 'source'],
     ...list.map((p) => [p.id, p.priority, p.dynamic ? 'yes' : 'no', p.name, p.slurm.fidelity, p.pbs.fidelity, p.source])]))
   io.out(`\nMixed policies: w·x over x = (${MIXED_FEATURES.map((f) => f.name).join(', ')}), ‖w‖₁ = 1 ([004]; features oriented "higher first" as in ocst).\n`)
+  io.out(`Learned functions: fn:<expression> in r, n, s wherever a policy id is accepted; unlike the orders above, a LOWER f runs first (priority −f). Grammar: easytune learn --help, docs/LEARN.md.\n`)
   io.out(`Guards: UNICEF uses max(log₂ q, ${UNICEF_LOG2_FLOOR}) (log₂ 1 = 0); F1–F4 use max(p̃, 1) and s ≥ 1.\n`)
   io.out(`Presets: slurm (default; deploys as evaluated): ${slurmExportablePolicies().join(', ')}. ch5 (49 pairs with pure backfill orders; ${RESEARCH_GRID_NOTE}): ${CH5_POLICIES.join(', ')}. ch6: ${CH6_POLICIES.join(', ')}.\n`)
   return 0

@@ -5,7 +5,7 @@ import { INTERRUPTED, int, num, pct, Progress, table, untilInterrupted, writeJso
 import { EasySimulator } from '../../core/sim/easy'
 import { nameMachineSizeControl, offeredLoad, overloadWarning } from '../../core/workload/load'
 import { computeMetrics, DEFAULT_TAU, perUserWait } from '../../core/sim/metrics'
-import { findPolicy, POLICIES } from '../../core/sim/policies'
+import { findPolicy, FN_LOWER_FIRST, mentionsFn, POLICIES, unknownPolicyMessage } from '../../core/sim/policies'
 import type { Compat, SimConfig } from '../../core/sim/types'
 import { formatDuration, formatThreshold } from '../../core/util/duration'
 import type { Workload } from '../../core/workload/import'
@@ -55,7 +55,8 @@ ${IMPORT_HELP}
                            nodes, CPUs, memory and GPUs on a machine of nodes)
   --json [file]            print the result as JSON (to stdout, or to the file)
 
-Policies: ${POLICIES.map((p) => p.id).join(', ')} (see easytune policies).
+Policies: ${POLICIES.map((p) => p.id).join(', ')} (see easytune policies), or a learned
+function fn:<expression> in r, n, s, where a LOWER value runs first (easytune learn --help).
 
 ${whyDefaults([['primary', 'primary'], ['backfill', 'backfill'], ['predictor', 'predictor'], ['correction', 'correction'], ['threshold', 'threshold'], ['tau', 'tau'], ['compat', 'compat'], ['overrun', 'overrun'], ['requested-fallback', 'requestedFallback']])}
 `
@@ -222,7 +223,7 @@ function simConfig(a: ReturnType<typeof parseArgs>): SimConfig {
     const v = str(a, flag) ?? fallback
     if (flag === 'backfill' && (v.toLowerCase() === 'same' || v.toLowerCase() === 'sjbf')) return v.toLowerCase()
     const p = findPolicy(v)
-    if (!p) throw new UsageError(`--${flag}: unknown policy "${v}"; known: ${POLICIES.map((x) => x.id).join(', ')}${flag === 'backfill' ? ', same' : ''}`)
+    if (!p) throw new UsageError(`--${flag}: ${unknownPolicyMessage(v)}${flag === 'backfill' ? ', same' : ''}`)
     return p.id
   }
   const threshold = thresholdFlag(a, 'threshold', DEFAULTS.threshold.value)
@@ -263,6 +264,7 @@ function formatResult(w: Workload, c: SimConfig, m: ReturnType<typeof computeMet
   const pred = c.prediction ? `, planned with ${predictorLabel(c.prediction.predictor)} predictions (correction: ${c.prediction.correction})` : ''
   const lines = [
     `${model?.scheduler === 'slurm' ? `Slurm's scheduling, ${String(c.primary)} order as exported (` : `EASY-${String(c.primary)} (backfill: ${bf}, `}threshold: ${formatThreshold(c.threshold)}${compat === 'none' ? '' : `, compat: ${compat}`}${pred}) on ${w.name}, ${model ? describeMachine(model) : `${int(w.machineProcs)} processors`}`,
+    ...([c.primary, c.backfill].some(mentionsFn) ? [`(${FN_LOWER_FIRST})`] : []),
     '',
     table([
       ['Jobs', int(m.jobs), ''],

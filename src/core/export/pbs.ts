@@ -1,5 +1,6 @@
 // PBS Professional / OpenPBS export (docs/POLICIES.md, "PBS Professional / OpenPBS"): job_sort_formula with eligible_time as the
 // wait, strict_ordering and backfill_depth=1 for EASY's single reservation.
+import { isFnSpec } from '../sim/fn'
 import type { ExportBundle, ExportFile } from './types'
 import { formatDuration } from '../util/duration'
 import { fmtInt, fmtNum, PBS, render } from './expr'
@@ -63,7 +64,7 @@ export const PBS_GAPS = [
 ]
 
 function header(x: ExportInput, mark: string): string[] {
-  const order = x.primary.kind === 'mixed' ? `mixed ${describeMixed(x.primary)}` : x.primary.id
+  const order = x.primary.kind === 'mixed' ? `mixed ${describeMixed(x.primary)}` : isFnSpec(x.primary.id) ? `${x.primary.id} (a learned function: lower f runs first, the priority is -f)` : x.primary.id
   const theta = x.threshold === null ? 'no threshold' : `threshold ${fmtInt(Math.round(x.threshold), 1e9)} s (${formatDuration(x.threshold)})`
   return [
     `${mark} EasyTune export for PBS Professional / OpenPBS: queue order ${order}, ${theta}.`,

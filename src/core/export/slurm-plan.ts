@@ -1,7 +1,9 @@
 // How the recommended policy maps onto Slurm (docs/POLICIES.md, "Slurm"), decided once from typed values:
 // which mechanism carries the order (native weights, job_submit.lua, a periodic site factor), and
 // every number, chosen so that priorities stay inside Slurm's 32-bit range.
-import { sameExpr } from '../sim/formula'
+import { isFnSpec } from '../sim/fn'
+import { max, num, sameExpr, usesVar } from '../sim/formula'
+import { findPolicy } from '../sim/policies'
 import { linear, neg, v, type Expr } from './expr'
 import { FEATURE_EXPRS, isDynamic, isFcfs, mixedCoefficients, notExportableReason, policyExpr, simExpr } from './policy'
 import type { ExportInput } from './validate'
@@ -38,8 +40,9 @@ export type SlurmPlan =
   | { mode: 'fcfs' }
   /** PriorityWeightTRES=CPU=±1 with NO_NORMAL_TRES. */
   | { mode: 'tres'; perCpu: 1 | -1 }
-  /** A static per-job site factor from job_submit.lua (vars q, p, t). */
-  | { mode: 'lua'; expr: Expr; enc: Encoding }
+  /** A static per-job site factor from job_submit.lua (vars q, p, t); `approx`: what it does not
+   * carry as evaluated (a learned function's s counted from EPOCH0). */
+  | { mode: 'lua'; expr: Expr; enc: Encoding; approx?: string }
   /** A linear mixture: TRES (q) + Age (wait) + job_submit.lua (static p terms). */
   | { mode: 'linear'; tresPerCpu: number; ageWeight: number; maxAgeMin: number; lua: Expr | null; enc: Encoding; coef: number[] }
   /** A periodic script recomputes every pending job's site factor (vars q, p, w). */
@@ -52,7 +55,35 @@ export function maxAgeMinutes(longestWait: number | null): number {
   return Math.min(525_600, Math.max(1440, Math.ceil((2 * longestWait) / 60)))
 }
 
+/** What a learned function's s becomes on a running cluster (docs/LEARN.md §Export). */
+export const FN_S_EXPORT_NOTE = 'its s counts seconds from 2026-01-01 (EPOCH0) on the cluster, but from the start of each simulated window in the evaluation: log10(s) is flatter there, so the age term weighs less against the r, n terms than it did when evaluated'
+
+/** A learned function fn:… reading s (docs/LEARN.md §Export): job_submit.lua sets −f once at
+ * submission with s = max(t, 1), t the submit time since EPOCH0; with a threshold the periodic
+ * script, which knows only q, p and the wait, cannot carry it. Null: not such a function. */
+function fnWithSPlan(x: ExportInput): SlurmPlan | null {
+  const choice = x.primary
+  if (choice.kind !== 'pure' || !isFnSpec(choice.id)) return null
+  const e = findPolicy(choice.id)?.expr
+  if (!e || !usesVar(e, 's')) return null
+  if (x.threshold !== null) return { mode: 'none', reason: 'a learned function that reads s with a threshold: the site-factor script that carries the threshold knows only CPUs, time limit and wait, not the submit time s counts' }
+  return { mode: 'lua', expr: sFromEpoch(e), enc: { kind: 'log' }, approx: FN_S_EXPORT_NOTE }
+}
+
+/** s replaced by max(t, 1): t is the submit time the job_submit.lua passes, seconds since EPOCH0. */
+function sFromEpoch(e: Expr): Expr {
+  switch (e.k) {
+    case 'num': return e
+    case 'var': return e.name === 's' ? max(v('t'), num(1)) : e
+    case 'neg': case 'cube': case 'sqrt': case 'log10': return { k: e.k, a: sFromEpoch(e.a) }
+    case 'log2max': return { k: e.k, a: sFromEpoch(e.a), floor: e.floor }
+    default: return { k: e.k, a: sFromEpoch(e.a), b: sFromEpoch(e.b) }
+  }
+}
+
 export function slurmPlan(x: ExportInput): SlurmPlan {
+  const fn = fnWithSPlan(x)
+  if (fn) return fn
   const choice = x.primary
   const expr = policyExpr(choice)
   if (expr === null) return { mode: 'none', reason: (choice.kind === 'pure' ? notExportableReason(choice.id) : null) ?? 'no formula' }

@@ -1,5 +1,6 @@
 // Slurm export (docs/POLICIES.md, "Slurm"): a commented slurm.conf fragment, job_submit.lua and the
 // periodic site-factor script when the policy needs them, each item labelled with its fidelity.
+import { isFnSpec } from '../sim/fn'
 import type { ExportBundle, ExportFile, Fidelity, SettingChange } from './types'
 import { formatDuration } from '../util/duration'
 import { fmtInt, fmtNum } from './expr'
@@ -33,7 +34,10 @@ export function orderItem(x: ExportInput, plan: SlurmPlan): Item[] {
   switch (plan.mode) {
     case 'fcfs': return [it(name, 'native', 'every job gets the same priority, so Slurm orders by submit time, then job id (no slurmdbd needed)')]
     case 'tres': return [it(name, 'native', `PriorityWeightTRES=CPU=${plan.perCpu} with PriorityFlags=NO_NORMAL_TRES: priority moves by ${plan.perCpu} per CPU; faithful within one partition`)]
-    case 'lua': return [it(name, 'job_submit.lua', 'static per-job term: the site factor is set at submission (and follows time-limit changes)')]
+    case 'lua': return [
+      it(name, 'job_submit.lua', plan.approx ? 'static per-job term: the site factor is set once, at submission' : 'static per-job term: the site factor is set at submission (and follows time-limit changes)'),
+      ...(plan.approx ? [it(`${name}, its s term`, 'not exportable', plan.approx)] : []),
+    ]
     case 'sitefactor': return [it(name, 'site factor', `${SITE_FACTOR_FILE} recomputes every pending job's site factor; the order is as fresh as its last run`)]
     case 'none': return [it(name, 'not exportable', plan.reason)]
     case 'linear': {
@@ -118,7 +122,7 @@ export function priorityLines(plan: SlurmPlan): string[] {
 }
 
 function title(x: ExportInput, version: string): string[] {
-  const order = x.primary.kind === 'mixed' ? `mixed ${describeMixed(x.primary)}` : x.primary.id
+  const order = x.primary.kind === 'mixed' ? `mixed ${describeMixed(x.primary)}` : isFnSpec(x.primary.id) ? `${x.primary.id} (a learned function: lower f runs first, the priority is -f)` : x.primary.id
   const theta = x.threshold === null ? 'no threshold' : `threshold ${fmtInt(Math.round(x.threshold), 1e9)} s (${formatDuration(x.threshold)})`
   return [
     `EasyTune export for Slurm ${version}: queue order ${order}, ${theta}.`,

@@ -1,7 +1,8 @@
 // Reads what export needs from an evaluation result, which is untrusted input (a file from
 // anywhere): every field read is checked, and only typed values (registry ids, finite numbers)
 // leave this module. Strings from the result never reach generated configuration or code.
-import { findPolicy, POLICIES } from '../sim/policies'
+import { FN_MAX_LENGTH, FN_PREFIX, isFnSpec } from '../sim/fn'
+import { findPolicy, POLICIES, unknownPolicyMessage } from '../sim/policies'
 import { RESULT_SCHEMA_VERSION, upgradeResult, type EvaluationResult, type Verdict } from '../tune/result'
 import { ExportInputError, InsufficientDataError } from './errors'
 import { readSlurmChange, type SlurmChange } from '../cluster/slurm-family'
@@ -65,8 +66,9 @@ function sixNumbers(x: unknown, what: string, fallback: number): number[] {
 
 function policyChoice(x: unknown, where: string): PolicyChoice {
   if (typeof x === 'string') {
-    const p = x.length <= 40 ? findPolicy(x) : undefined
-    if (!p) throw new ExportInputError(`${where} is not a known policy (known: ${POLICIES.map((q) => q.id).join(', ')}, or a mixed policy)`)
+    // A learned function fn:… is parsed by the fn: grammar (docs/LEARN.md §Expressions) and kept as its canonical id, re-printed from the tree.
+    const p = x.length <= FN_PREFIX.length + FN_MAX_LENGTH + 8 ? findPolicy(x) : undefined
+    if (!p) throw new ExportInputError(`${where} is not a known policy (known: ${POLICIES.map((q) => q.id).join(', ')}, a mixed policy, or fn:<expression>)${isFnSpec(x.trim()) ? `: ${unknownPolicyMessage(x)}` : ''}`)
     return { kind: 'pure', id: p.id }
   }
   if (isObj(x) && x.kind === 'mixed') {

@@ -7,6 +7,7 @@
 // p̃ = requested time, q = processors, wait = now − submit, s = seconds since the simulated
 // window started (at least 1).
 import { add, compile, cube, div, log10, log2max, max, mul, neg, num, p, q, s, sqrt, t, usesVar, varsOf, VARS, w, type Expr, type Var } from './formula'
+import { FN_PREFIX, isFnSpec, parseFn, printFn } from './fn'
 import type { MixedSpec, PolicySpec } from './types'
 
 /** The columns a policy may read. */
@@ -152,8 +153,59 @@ export const CH5_POLICIES = ['FCFS', 'LCFS', 'SPF', 'LPF', 'SQF', 'LQF', 'LEXP']
 /** The 12 single-queue policies of thesis ch. 6. */
 export const CH6_POLICIES = ['FCFS', 'LCFS', 'SPF', 'LPF', 'LQF', 'SQF', 'LEXP', 'SEXP', 'LRF', 'SRF', 'LAF', 'SAF'] as const
 
+/** A registry policy by id or alias (any case), or a learned function `fn:<expression>` that
+ * parses (docs/LEARN.md §Expressions); undefined otherwise (resolvePolicy says why). */
 export function findPolicy(id: string): Policy | undefined {
+  if (typeof id === 'string' && isFnSpec(id.trim())) {
+    try { return fnPolicy(id) } catch { return undefined }
+  }
   return BY_NAME.get(id.trim().toUpperCase())
+}
+
+/** Why a policy id is not accepted, in words: the fn: parser's message with its position, or the
+ * list of known ids. */
+export function unknownPolicyMessage(id: string): string {
+  if (typeof id === 'string' && isFnSpec(id.trim())) {
+    try { fnPolicy(id); return `"${id.slice(0, 60)}" is accepted` } catch (e) { return (e as Error).message }
+  }
+  return `unknown policy "${String(id).slice(0, 60)}"; known: ${POLICIES.map((x) => x.id).join(', ')}, or ${FN_PREFIX}<expression>`
+}
+
+/** What to say wherever an fn: order is shown, since every other order is described the other way. */
+export const FN_LOWER_FIRST = 'fn: orders are learned functions f where, as in the paper, a LOWER f runs first (priority −f)'
+
+/** True when a policy spec (or a label holding one) names a learned function. */
+export const mentionsFn = (spec: unknown): boolean => typeof spec === 'string' && /(^|[^a-z])fn:/i.test(spec)
+
+/** Parsed learned functions by the text given (bounded: an evaluation names a few). */
+const FN_CACHE = new Map<string, Policy>()
+const FN_CACHE_SIZE = 256
+
+/**
+ * The queue order of a learned function f (docs/LEARN.md §Expressions): as in the paper a LOWER f
+ * runs first, so the policy's priority (higher runs first, as every policy here) is −f. Its id is
+ * the canonical spec `fn:` + the printed tree, the same whatever spacing or symbols were typed. A
+ * value that is not a number (log10 or sqrt of a negative, 0/0) reads as f = +∞: the job runs
+ * after every job whose f is a number. Throws an FnSyntaxError naming the position.
+ */
+export function fnPolicy(spec: string): Policy {
+  const text = spec.trim()
+  const hit = FN_CACHE.get(text)
+  if (hit) return hit
+  if (!isFnSpec(text)) throw new Error(`a learned function is written ${FN_PREFIX}<expression>, got "${text.slice(0, 40)}"`)
+  const f = parseFn(text.slice(FN_PREFIX.length))
+  const shown = printFn(f)
+  const expr = neg(f)
+  const g = compile(expr)
+  const pol = policyObject({
+    id: FN_PREFIX + shown, name: 'Learned function (lower f runs first)', expr,
+    formula: `−(${shown})  (lower f runs first)`, family: 'learned',
+    source: '[002] §3.2 method, learned on this site (docs/LEARN.md §Expressions)',
+    explain: 'A function of the requested time r, the processors n and the submit time s; as in the paper, the job with the LOWER value runs first.',
+  }, (c, j, now) => { const x = g(c, j, now); return x === x ? x : -Infinity })
+  if (FN_CACHE.size >= FN_CACHE_SIZE) FN_CACHE.delete(FN_CACHE.keys().next().value!)
+  FN_CACHE.set(text, pol)
+  return pol
 }
 
 /** The features of mixed policies ([004] §3.3 with the ocst sign convention: smaller-is-better
@@ -210,8 +262,9 @@ function mixedPriority(wts: readonly number[], mean: readonly number[], scale: r
 /** Resolves a PolicySpec to a Policy, or throws an Error that lists the valid ids. */
 export function resolvePolicy(spec: PolicySpec): Policy {
   if (typeof spec !== 'string') return mixedPolicy(spec)
+  if (isFnSpec(spec.trim())) return fnPolicy(spec)
   const pol = findPolicy(spec)
-  if (!pol) throw new Error(`unknown policy "${spec}"; known: ${POLICIES.map((x) => x.id).join(', ')}`)
+  if (!pol) throw new Error(unknownPolicyMessage(spec))
   return pol
 }
 

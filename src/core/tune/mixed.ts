@@ -49,6 +49,10 @@ export interface MixedOptions {
   /** 'ocst': the seeds' simulator's shadow-time rule (the samples must be cut under the same mode:
    * prepare(…, compat)); absent = 'none'. */
   compat?: Compat
+  /** Other orders evaluated beside the vertices with the same threshold and statistics (canonical
+   * ids: a registry policy or a learned function fn:…, docs/LEARN.md §Expressions); their
+   * `weights` are empty (they are not points of the weight polytope). */
+  compare?: readonly string[]
 }
 export const MIXED_DEFAULT_BUDGET = DEFAULTS.mixed.value.budget
 export const XNES_SIGMA0 = 0.5
@@ -358,7 +362,10 @@ function entryPlans(search: MixedSearch, o: MixedOptions): { best: EntryPlan; ba
   return {
     best: { name: mixedLabel(search.weights, d), candidate: { primary: search.spec, backfill: 'same' }, threshold: o.threshold, weights: search.weights },
     baseline: { name: 'EASY-FCFS', candidate: BASELINE, threshold: null, weights: unit(2) },
-    vertices: VERTEX_POLICIES.slice(0, d).filter((v) => v !== 'FCFS').map((id) => ({ name: `EASY-${id}`, candidate: { primary: id, backfill: 'same' }, threshold: o.threshold, weights: unit(VERTEX_POLICIES.indexOf(id)) })),
+    vertices: [
+      ...VERTEX_POLICIES.slice(0, d).filter((v) => v !== 'FCFS').map((id) => ({ name: `EASY-${id}`, candidate: { primary: id, backfill: 'same' as const }, threshold: o.threshold, weights: unit(VERTEX_POLICIES.indexOf(id)) })),
+      ...(o.compare ?? []).filter((id) => !VERTEX_POLICIES.slice(0, d).includes(id)).map((id) => ({ name: `EASY-${id}`, candidate: { primary: id, backfill: 'same' as const }, threshold: o.threshold, weights: [] })),
+    ],
   }
 }
 

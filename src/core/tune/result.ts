@@ -3,7 +3,7 @@
 import type { ImportReport } from '../workload/import'
 import { formatThreshold } from '../util/duration'
 import { formatPercent, objectiveName } from '../util/format'
-import { policyLabel } from '../sim/policies'
+import { mentionsFn, policyLabel } from '../sim/policies'
 import type { Calibration } from './calibrate'
 import { candidateLabel, candidateSetNote, type CampaignSpec, type CellResult, type Candidate, type PresetId } from './campaign'
 import type { Selection, CandidateSummary, PartSummary, SelectionStatistics } from './select'
@@ -12,7 +12,7 @@ import { slurmChangeLabel } from '../cluster/slurm-family'
 import type { PartStats } from './split'
 import type { Fidelity } from '../export/types'
 import type { Impact } from './impact'
-import type { Compat } from '../sim/types'
+import type { Compat, PolicySpec } from '../sim/types'
 import { DEFAULTS } from '../defaults'
 
 export const RESULT_SCHEMA_VERSION = 3
@@ -319,7 +319,9 @@ export function recommendationSentence(r: EvaluationResult): { label: string; se
 
 function orderWords(c: CandidateSummary): string {
   if (c.candidate.slurm) return `the current configuration with ${slurmChangeLabel(c.candidate.slurm)}`
-  const order = c.candidate.backfill === 'same' ? `${specLabel(c.candidate.primary)} order` : `${specLabel(c.candidate.primary)} order and ${specLabel(c.candidate.backfill)} backfilling`
+  // A learned function runs the LOWER value first (docs/LEARN.md §Expressions): said where it is named.
+  const said = (p: PolicySpec | 'same') => (mentionsFn(p) ? `${specLabel(p)} (lower f first)` : specLabel(p))
+  const order = c.candidate.backfill === 'same' ? `${said(c.candidate.primary)} order` : `${said(c.candidate.primary)} order and ${said(c.candidate.backfill)} backfilling`
   const theta = c.threshold === null ? 'no threshold' : `a ${formatThreshold(c.threshold)} threshold`
   return `EASY with ${order} and ${theta}`
 }

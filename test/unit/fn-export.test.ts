@@ -1,0 +1,82 @@
+// Exporting a learned function fn:… (docs/LEARN.md §Export): a static order, carried by
+// job_submit.lua (run for real with lua); an s term is counted from EPOCH0 and said to be lost
+// as evaluated; with a threshold an s term cannot be carried; PBS has no logarithm.
+import { spawnSync } from 'node:child_process'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { deployedSiteFactor } from '../../src/core/cluster/deployed'
+import type { ClusterJobs } from '../../src/core/cluster/types'
+import { choiceOf, slurmDeployment } from '../../src/core/export/deploy'
+import { pbsFormula } from '../../src/core/export/pbs'
+import { exportSlurm } from '../../src/core/export/slurm'
+import { ENC_SCALE, EPOCH0, SF_OFFSET, slurmPlan } from '../../src/core/export/slurm-plan'
+import type { ExportInput } from '../../src/core/export/validate'
+import { requireTool } from '../support/tools'
+import { writeJobSubmitRunner } from '../support/job-submit-runner'
+
+const dir = mkdtempSync(join(tmpdir(), 'easytune-fn-export-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+const input = (primary: string, threshold: number | null): ExportInput => ({
+  verdict: 'switch', maxRequested: null, primary: choiceOf(primary), backfill: 'same', threshold, machineProcs: 512, longestWait: null,
+  baseline: false, label: '', sha256: null, objective: null, gains: { train: null, test: null, testCi: null, maxWaitRatio: null },
+})
+const F1 = 'fn:log10(r)*n + 870*log10(s)'
+
+describe('an fn: order exports like a static order', () => {
+  it('the choice keeps the canonical id', () => {
+    expect(choiceOf('fn: sqrt(r) · n')).toEqual({ kind: 'pure', id: 'fn:sqrt(r)*n' })
+  })
+  it('in r and n alone: job_submit.lua, nothing lost', () => {
+    const plan = slurmPlan(input('fn:sqrt(r)*n', null))
+    expect(plan.mode).toBe('lua')
+    const d = slurmDeployment({ primary: 'fn:sqrt(r)*n', backfill: 'same' }, null)
+    expect(d.fidelity).toBe('job_submit.lua')
+    expect(d.lost).toEqual([])
+  })
+  it('in r and n with a threshold: the periodic site-factor script', () => {
+    expect(slurmPlan(input('fn:sqrt(r)*n', 72_000)).mode).toBe('sitefactor')
+    expect(slurmDeployment({ primary: 'fn:sqrt(r)*n', backfill: 'same' }, 72_000).lost).toEqual([])
+  })
+  it('with an s term: job_submit.lua with s from EPOCH0, and the s term said to be lost as evaluated', () => {
+    const plan = slurmPlan(input(F1, null))
+    expect(plan.mode).toBe('lua')
+    const d = slurmDeployment({ primary: F1, backfill: 'same' }, null)
+    expect(d.lost).toHaveLength(1)
+    expect(d.lost[0]).toMatch(/its s term: .*2026-01-01/)
+    const files = exportSlurm(input(F1, null), '22.05').files
+    expect(files.find((f) => f.name === 'slurm.conf.easytune')!.content).toMatch(/WARNING: .* Lost:\n.*its s term/)
+    expect(files.find((f) => f.name === 'job_submit.lua')!.content).toMatch(/lower f runs first/)
+  })
+  it('with an s term and a threshold: not exportable, in words', () => {
+    expect(slurmPlan(input(F1, 72_000)).mode).toBe('none')
+    expect(slurmDeployment({ primary: F1, backfill: 'same' }, 72_000).fidelity).toBe('not exportable')
+  })
+  it('PBS: a product is a job_sort_formula (priority −f), a logarithm or s is not exportable', () => {
+    expect(pbsFormula(input('fn:r*n', null))).toEqual({ formula: '(-(max(walltime, 1) * ncpus))' })
+    expect(pbsFormula(input('fn:log10(r)*n', null)).formula).toBeNull()
+    expect(pbsFormula(input(F1, null)).formula).toBeNull()
+  })
+
+  it('the generated job_submit.lua, run for real, sets −f encoded, with s = seconds since EPOCH0', (ctx) => {
+    const lua = requireTool(ctx, ['lua5.1', 'lua'], 'apt-get install -y lua5.1')
+    const runner = writeJobSubmitRunner(dir)
+    // q = 4 CPUs, 10 min limit (r = 600 s), submitted 1000 s after EPOCH0 (s = 1000); and q = 1, 1 min, at EPOCH0 + 10 (s = 10)
+    writeFileSync(join(dir, 'jobs.txt'), `4 10 ${EPOCH0 + 1000}\n1 1 ${EPOCH0 + 10}\n`)
+    writeFileSync(join(dir, 'job_submit.lua'), exportSlurm(input(F1, null), '22.05').files.find((f) => f.name === 'job_submit.lua')!.content)
+    const r = spawnSync(lua, [runner, join(dir, 'job_submit.lua'), join(dir, 'jobs.txt')], { encoding: 'utf8' })
+    expect(r.status, r.stderr).toBe(0)
+    const got = r.stdout.trim().split('\n').map(Number)
+    // f = log10(600)·4 + 870·log10(1000) = 4·2.77815… + 2610; f = log10(60)·1 + 870·1 = 871.778…; priority −f, log-encoded
+    const enc = (f: number) => SF_OFFSET - Math.floor(Math.log(1 + f) * ENC_SCALE + 0.5)
+    expect(got).toEqual([enc(4 * Math.log10(600) + 2610), enc(Math.log10(60) + 870)])
+    expect(got[1]).toBeGreaterThan(got[0]) // lower f runs first: higher site factor
+    // and the as-deployed simulation gives each job the same site factor
+    const jobs = { count: 2, submit: new Float64Array([1000, 10]), procs: new Int32Array([4, 1]), requested: new Float64Array([600, 60]) } as unknown as ClusterJobs
+    const sf = deployedSiteFactor(slurmPlan(input(F1, null)), jobs, EPOCH0)
+    expect(sf?.kind).toBe('static')
+    expect(sf?.kind === 'static' ? Array.from(sf.value) : null).toEqual(got)
+  })
+})
