@@ -18,7 +18,7 @@
 // counted in `rejected` so the caller can warn.
 import { createHash, randomBytes } from 'node:crypto'
 import { constants as fsc, promises as fsp } from 'node:fs'
-import { join, resolve } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
 import { cellKey, type CellResult, type CellSpec } from '../core/tune/campaign'
 import { openRegularFile } from '../node/regular-file'
 import type { WorkloadSetup } from './protocol'
@@ -78,22 +78,9 @@ export class CellCache {
   /** The cached result, or null when absent, unreadable or corrupt. */
   async get(key: string): Promise<CellResult | null> {
     const path = this.path(key)
-    let buf: Buffer
-    try {
-      // O_NONBLOCK: opening a FIFO without a writer returns at once; fstat then refuses it.
-      const fh = await fsp.open(path, fsc.O_RDONLY | fsc.O_NONBLOCK)
-      try {
-        if (!(await fh.stat()).isFile()) {
-          this.rejected.push({ path, reason: 'not-a-file' })
-          return null
-        }
-        buf = await fh.readFile()
-      } finally {
-        await fh.close()
-      }
-    } catch {
-      return null
-    }
+    const buf = await readEntryFile(path)
+    if (buf === 'not-a-file') this.rejected.push({ path, reason: 'not-a-file' })
+    if (buf === null || buf === 'not-a-file') return null
     const entry = decodeCellEntry(buf)
     if (!entry) return null
     if (entry.key !== key) {
@@ -105,16 +92,37 @@ export class CellCache {
 
   /** Stores a result atomically (temp file + rename). */
   async put(key: string, result: CellResult): Promise<void> {
-    await fsp.mkdir(this.dir, { recursive: true })
-    const final = this.path(key)
-    const tmp = `${final}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`
+    await writeEntryFile(this.path(key), encodeCell(result, key))
+  }
+}
+
+/** A cache entry's bytes, read without ever blocking: null when absent or unreadable,
+ * 'not-a-file' when something else than a regular file sits there (O_NONBLOCK: opening a FIFO
+ * without a writer returns at once; fstat then refuses it). Every cache of the engine reads so. */
+export async function readEntryFile(path: string): Promise<Buffer | null | 'not-a-file'> {
+  try {
+    const fh = await fsp.open(path, fsc.O_RDONLY | fsc.O_NONBLOCK)
     try {
-      await fsp.writeFile(tmp, encodeCell(result, key))
-      await fsp.rename(tmp, final)
-    } catch (e) {
-      await fsp.rm(tmp, { force: true })
-      throw e
+      if (!(await fh.stat()).isFile()) return 'not-a-file'
+      return await fh.readFile()
+    } finally {
+      await fh.close()
     }
+  } catch {
+    return null
+  }
+}
+
+/** Writes a cache entry atomically (temp file + rename), creating its folder; a failed write leaves no temp file. */
+export async function writeEntryFile(path: string, data: string | Buffer): Promise<void> {
+  await fsp.mkdir(dirname(path), { recursive: true })
+  const tmp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`
+  try {
+    await fsp.writeFile(tmp, data)
+    await fsp.rename(tmp, path)
+  } catch (e) {
+    await fsp.rm(tmp, { force: true })
+    throw e
   }
 }
 

@@ -5,12 +5,11 @@
 // worker bundle: a re-run, a larger K or an interrupted run only computes the tuples that are
 // missing. A tuple depends only on (log, split, config minus K, its index), and results are merged
 // by index, so the result is the same bit for bit whatever the number of workers.
-import { createHash, randomBytes } from 'node:crypto'
-import { constants as fsc, promises as fsp } from 'node:fs'
+import { createHash } from 'node:crypto'
 import { join, resolve } from 'node:path'
 import { poolTrials } from '../core/learn/trials'
 import type { TrialsConfig, TrialsResult, TupleResult } from '../core/learn/types'
-import { canonicalJson, DEFAULT_CACHE_DIR, hashFile } from './cache'
+import { canonicalJson, DEFAULT_CACHE_DIR, hashFile, readEntryFile, writeEntryFile } from './cache'
 import type { CrashInfo } from './lifecycle'
 import { hashLogFiles } from './log-hash'
 import type { EnginePool } from './pool'
@@ -47,34 +46,14 @@ export class LearnCache {
 
   /** The cached tuple, or null when absent, not a regular file, unreadable, of another key or malformed. */
   async get(key: string): Promise<LearnTupleAnswer | null> {
-    let text: string
-    try {
-      const fh = await fsp.open(this.path(key), fsc.O_RDONLY | fsc.O_NONBLOCK)
-      try {
-        if (!(await fh.stat()).isFile()) return null
-        text = await fh.readFile('utf8')
-      } finally {
-        await fh.close()
-      }
-    } catch {
-      return null
-    }
-    return decodeLearnEntry(text, key)
+    const buf = await readEntryFile(this.path(key))
+    return buf === null || buf === 'not-a-file' ? null : decodeLearnEntry(buf.toString('utf8'), key)
   }
 
   /** Stores the tuple atomically (temp file + rename). */
   async put(key: string, a: LearnTupleAnswer): Promise<void> {
-    await fsp.mkdir(this.dir, { recursive: true })
-    const final = this.path(key)
-    const tmp = `${final}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`
-    try {
-      // Infinity (the normalised std before two trials) is not JSON: written as null.
-      await fsp.writeFile(tmp, JSON.stringify({ v: LEARN_CACHE_VERSION, key, answer: a }))
-      await fsp.rename(tmp, final)
-    } catch (e) {
-      await fsp.rm(tmp, { force: true })
-      throw e
-    }
+    // Infinity (the normalised std before two trials) is not JSON: written as null.
+    await writeEntryFile(this.path(key), JSON.stringify({ v: LEARN_CACHE_VERSION, key, answer: a }))
   }
 }
 

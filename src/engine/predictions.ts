@@ -4,11 +4,10 @@
 // JSON file per (log, triple, options)), so a re-run or an interrupted campaign only computes what
 // is missing. Units are pure and merged by index, so the result is the same bit for bit whatever
 // the number of workers; leave-one-out runs afterwards on the merged table (src/core/predict/campaign.ts).
-import { createHash, randomBytes } from 'node:crypto'
-import { constants as fsc, promises as fsp } from 'node:fs'
+import { createHash } from 'node:crypto'
 import { join, resolve } from 'node:path'
 import { findTriple, type PredictionCampaignOptions, type TripleMetrics } from '../core/predict/campaign'
-import { canonicalJson, DEFAULT_CACHE_DIR, hashFile } from './cache'
+import { canonicalJson, DEFAULT_CACHE_DIR, hashFile, readEntryFile, writeEntryFile } from './cache'
 import type { CrashInfo } from './lifecycle'
 import { hashLogFiles } from './log-hash'
 import type { EnginePool } from './pool'
@@ -46,35 +45,14 @@ export class PredictionCache {
 
   /** The cached metrics, or null when absent, not a regular file, unreadable, of another key or malformed. */
   async get(key: string): Promise<TripleMetrics | null> {
-    let text: string
-    try {
-      // O_NONBLOCK: opening a FIFO without a writer returns at once; fstat then refuses it.
-      const fh = await fsp.open(this.path(key), fsc.O_RDONLY | fsc.O_NONBLOCK)
-      try {
-        if (!(await fh.stat()).isFile()) return null
-        text = await fh.readFile('utf8')
-      } finally {
-        await fh.close()
-      }
-    } catch {
-      return null
-    }
-    return decodePredictionEntry(text, key)
+    const buf = await readEntryFile(this.path(key))
+    return buf === null || buf === 'not-a-file' ? null : decodePredictionEntry(buf.toString('utf8'), key)
   }
 
   /** Stores the metrics atomically (temp file + rename). */
   async put(key: string, r: TripleMetrics): Promise<void> {
-    await fsp.mkdir(this.dir, { recursive: true })
-    const final = this.path(key)
-    const tmp = `${final}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`
     const result = Object.fromEntries(METRIC_FIELDS.map((f) => [f, r[f]]))
-    try {
-      await fsp.writeFile(tmp, JSON.stringify({ v: PREDICTION_CACHE_VERSION, key, result }))
-      await fsp.rename(tmp, final)
-    } catch (e) {
-      await fsp.rm(tmp, { force: true })
-      throw e
-    }
+    await writeEntryFile(this.path(key), JSON.stringify({ v: PREDICTION_CACHE_VERSION, key, result }))
   }
 }
 
