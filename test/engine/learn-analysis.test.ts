@@ -3,7 +3,8 @@
 // and answers exactly the document the CLI builds in one process (the trials in this thread, then
 // regress), with 1 and 2 workers; progress from 0 with the trials' detail, then the regression;
 // finished tuples cached as the CLI's (a second run reads them); a cancel stops every worker; and
-// the request refused in words when it is hostile (the contract's schema).
+// the request refused in words when it is hostile (the contract's schema). And an fn: candidate as
+// the GUI sends it ("Add to candidates") goes through the campaign like every order.
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -21,6 +22,8 @@ import { parseArgs } from '../../src/shared/contract'
 import type { AnalysisEvent, AnalysisRequest } from '../../src/shared/api'
 import { ApiInputError } from '../../src/shared/errors'
 import { alive, buildWorker, KTH, removeWorker, tracked } from './support'
+import { Backend } from '../../src/backend/backend'
+import { collect as collectCampaign, request, tempDir } from '../server/support'
 
 let workerPath = ''
 let w: Workload
@@ -124,4 +127,34 @@ describe('the learn request is hostile input', () => {
     expect(() => parseArgs('startAnalysis', [{ ...ok, kind: 'learn-more' }])).toThrow(/must be online, mixed, walltimes, predicted-order or learn/)
     expect(() => parseArgs('startAnalysis', [JSON.parse('{"workloadId":"w1","kind":"learn","options":{"trials":1,"tuples":1,"seed":1,"__proto__":{}},"split":{"kind":"midpoint"}}')])).toThrow(/forbidden key "__proto__"/)
   })
+})
+
+describe('an fn: candidate from the app goes through the campaign like every order', () => {
+  it('startCampaign takes it as the GUI sends it (canonicalised), and F1 written as fn: schedules exactly as F1', async () => {
+    const tmp = tempDir()
+    const backend = new Backend({ mode: 'browser', stateDir: join(tmp.dir, 'state'), cacheDir: null, workerPath, importInProcess: true })
+    try {
+      const s = await backend.importLog({ kind: 'sample' }, {})
+      // F1 = −(log₁₀(r)·n + 870·log₁₀(s)) (docs/LEARN.md §Expressions): the same order, typed with spaces and "·".
+      const raw = request(s.id, { candidates: { list: [{ primary: 'F1', backfill: 'same' }, { primary: 'fn: log10( r ) · n + 870·log10(s)', backfill: 'same' }] } })
+      const [req] = parseArgs('startCampaign', [raw])
+      expect(req.candidates).toEqual({ list: [{ primary: 'F1', backfill: 'same' }, { primary: 'fn:log10(r)*n+870*log10(s)', backfill: 'same' }] })
+      expect(backend.estimateCampaign(req).cells).toBeGreaterThan(0)
+      const { finished } = collectCampaign(backend)
+      backend.startCampaign(req)
+      const last = await finished
+      expect(last.kind, JSON.stringify(last)).toBe('done')
+      if (last.kind !== 'done') return
+      const [, f1, fn] = last.result.candidates
+      expect(fn!.primary).toBe('fn:log10(r)*n+870*log10(s)')
+      expect(fn!.label).toContain('fn:log10(r)*n+870*log10(s)')
+      expect(fn!.train.mean).toBe(f1!.train.mean)
+      expect(fn!.test.mean).toBe(f1!.test.mean)
+      // A malformed expression is refused in the parser's words before any worker starts.
+      expect(() => parseArgs('startCampaign', [request(s.id, { candidates: { list: [{ primary: 'fn:log10(r)*x', backfill: 'same' }] } })])).toThrow(/character 10: unknown name "x"/)
+    } finally {
+      await backend.close()
+      tmp.remove()
+    }
+  }, 180_000)
 })
