@@ -20,7 +20,8 @@ import { fromProject, toProject } from '../../src/renderer/src/stores/project'
 import { ProjectStateSchema, parseProjectText } from '../../src/shared/schemas'
 import { presetCandidates } from '../../src/core/tune/presets'
 import type { LearnDocument, LearnProgressDetail } from '../../src/shared/api'
-import { freshApp } from './fake-api'
+import { freshApp, makeResult } from './fake-api'
+import CandidatesTable from '../../src/renderer/src/components/CandidatesTable.vue'
 
 const app = freshApp()
 
@@ -276,5 +277,16 @@ describe('learned functions in the project file', () => {
     expect(bad((s) => { (s.learned.convergence as unknown[]) = [{ trials: 1, normStd: -1 }] })).toThrow(/learned.convergence\[0\].normStd must be at least 0/)
     expect(bad((s) => { s.learned.functions[0]!.rank = 'NaN' })).toThrow(/learned.functions\[0\].rank/)
     expect(bad((s) => { s.learned.extra = 1 })).toThrow(/has an unknown field "extra"/)
+  })
+})
+
+describe('an fn: order in the results says a lower value runs first', () => {
+  it('the table of configurations says so when a candidate is a learned function, and not otherwise', () => {
+    const plain = makeResult()
+    const withFn = makeResult()
+    withFn.candidates[1] = { ...withFn.candidates[1]!, primary: F1_LIKE, backfill: 'same', label: `EASY-${F1_LIKE}` }
+    const caption = (r: typeof plain) => mount(CandidatesTable, { props: { result: r }, global: { plugins: [app.pinia] } }).get('caption').text()
+    expect(caption(withFn)).toContain('Note: fn: orders are learned functions f where, as in the paper, a LOWER f runs first (priority −f).')
+    expect(caption(plain)).not.toContain('LOWER')
   })
 })
