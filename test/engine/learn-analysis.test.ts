@@ -21,6 +21,7 @@ import { readLog } from '../../src/node/read-log'
 import { parseArgs } from '../../src/shared/contract'
 import type { AnalysisEvent, AnalysisRequest } from '../../src/shared/api'
 import { ApiInputError } from '../../src/shared/errors'
+import { LearnedFunctionSchema } from '../../src/shared/schemas'
 import { alive, buildWorker, KTH, removeWorker, tracked } from './support'
 import { Backend } from '../../src/backend/backend'
 import { collect as collectCampaign, request, tempDir } from '../server/support'
@@ -60,6 +61,8 @@ describe('the learn analysis in the AnalysisRunner', () => {
     // 3 tuples of one batch each, none stopping early.
     expect(want.trials).toBe(3 * TRIALS_BATCH)
     expect(want.functions.length).toBeGreaterThan(100)
+    // Every ranked function is one the project file keeps as it is (the app saves them there).
+    for (const f of want.functions) expect(LearnedFunctionSchema.parse(f)).toEqual(f)
     for (const workers of [1, 2]) {
       const c = collect()
       const runner = new AnalysisRunner({ workerPath, workers, emit: c.emit })

@@ -170,6 +170,19 @@ describe('the learn panel', () => {
     w.unmount()
   })
 
+  it('leaves out a function the project file would refuse (a value that came through JSON as null)', async () => {
+    const w = await panel()
+    await w.get('[data-testid="learn-start"]').trigger('click')
+    await flushPromises()
+    const odd = JSON.parse(JSON.stringify(DOC)) as LearnDocument
+    ;(odd.functions[1] as { rank: number | null }).rank = null
+    app.api.emitAnalysis({ analysisId: 'a1', kind: 'done', analysis: 'learn', result: odd })
+    await flushPromises()
+    expect(useLearnStore().learned!.functions.map((f) => f.position)).toEqual([1])
+    expect(() => ProjectStateSchema.parse(JSON.parse(JSON.stringify(toProject())))).not.toThrow()
+    w.unmount()
+  })
+
   it('"Add to candidates" makes the function a candidate order (a preset becomes custom with its orders)', async () => {
     const w = await panel()
     const c = useCampaignStore()

@@ -7,7 +7,7 @@
 import { defineStore } from 'pinia'
 import { computed, ref, shallowRef } from 'vue'
 import type { LearnAnalysisOptions, LearnDocument, LearnedState } from '../../../shared/api'
-import { ANALYSIS_LIMITS } from '../../../shared/schemas'
+import { ANALYSIS_LIMITS, LearnedFunctionSchema } from '../../../shared/schemas'
 import { DEFAULTS } from '../../../core/defaults'
 import type { SplitSpec } from '../../../core/tune/split'
 import { errorMessage } from '../apiRef'
@@ -19,16 +19,26 @@ import { useWorkloadStore } from './workload'
 /** The budget the panel starts with: `easytune learn`'s defaults (DEFAULTS.learnTrials says why). */
 export const LEARN_BUDGET: LearnAnalysisOptions = { trials: DEFAULTS.learnTrials.value.trials, tuples: DEFAULTS.learnTrials.value.tuples, seed: DEFAULTS.seed.value }
 
-/** The state kept from a finished run's document (what the panel shows and the project file keeps). */
+/** The state kept from a finished run's document (what the panel shows and the project file keeps).
+ * A function the project file would refuse (a value that is not finite) is left out, so that saving
+ * the project never fails because of it. */
 export function learnedFrom(doc: LearnDocument, log: LearnedState['log'], options: LearnAnalysisOptions, split: SplitSpec): LearnedState {
+  const functions: LearnedState['functions'] = []
+  for (const f of doc.functions) {
+    const ok = LearnedFunctionSchema.safeParse(f)
+    if (ok.success && functions.length < LEARNED_FUNCTIONS_KEPT) functions.push(ok.data)
+  }
   return {
     log: { ...log }, options: { ...options }, split: { ...split } as LearnedState['split'],
     machineProcs: doc.machineProcs, trainingJobs: doc.trainingJobs, trials: doc.trials,
-    convergence: doc.convergence.map((c) => ({ trials: c.trials, normStd: c.normStd })),
-    functions: doc.functions.map((f) => ({ ...f, coefficients: { ...f.coefficients }, simplified: f.simplified ? { ...f.simplified } : null })),
+    convergence: doc.convergence.map((c) => ({ trials: c.trials, normStd: c.normStd !== null && Number.isFinite(c.normStd) && c.normStd >= 0 ? c.normStd : null })),
+    functions,
     added: [],
   }
 }
+
+/** At most this many functions are kept (the project file's bound; ℱ has 400 members). */
+const LEARNED_FUNCTIONS_KEPT = 1000
 
 /** Why a budget field cannot run, in words; null when it can. */
 function wholeProblem(v: number, what: string, min: number, max: number): string | null {
