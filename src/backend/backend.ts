@@ -94,7 +94,7 @@ export class Backend {
       fork: opts.fork, workerPath: opts.workerPath, cacheDir: opts.cacheDir,
       emit: (e) => this.emit('campaign', e),
     })
-    this.analyses = new AnalysisRunner({ fork: opts.fork, workerPath: opts.workerPath, emit: (e) => this.emit('analysis', e) })
+    this.analyses = new AnalysisRunner({ fork: opts.fork, workerPath: opts.workerPath, cacheDir: opts.cacheDir, emit: (e) => this.emit('analysis', e) })
   }
 
   /** One stream's event, to each of its listeners. */
@@ -254,13 +254,14 @@ export class Backend {
     return { campaignId }
   }
 
-  /** Starts an online-selection emulation or a mixed-policy search (src/backend/analysis.ts) on one
-   * engine worker; its events go on the analysis stream under the returned id. */
+  /** Starts an online-selection emulation, a mixed-policy search, the Time limits analyses or the
+   * learning of a policy (src/backend/analysis.ts) on the engine workers; its events go on the
+   * analysis stream under the returned id. */
   startAnalysis(req: AnalysisRequest): { analysisId: string } {
     if (this.closed) throw new ApiInputError('EasyTune is shutting down')
     const w = this.workload(req.workloadId)
-    if (req.kind === 'mixed') this.previewSplit(req.workloadId, req.split) // a bad split in plain words, before any worker starts
-    return { analysisId: this.analyses.start(req, { workload: w.workload, path: w.path, ...(w.paths ? { paths: w.paths } : {}), importOptions: w.importOptions }) }
+    if (req.kind === 'mixed' || req.kind === 'learn') this.previewSplit(req.workloadId, req.split) // a bad split in plain words, before any worker starts
+    return { analysisId: this.analyses.start(req, { workload: w.workload, path: w.path, ...(w.paths ? { paths: w.paths } : {}), importOptions: w.importOptions, sha256: w.summary.sha256 }) }
   }
 
   /** getTimeLimits: the walltimes report of the workload without its what-if (startAnalysis

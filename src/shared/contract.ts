@@ -94,8 +94,9 @@ export const CONTRACT = {
   estimateCampaign: call(['request'], [CampaignRequestSchema], returns<CampaignEstimate>()),
   /** Its events come on the campaign stream under the returned id. */
   startCampaign: call(['request'], [CampaignRequestSchema], returns<{ campaignId: string }>(), { events: 'campaign' }),
-  /** An online-selection emulation, a mixed-policy search, the Time limits what-if or the
-   * predicted-order export's fidelity on the engine workers; its events come on the analysis stream under the returned id, and cancel(id) stops it. */
+  /** An online-selection emulation, a mixed-policy search, the Time limits what-if, the
+   * predicted-order export's fidelity or the Candidates step's learning of a policy (kind 'learn',
+   * the trials and regression of `easytune learn`) on the engine workers; its events come on the analysis stream under the returned id, and cancel(id) stops it. */
   startAnalysis: call(['request'], [AnalysisRequestSchema], returns<{ analysisId: string }>(), { events: 'analysis' }),
   /** The Time limits step's tables: requested against actual time per user, account and partition
    * (pseudonymised, with the real names for local display only). Its what-if is startAnalysis

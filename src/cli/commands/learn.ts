@@ -7,14 +7,13 @@ import { IMPORT_FLAGS, IMPORT_HELP, importOptions, logArg, setupFiles } from '..
 import { int, INTERRUPTED, num, Progress, table, untilInterrupted, writeJson, type Io } from '../output'
 import { DEFAULTS } from '../../core/defaults'
 import { FAMILY } from '../../core/learn/family'
-import { LM_SETTINGS, regressSteps, type RegressionResult } from '../../core/learn/regression'
-import type { TrialsConfig, TrialsResult } from '../../core/learn/types'
+import { regressSteps } from '../../core/learn/regression'
+import { learnJson, type LearnDocument } from '../../core/learn/report'
+import type { TrialsConfig } from '../../core/learn/types'
 import { formatDuration } from '../../core/util/duration'
 import { DEFAULT_CACHE_DIR } from '../../engine/cache'
 import { LearnCache, learnTrialsOnPool } from '../../engine/learn'
 import { defaultWorkerCount, EnginePool } from '../../engine/pool'
-
-export const LEARN_SCHEMA_VERSION = 1
 
 /** The trials' budget when no flag is given (docs/LEARN.md §Command line). */
 const LEARN_DEFAULTS: TrialsConfig = DEFAULTS.learnTrials.value
@@ -121,33 +120,9 @@ export async function learnCommand(argv: string[], io: Io): Promise<number> {
   return 0
 }
 
-/** The JSON document of `easytune learn --json` (docs/LEARN.md §Command line). */
-export function learnJson(log: string, config: TrialsConfig, trials: TrialsResult, regression: RegressionResult) {
-  const { functions, samples: usable, dropped, undefinedForms } = regression
-  // Infinity (the normalised std before two trials) is not JSON: null.
-  const finite = (x: number) => Number.isFinite(x) ? x : null
-  return {
-    schemaVersion: LEARN_SCHEMA_VERSION,
-    log,
-    options: { ...config },
-    order: 'a LOWER value of a learned function runs first (use it as --primary fn:<expression>)',
-    machineProcs: trials.machineProcs,
-    trainingJobs: trials.trainingJobs,
-    trials: trials.trials,
-    tuples: trials.tuples.map((t) => ({ tuple: t.tuple, firstJob: t.firstJob, trials: t.trials, stoppedEarly: t.stoppedEarly })),
-    convergence: trials.convergence.map((c) => ({ trials: c.trials, normStd: finite(c.normStd) })),
-    regression: {
-      family: FAMILY.length, samples: usable, dropped, undefinedForms,
-      optimiser: { package: 'ml-levenberg-marquardt', ...LM_SETTINGS },
-    },
-    functions: functions.map((f) => ({
-      position: f.position, id: f.id, kind: f.kind, expression: f.expression, rank: f.rank, weightedError: f.weightedError,
-      form: f.form, coefficients: f.coefficients, simplified: f.simplified, sameFormAs: f.sameFormAs, iterations: f.iterations,
-    })),
-  }
-}
+export { learnJson, LEARN_SCHEMA_VERSION } from '../../core/learn/report'
 
-export function formatLearn(r: ReturnType<typeof learnJson>): string {
+export function formatLearn(r: LearnDocument): string {
   const last = r.convergence.at(-1)
   const lines = [
     `${r.log}: ${int(r.trainingJobs)} training jobs, ${int(r.machineProcs)} processors`,
