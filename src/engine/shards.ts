@@ -66,6 +66,8 @@ export interface ShardPlan {
 
 /** A plan folder that cannot be used as it is: bad usage or bad input (exit 2), said in words. */
 export class ShardPlanError extends Error {}
+/** The folder holds no plan.json (a wrong folder, or the plan not written yet). */
+export class NoPlanError extends ShardPlanError {}
 
 /** The plan of `req` on its workload `w` in `shards` shards. `files`: the log's absolute paths. */
 export async function buildPlan(req: EvaluateRequest, w: Workload, shards: number, engine: string, resources: (c: ReturnType<typeof campaignOf>) => PlanResources): Promise<ShardPlan> {
@@ -100,7 +102,7 @@ export async function writePlan(dir: string, plan: ShardPlan): Promise<void> {
 export async function readPlan(dir: string): Promise<ShardPlan> {
   const path = join(resolve(dir), PLAN_FILE)
   const buf = await readEntryFile(path)
-  if (buf === null) throw new ShardPlanError(`${path}: no plan here (write one with easytune evaluate <log> --slurm-array ${dir} --shards N)`)
+  if (buf === null) throw new NoPlanError(`${path}: no plan here`)
   if (buf === 'not-a-file') throw new ShardPlanError(`${path}: not a regular file`)
   let v: unknown
   try {

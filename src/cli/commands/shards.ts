@@ -7,8 +7,8 @@ import { int, INTERRUPTED, Progress, untilInterrupted, writeJson, type Io } from
 import { formatDuration } from '../../core/util/duration'
 import { evaluate, InsufficientDataError } from '../../engine/evaluate'
 import { EnginePool } from '../../engine/pool'
-import { checkCells, checkEngine, checkLog, planRunner, readPlan, runShard, ShardPlanError, type ShardPlan } from '../../engine/shards'
-import { rerunCommands } from '../../backend/slurm-array'
+import { checkCells, checkEngine, checkLog, NoPlanError, planRunner, readPlan, runShard, ShardPlanError, type ShardPlan } from '../../engine/shards'
+import { rerunCommands } from '../../backend/slurm-array-scripts'
 import { MachineInputError } from '../../core/cluster/model'
 import { ClusterConfigError } from '../../core/cluster/config'
 import { ClusterJobsError } from '../../core/cluster/jobs'
@@ -74,7 +74,7 @@ export async function runShardCommand(argv: string[], io: Io, env: NodeJS.Proces
       })
     }, 'interrupted: finished cells are kept in the plan folder; run the same command again to resume.')
   } catch (e) {
-    if (e instanceof ShardPlanError) { io.err(`${e.message}\n`); return 2 }
+    if (e instanceof ShardPlanError) { io.err(planMessage(e)); return 2 }
     throw e
   }
   if (run === INTERRUPTED) return 130
@@ -82,6 +82,10 @@ export async function runShardCommand(argv: string[], io: Io, env: NodeJS.Proces
   const seconds = (performance.now() - t0) / 1000
   io.err(`shard ${shard}: ${int(run.cells)} cells, ${int(run.computed)} computed, ${int(run.kept)} already in ${dir}, on ${pool.workers} worker${pool.workers === 1 ? '' : 's'} in ${seconds.toFixed(1)} s\n`)
   return 0
+}
+
+function planMessage(e: ShardPlanError): string {
+  return `${e.message}\n${e instanceof NoPlanError ? 'Write one first: easytune evaluate <log> … --slurm-array <dir> --shards N\n' : ''}`
 }
 
 function shardArg(flag: string | undefined, task: string | undefined): number {
@@ -107,7 +111,7 @@ export async function mergeCommand(argv: string[], io: Io): Promise<number> {
     plan = await readPlan(dir)
     await checkEngine(plan, pool.workerPath)
   } catch (e) {
-    if (e instanceof ShardPlanError) { io.err(`${e.message}\n`); return 2 }
+    if (e instanceof ShardPlanError) { io.err(planMessage(e)); return 2 }
     throw e
   }
   const check = await checkCells(dir, plan)
