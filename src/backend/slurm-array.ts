@@ -30,6 +30,8 @@ export interface SlurmArrayRequest {
   /** The easytune command the scripts run: the Node binary and the CLI's absolute path. */
   command: string[]
   evaluate: EvaluateRequest
+  /** The engine worker bundle whose hash the plan records (default: defaultWorkerPath()). */
+  workerPath?: string
 }
 
 export interface SlurmArrayFolder {
@@ -43,7 +45,7 @@ export interface SlurmArrayFolder {
 /** Writes the plan folder: plan.json, cells/, logs/, campaign.sbatch and merge.sbatch. */
 export async function writeSlurmArray(req: SlurmArrayRequest, w: Workload): Promise<SlurmArrayFolder> {
   const dir = resolve(req.dir)
-  const engine = await hashFile(defaultWorkerPath())
+  const engine = await hashFile(req.workerPath ?? defaultWorkerPath())
   const plan = await buildPlan(req.evaluate, w, req.shards, engine, (c) => estimateResources(c, req.workers, req.shards, w.jobs.count))
   await writePlan(dir, plan)
   await fsp.mkdir(join(dir, LOGS_DIR), { recursive: true })
@@ -53,6 +55,14 @@ export async function writeSlurmArray(req: SlurmArrayRequest, w: Workload): Prom
   await fsp.chmod(array, 0o755)
   await fsp.chmod(merge, 0o755)
   return { dir, plan, files: [join(dir, 'plan.json'), array, merge], submit: submitCommands(dir) }
+}
+
+/** The easytune the scripts run on the nodes: this Node and this CLI by absolute path when this
+ * process is the CLI (`easytune serve` too); from the desktop app, `easytune` on the cluster's PATH. */
+export function easytuneCommand(): string[] {
+  const script = process.argv[1]
+  if (process.versions.electron || !script || !/easytune(\.[cm]?js)?$/.test(script)) return ['easytune']
+  return [process.execPath, resolve(script)]
 }
 
 /** Per task: the shard's cells (the costliest shard) × their weeks × jobs per week, at the

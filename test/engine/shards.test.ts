@@ -53,7 +53,7 @@ describe('sharded = local, byte for byte', () => {
       const script = readFileSync(join(dir, 'campaign.sbatch'), 'utf8')
       expect(script).toContain(`#SBATCH --array=0-${n - 1}\n`)
       expect(script).toContain('#SBATCH --cpus-per-task=1\n')
-      expect(script).toMatch(/\nexec \S+ \S+ run-shard \S+\n$/)
+      expect(script).toMatch(/\nexec (\S+ )+run-shard \S+\n$/)
       expect(readFileSync(join(dir, 'merge.sbatch'), 'utf8')).toContain(` merge ${dir} --workers 1 --json ${join(dir, 'result.json')}\n`)
       for (let i = 0; i < n; i++) {
         const r = await shard(dir, i)

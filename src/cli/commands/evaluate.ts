@@ -22,11 +22,11 @@ import { MachineInputError } from '../../core/cluster/model'
 import { ClusterConfigError } from '../../core/cluster/config'
 import { ClusterJobsError } from '../../core/cluster/jobs'
 import { COMPAT_FLAGS, compatFlag, compatHelp } from '../compat-arg'
-import { writeSlurmArray, type SlurmArrayRequest } from '../../backend/slurm-array'
+import { easytuneCommand, writeSlurmArray, type SlurmArrayRequest } from '../../backend/slurm-array'
 import { ARRAY_SCRIPT, LOGS_DIR, RESULT_FILE, submitSlurmArray, SubmitError } from '../../backend/slurm-array-scripts'
 import { ShardPlanError } from '../../engine/shards'
 import type { Workload } from '../../core/workload/import'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 
 export const evaluateHelp = `easytune evaluate <log>… [options]
 
@@ -218,12 +218,6 @@ async function slurmArray(io: Io, path: string, req: SlurmArrayRequest, w: Workl
     io.err(`${e.message}\nThe plan folder is written; submit it by hand:\n${folder.submit.map((c) => `  ${c}\n`).join('')}`)
     return 1
   }
-}
-
-/** The easytune being run, as the scripts must call it on the nodes: Node and the CLI's absolute path. */
-function easytuneCommand(): string[] {
-  const script = process.argv[1]
-  return script ? [process.execPath, resolve(script)] : [process.execPath]
 }
 
 /** A fraction given as 5% or 0.05, within [lo, hi]. */
