@@ -3,7 +3,7 @@
 // result must be the local run's byte for byte (for 1, 4 and 16 shards); a missing shard is named
 // with the commands that re-run it; an altered or foreign cell file is refused; a re-run after a
 // failure computes only what is missing; a changed log is refused naming the file.
-import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, appendFileSync } from 'node:fs'
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, appendFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -173,6 +173,38 @@ describe('usage', () => {
     expect((await runCli(['evaluate', SAMPLE_LOG, '--shards', '2'])).code).toBe(2)
     expect((await runCli(['evaluate', SAMPLE_LOG, '--slurm-array', join(tmp, 'x')])).stderr).toContain('--slurm-array needs --shards N')
   }, 60_000)
+
+  it('--submit runs sbatch for the array, then for the merge with afterok on the array\'s job id; a refusal is said', async () => {
+    const bin = join(tmp, 'fake-bin')
+    mkdirSync(bin, { recursive: true })
+    const calls = join(tmp, 'sbatch-calls')
+    // a stand-in sbatch: records its arguments; answers "41;cluster" then "42" as --parsable does
+    writeFileSync(join(bin, 'sbatch'), `#!/bin/sh\necho "$*" >> ${calls}\nif [ -n "$FAIL_SBATCH" ]; then echo "sbatch: error: Batch job submission failed: Invalid account" >&2; exit 1; fi\nif grep -q dependency ${calls}; then echo 42; else echo "41;cluster"; fi\n`, { mode: 0o755 })
+    const path = process.env.PATH
+    process.env.PATH = `${bin}:${path}`
+    try {
+      const dir = join(tmp, 'submitted')
+      const r = await runCli(['evaluate', SAMPLE_LOG, ...CAMPAIGN, '--slurm-array', dir, '--shards', '2', '--workers', '1', '--submit'])
+      expect(r.code).toBe(0)
+      expect(r.stdout).toContain('Submitted: array job 41 (2 tasks), merge job 42 after it (afterok).')
+      expect(readFileSync(calls, 'utf8')).toBe(`--parsable ${join(dir, 'campaign.sbatch')}\n--parsable --dependency=afterok:41 ${join(dir, 'merge.sbatch')}\n`)
+      process.env.FAIL_SBATCH = '1'
+      const f = await runCli(['evaluate', SAMPLE_LOG, ...CAMPAIGN, '--slurm-array', join(tmp, 'refused'), '--shards', '2', '--workers', '1', '--submit'])
+      expect(f.code).toBe(1)
+      expect(f.stderr).toContain('failed (exit 1): sbatch: error: Batch job submission failed: Invalid account')
+      expect(f.stderr).toContain('The plan folder is written; submit it by hand:')
+    } finally {
+      process.env.PATH = path
+      delete process.env.FAIL_SBATCH
+    }
+  }, 60_000)
+
+  it('says where no plan is, and how to write one', async () => {
+    const r = await runCli(['merge', join(tmp, 'no-plan-here')])
+    expect(r.code).toBe(2)
+    expect(r.stderr).toContain(`${join(tmp, 'no-plan-here', 'plan.json')}: no plan here`)
+    expect(r.stderr).toContain('Write one first: easytune evaluate <log> … --slurm-array <dir> --shards N')
+  })
 
   it('--submit with no sbatch on the PATH says so and keeps the plan folder', async () => {
     const path = process.env.PATH
