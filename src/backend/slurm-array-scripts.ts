@@ -17,6 +17,11 @@ export function shellWord(s: string): string {
   return /^[A-Za-z0-9_./:=@%+-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`
 }
 
+/** A path inside Slurm's output file pattern: a literal % is written %%. */
+function slurmPattern(path: string): string {
+  return path.replace(/%/g, '%%')
+}
+
 function slurmTime(minutes: number): string {
   const d = Math.floor(minutes / 1440), h = Math.floor((minutes % 1440) / 60), m = minutes % 60
   return `${d > 0 ? `${d}-` : ''}${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}:00`
@@ -34,8 +39,7 @@ function header(plan: ShardPlan, what: string): string[] {
 
 export function arrayScript(dir: string, plan: ShardPlan, command: string[]): string {
   const r = plan.resources
-  // Slurm reads #SBATCH lines before the first command and does not expand quotes in them:
-  // output paths are written as they are (a folder with spaces needs --output on the command line).
+  // #SBATCH lines are not shell: the folder's path has no blank or quote (writeSlurmArray checks).
   return [
     ...header(plan, 'EasyTune sharded campaign: one array task per shard; each writes its cells into the plan folder.'),
     `#SBATCH --job-name=easytune-${plan.planId.slice(0, 8)}`,
@@ -44,8 +48,8 @@ export function arrayScript(dir: string, plan: ShardPlan, command: string[]): st
     `#SBATCH --cpus-per-task=${r.cpusPerTask}`,
     `#SBATCH --mem=${r.memMB}M`,
     `#SBATCH --time=${slurmTime(r.timeMinutes)}`,
-    `#SBATCH --output=${join(dir, LOGS_DIR, 'shard-%a.out')}`,
-    `#SBATCH --error=${join(dir, LOGS_DIR, 'shard-%a.err')}`,
+    `#SBATCH --output=${slurmPattern(join(dir, LOGS_DIR))}/shard-%a.out`,
+    `#SBATCH --error=${slurmPattern(join(dir, LOGS_DIR))}/shard-%a.err`,
     'set -eu',
     `exec ${[...command, 'run-shard', dir].map(shellWord).join(' ')}`,
     '',
@@ -61,8 +65,8 @@ export function mergeScript(dir: string, plan: ShardPlan, command: string[]): st
     `#SBATCH --cpus-per-task=${r.mergeCpus}`,
     `#SBATCH --mem=${r.mergeMemMB}M`,
     `#SBATCH --time=${slurmTime(r.mergeTimeMinutes)}`,
-    `#SBATCH --output=${join(dir, LOGS_DIR, 'merge.out')}`,
-    `#SBATCH --error=${join(dir, LOGS_DIR, 'merge.err')}`,
+    `#SBATCH --output=${slurmPattern(join(dir, LOGS_DIR))}/merge.out`,
+    `#SBATCH --error=${slurmPattern(join(dir, LOGS_DIR))}/merge.err`,
     'set -eu',
     `exec ${[...command, 'merge', dir, '--workers', String(r.mergeCpus), '--json', join(dir, RESULT_FILE)].map(shellWord).join(' ')}`,
     '',

@@ -8,7 +8,7 @@ import type { Workload } from '../core/workload/import'
 import { hashFile, writeEntryFile } from '../engine/cache'
 import type { EvaluateRequest } from '../engine/evaluate'
 import { defaultWorkerPath } from '../engine/pool'
-import { buildPlan, writePlan, type PlanResources, type ShardPlan } from '../engine/shards'
+import { buildPlan, ShardPlanError, writePlan, type PlanResources, type ShardPlan } from '../engine/shards'
 import { ARRAY_SCRIPT, arrayScript, LOGS_DIR, MERGE_SCRIPT, mergeScript, submitCommands } from './slurm-array-scripts'
 import { KTH_SECONDS_PER_JOB, parallelSpeedup, POLICY_FACTOR, WORKER_START_SECONDS } from './estimate'
 
@@ -45,6 +45,8 @@ export interface SlurmArrayFolder {
 /** Writes the plan folder: plan.json, cells/, logs/, campaign.sbatch and merge.sbatch. */
 export async function writeSlurmArray(req: SlurmArrayRequest, w: Workload): Promise<SlurmArrayFolder> {
   const dir = resolve(req.dir)
+  // #SBATCH lines are not shell: a blank or a quote in the folder's path would cut them.
+  if (/[\s'"\\]/.test(dir)) throw new ShardPlanError(`${dir}: the plan folder's path must have no blanks, quotes or backslashes (the batch scripts name it in their #SBATCH lines): choose another folder`)
   const engine = await hashFile(req.workerPath ?? defaultWorkerPath())
   const plan = await buildPlan(req.evaluate, w, req.shards, engine, (c) => estimateResources(c, req.workers, req.shards, w.jobs.count))
   await writePlan(dir, plan)

@@ -123,6 +123,10 @@ export async function readPlan(dir: string): Promise<ShardPlan> {
   const log = v.log
   if (!isObject(log) || typeof log.fingerprint !== 'string' || !Array.isArray(log.files) || log.files.length === 0 || !log.files.every((f: unknown) => isObject(f) && typeof f.path === 'string' && typeof f.sha256 === 'string')) throw bad('its log is malformed')
   if (!isObject(v.request) || !isObject(v.setup) || !isObject(v.resources) || typeof v.engine !== 'string') throw bad('its request, setup, resources or engine is missing')
+  // The files the workers read are the files whose hashes are checked.
+  const files = (log.files as { path: string }[]).map((f) => f.path)
+  const read = (x: Record<string, unknown>) => JSON.stringify(Array.isArray(x.logPaths) ? x.logPaths : [x.logPath])
+  if (read(v.request) !== JSON.stringify(files) || read(v.setup) !== JSON.stringify(files)) throw bad('the log files it reads are not the files it checks')
   return v as unknown as ShardPlan
 }
 

@@ -199,6 +199,17 @@ describe('usage', () => {
     }
   }, 60_000)
 
+  it('refuses a plan folder whose path has a blank; writes a % in it as %% in the output patterns', async () => {
+    const blank = await runCli(['evaluate', SAMPLE_LOG, ...CAMPAIGN, '--slurm-array', join(tmp, 'my plans'), '--shards', '2'])
+    expect(blank.code).toBe(2)
+    expect(blank.stderr).toBe(`${join(tmp, 'my plans')}: the plan folder's path must have no blanks, quotes or backslashes (the batch scripts name it in their #SBATCH lines): choose another folder\n`)
+    const dir = join(tmp, '100%')
+    await plan(dir, 2)
+    const script = readFileSync(join(dir, 'campaign.sbatch'), 'utf8')
+    expect(script).toContain(`#SBATCH --output=${join(tmp, '100%%', 'logs')}/shard-%a.out\n`)
+    expect(script).toContain(`run-shard ${dir}\n`)
+  }, 60_000)
+
   it('says where no plan is, and how to write one', async () => {
     const r = await runCli(['merge', join(tmp, 'no-plan-here')])
     expect(r.code).toBe(2)

@@ -193,7 +193,11 @@ async function slurmArray(io: Io, path: string, req: SlurmArrayRequest, w: Workl
   try {
     folder = await writeSlurmArray(req, w)
   } catch (e) {
-    if (e instanceof InsufficientDataError || e instanceof MachineInputError || e instanceof ClusterConfigError || e instanceof ClusterJobsError || e instanceof ShardPlanError) {
+    if (e instanceof ShardPlanError) {
+      io.err(`${e.message}\n`)
+      return 2
+    }
+    if (e instanceof InsufficientDataError || e instanceof MachineInputError || e instanceof ClusterConfigError || e instanceof ClusterJobsError) {
       io.err(`${path}: ${e.message}\n`)
       return 2
     }
