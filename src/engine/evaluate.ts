@@ -42,24 +42,7 @@ export interface Evaluation {
 
 export async function evaluate(req: EvaluateRequest, runCells: CellRunner, sha256: string, workload?: Workload): Promise<Evaluation> {
   const w = workload ?? (await readLogs(req.logPaths ?? [req.logPath], req.importOptions))
-  if (w.jobs.count === 0) throw new EvaluationError(`${w.name}: no job is left after cleaning, nothing to evaluate. ${w.report.warnings.join(' ')}`)
-  let spec = req.spec
-  const compat = spec.compat ?? DEFAULTS.compat.value
-  // Enough data, decided up front and independent of --weeks (docs/STATISTICS.md §Enough data).
-  const problem = dataProblem(w.jobs, w.machineProcs, spec.split)
-  if (problem) throw new InsufficientDataError(problem)
-  // The machine (docs/CLUSTER.md): the same inputs give the same model here and in every worker.
-  const machine = campaignMachine(req.machine, w)
-  if (machine && compat !== 'none') throw new MachineInputError(`--compat ${compat} is the research's single-pool rule; it cannot run on a machine of nodes and partitions (${describeMachine(machine.model)})`)
-  // With the configuration that runs today, Slurm's own settings are candidates too: one change
-  // each from their current values (docs/CLUSTER.md §Site settings as candidates).
-  if (machine?.model.current && machine.model.scheduler === 'slurm') {
-    const family = slurmFamily(machine.model.scheduling).map((slurm): Candidate => ({ primary: 'FCFS', backfill: 'same', slurm }))
-    spec = { ...spec, candidates: [...spec.candidates, ...family] }
-  }
-  const prepared = prepare(w.jobs, w.machineProcs, spec.split, spec.resample, compat)
-  const cells = campaignCells(spec)
-  const setup: WorkloadSetup = { logPath: req.logPath, ...(req.logPaths ? { logPaths: req.logPaths } : {}), importOptions: req.importOptions, split: spec.split, resample: spec.resample, tau: spec.tau, ...(compat === 'none' ? {} : { compat }), ...(req.machine ? { machine: req.machine } : {}) }
+  const { spec, compat, machine, prepared, cells, setup } = campaignOf(req, w)
   const running = runCells(setup, cells)
   // While the workers start and compute, this process does its own share: the baseline on the
   // whole log, compared with the recorded history (docs/CLUSTER.md §Fidelity).
@@ -86,6 +69,40 @@ export async function evaluate(req: EvaluateRequest, runCells: CellRunner, sha25
   // The exported configuration itself, simulated under Slurm's scheduling (docs/CLUSTER.md §As deployed).
   const asDeployed = await deployedFigures(req, setup, selection, data, runCells, machine, w.machineProcs)
   return { result: withAsDeployed(withImpact(result, impact), asDeployed), workload: w }
+}
+
+/** What a campaign runs, decided before anything runs: the spec (with the site's Slurm settings
+ * as candidates under --current-conf), the machine, the prepared weeks, the cells and the workers'
+ * setup. evaluate() runs exactly these cells; a sharded campaign plans them (engine/shards.ts). */
+export interface CampaignOf {
+  spec: CampaignSpec
+  compat: Compat
+  machine: CellMachine | undefined
+  prepared: ReturnType<typeof prepare>
+  cells: CellSpec[]
+  setup: WorkloadSetup
+}
+
+export function campaignOf(req: EvaluateRequest, w: Workload): CampaignOf {
+  if (w.jobs.count === 0) throw new EvaluationError(`${w.name}: no job is left after cleaning, nothing to evaluate. ${w.report.warnings.join(' ')}`)
+  let spec = req.spec
+  const compat = spec.compat ?? DEFAULTS.compat.value
+  // Enough data, decided up front and independent of --weeks (docs/STATISTICS.md §Enough data).
+  const problem = dataProblem(w.jobs, w.machineProcs, spec.split)
+  if (problem) throw new InsufficientDataError(problem)
+  // The machine (docs/CLUSTER.md): the same inputs give the same model here and in every worker.
+  const machine = campaignMachine(req.machine, w)
+  if (machine && compat !== 'none') throw new MachineInputError(`--compat ${compat} is the research's single-pool rule; it cannot run on a machine of nodes and partitions (${describeMachine(machine.model)})`)
+  // With the configuration that runs today, Slurm's own settings are candidates too: one change
+  // each from their current values (docs/CLUSTER.md §Site settings as candidates).
+  if (machine?.model.current && machine.model.scheduler === 'slurm') {
+    const family = slurmFamily(machine.model.scheduling).map((slurm): Candidate => ({ primary: 'FCFS', backfill: 'same', slurm }))
+    spec = { ...spec, candidates: [...spec.candidates, ...family] }
+  }
+  const prepared = prepare(w.jobs, w.machineProcs, spec.split, spec.resample, compat)
+  const cells = campaignCells(spec)
+  const setup: WorkloadSetup = { logPath: req.logPath, ...(req.logPaths ? { logPaths: req.logPaths } : {}), importOptions: req.importOptions, split: spec.split, resample: spec.resample, tau: spec.tau, ...(compat === 'none' ? {} : { compat }), ...(req.machine ? { machine: req.machine } : {}) }
+  return { spec, compat, machine, prepared, cells, setup }
 }
 
 /** Most one-CPU nodes a log without nodes is simulated on under Slurm's scheduling for the

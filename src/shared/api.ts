@@ -7,7 +7,7 @@ import type { ImportReport } from '../core/workload/import'
 import type { EvaluationResult } from '../core/tune/result'
 import type { InspectData } from '../core/workload/inspect'
 import type { WalltimesReport } from '../core/predict/walltimes'
-import type { AnalysisRequestSchema, LearnAnalysisOptionsSchema, LearnedStateSchema, CampaignRequestSchema, CampaignSettingsSchema, CandidateSchema, ImportOptionsSchema, ImportTrackingSchema, LogSourceSchema, MixedAnalysisOptionsSchema, OnlineAnalysisOptionsSchema, PredictedExportOptionsSchema, PredictedOrderOptionsSchema, ProjectStateSchema } from './schemas'
+import type { AnalysisRequestSchema, LearnAnalysisOptionsSchema, LearnedStateSchema, CampaignRequestSchema, CampaignSettingsSchema, CandidateSchema, ImportOptionsSchema, ImportTrackingSchema, LogSourceSchema, MixedAnalysisOptionsSchema, OnlineAnalysisOptionsSchema, PredictedExportOptionsSchema, PredictedOrderOptionsSchema, ProjectStateSchema, SlurmArrayOptionsSchema } from './schemas'
 
 export type { InspectData } from '../core/workload/inspect'
 export type { WalltimesGroup, WalltimesReport, WalltimesWhatIf, WhatIfOutcome } from '../core/predict/walltimes'
@@ -23,6 +23,7 @@ export type ImportOptionsDto = z.output<typeof ImportOptionsSchema>
 export type ImportTracking = z.output<typeof ImportTrackingSchema>
 export type CandidateDto = z.output<typeof CandidateSchema>
 export type CampaignRequest = z.output<typeof CampaignRequestSchema>
+export type SlurmArrayOptions = z.output<typeof SlurmArrayOptionsSchema>
 export type CampaignSettings = z.output<typeof CampaignSettingsSchema>
 export type OnlineAnalysisOptions = z.output<typeof OnlineAnalysisOptionsSchema>
 export type MixedAnalysisOptions = z.output<typeof MixedAnalysisOptionsSchema>
@@ -61,6 +62,21 @@ export interface CampaignEstimate {
   /** Rough wall-clock estimate on this machine, seconds. */
   seconds: number
   workers: number
+}
+
+/** A plan folder written for a Slurm job array (writeSlurmArray): where, what, and the shell
+ * commands that submit it (sbatch's own options: code for the cluster, shown as is). */
+export interface SlurmArrayWritten {
+  folder: string
+  cells: number
+  shards: number
+  cpusPerTask: number
+  memMB: number
+  timeMinutes: number
+  /** Run on a login node: the array, then the merge after it. */
+  submit: string[]
+  /** The result the merge job writes. */
+  resultFile: string
 }
 
 /** A campaign's events (startCampaign), named by its `campaignId`: progress, partial cells,

@@ -34,12 +34,12 @@
 import { z } from 'zod'
 import type { ImportReport } from '../core/workload/import'
 import type { ExportBundle } from '../core/export/types'
-import type { AnalysisEvent, AppInfo, CampaignEstimate, CampaignEvent, ImportEvent, ProjectState, SplitPreview, TimeLimitsView, WorkloadSummary } from './api'
+import type { AnalysisEvent, AppInfo, CampaignEstimate, CampaignEvent, ImportEvent, ProjectState, SlurmArrayWritten, SplitPreview, TimeLimitsView, WorkloadSummary } from './api'
 import { ApiInputError } from './errors'
 import {
   AnalysisRequestSchema, CampaignRequestSchema, EvaluationResultSchema, ExportOptionsSchema, FileNameSchema, IdSchema, ImportOptionsSchema,
   ImportTrackingSchema, LogSourceSchema, MAX_TEXT_CHARS, MimeSchema, parseOrThrow, PathSchema, PredictedExportOptionsSchema, ProjectStateSchema, SaveProjectOptionsSchema,
-  SettingsPatchSchema, SplitSchema,
+  SettingsPatchSchema, SlurmArrayOptionsSchema, SplitSchema,
 } from './schemas'
 import type { Settings } from './settings'
 
@@ -102,6 +102,11 @@ export const CONTRACT = {
    * (pseudonymised, with the real names for local display only). Its what-if is startAnalysis
    * with kind 'walltimes'. */
   getTimeLimits: call(['workloadId'], [IdSchema], returns<TimeLimitsView>()),
+  /** "Run on a Slurm cluster…" (docs/CLI.md §Running on a Slurm cluster): writes the campaign's plan
+   * folder (plan, job-array and merge scripts) instead of running it, and answers the commands
+   * that submit it. Desktop: main asks for the folder (null when the person cancelled); browser
+   * mode: a new folder in the folder the server was started in. */
+  writeSlurmArray: call(['request', 'options'], [CampaignRequestSchema, SlurmArrayOptionsSchema], returns<SlurmArrayWritten | null>()),
   /** Cancels a campaign, an analysis or a tracked import (by its importId); unknown ids are ignored. */
   cancel: call(['id'], [IdSchema], returns<void>()),
   /** Deletes the cached campaign cells (only a speed-up: a later run computes them again) and

@@ -138,6 +138,13 @@ export const CampaignSettingsShape = {
 export const CampaignSettingsSchema = z.strictObject(CampaignSettingsShape)
 export const CampaignRequestSchema = z.strictObject({ workloadId: IdSchema, split: SplitSchema, ...CampaignSettingsShape })
 
+/** A campaign written as a Slurm job array (docs/CLI.md §Running on a Slurm cluster): how many array
+ * tasks share the cells, and the CPUs (engine workers) of each. */
+export const SlurmArrayOptionsSchema = z.strictObject({
+  shards: z.number().int().min(1).max(10_000),
+  cpusPerTask: z.number().int().min(1).max(1024),
+})
+
 // ---------------------------------------------------------------- analyses
 
 const STRATEGY_IDS = ['full', 'noisy', 'egreedy', 'random'] as const
