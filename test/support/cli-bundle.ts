@@ -1,6 +1,7 @@
 // The CLI as a real process, for tests that send it a signal (only a real process receives one):
 // bundled with vite into node_modules/.cache, and a large overloaded SWF log whose replays take
 // seconds, so that progress shows and Ctrl-C lands in the middle of the work.
+import { spawn } from 'node:child_process'
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { build } from 'vite'
@@ -38,4 +39,39 @@ export function writeOverloadedLog(path: string, o: { seed: number; unixStartTim
     lines.push(`${i} ${submit} -1 ${p} ${q} -1 -1 ${q} ${o.requested(p)} ${user} -1 -1 -1 -1 -1`)
   }
   writeFileSync(path, lines.join('\n') + '\n')
+}
+
+export interface InterruptedRun {
+  /** stderr when the progress line was first seen ('' if the process ended before). */
+  atProgress: string
+  /** Exit code, stdout and stderr once it ended. */
+  code: number | null
+  stdout: string
+  stderr: string
+  /** Milliseconds from SIGINT to the end (NaN when it ended before any progress). */
+  msToExit: number
+}
+
+/** Runs `node runner …args`, waits until stderr matches `progress`, sends SIGINT (Ctrl-C) and waits
+ * for the end; the process is killed whatever happens. */
+export async function interruptAtProgress(runner: string, args: string[], progress: RegExp): Promise<InterruptedRun> {
+  const child = spawn(process.execPath, [runner, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+  let stdout = '', stderr = ''
+  child.stdout.on('data', (d: Buffer) => { stdout += d })
+  let sawProgress: () => void = () => {}
+  const seen = new Promise<void>((r) => { sawProgress = r })
+  child.stderr.on('data', (d: Buffer) => { stderr += d; if (progress.test(stderr)) sawProgress() })
+  let ended = false
+  const exit = new Promise<number | null>((r) => child.on('close', (code) => { ended = true; sawProgress(); r(code) }))
+  try {
+    await seen
+    if (ended) return { atProgress: '', code: await exit, stdout, stderr, msToExit: NaN }
+    const atProgress = stderr
+    const sent = performance.now()
+    child.kill('SIGINT')
+    const code = await exit
+    return { atProgress, code, stdout, stderr, msToExit: performance.now() - sent }
+  } finally {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+  }
 }

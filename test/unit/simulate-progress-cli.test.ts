@@ -3,11 +3,10 @@
 // Ctrl-C (SIGINT) with exit code 130 and "interrupted." within a few seconds. The CLI runs as a
 // real process (bundled into node_modules/.cache as test/server/serve-command.test.ts does), since
 // only a real process receives a signal.
-import { spawn } from 'node:child_process'
 import { rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { bundleCli, writeOverloadedLog } from '../support/cli-bundle'
+import { bundleCli, interruptAtProgress, writeOverloadedLog } from '../support/cli-bundle'
 
 describe('easytune simulate on a large overloaded log', () => {
   let bundleDir = ''
@@ -23,27 +22,13 @@ describe('easytune simulate on a large overloaded log', () => {
   afterAll(() => { if (bundleDir) rmSync(bundleDir, { recursive: true, force: true }) })
 
   it('warns about the load, shows progress on stderr, and Ctrl-C ends it with 130 within a few seconds', async () => {
-    const child = spawn(process.execPath, [runner, 'simulate', log, '--json'], { stdio: ['ignore', 'pipe', 'pipe'] })
-    let out = '', err = ''
-    child.stdout.on('data', (d: Buffer) => { out += d })
-    let sawProgress: () => void = () => {}
-    const progress = new Promise<void>((r) => { sawProgress = r })
-    child.stderr.on('data', (d: Buffer) => { err += d; if (/simulating: .* jobs started/.test(err)) sawProgress() })
-    const exit = new Promise<number | null>((r) => child.on('close', (code) => { sawProgress(); r(code) }))
-    try {
-      await progress
-      expect(err).toMatch(/^easytune: warning: The jobs ask for \d+ % of the machine .*give the real machine size with --procs\.\n/)
-      // jobs started of the total, the simulated date (the log has a Unix start time), a share
-      expect(err).toMatch(/simulating: [\d,]+ of 200,000 jobs started, simulated date 2001-\d\d-\d\d \d\d:\d\d UTC \(\d+\.\d%\)\n/)
-      const sent = performance.now()
-      child.kill('SIGINT')
-      const code = await exit
-      expect(code, err).toBe(130)
-      expect(performance.now() - sent).toBeLessThan(3000)
-      expect(err).toMatch(/interrupted\.\n$/)
-      expect(out).toBe('') // no partial result on stdout
-    } finally {
-      if (child.exitCode === null) child.kill('SIGKILL')
-    }
+    const r = await interruptAtProgress(runner, ['simulate', log, '--json'], /simulating: .* jobs started/)
+    expect(r.atProgress, r.stderr).toMatch(/^easytune: warning: The jobs ask for \d+ % of the machine .*give the real machine size with --procs\.\n/)
+    // jobs started of the total, the simulated date (the log has a Unix start time), a share
+    expect(r.atProgress).toMatch(/simulating: [\d,]+ of 200,000 jobs started, simulated date 2001-\d\d-\d\d \d\d:\d\d UTC \(\d+\.\d%\)\n/)
+    expect(r.code, r.stderr).toBe(130)
+    expect(r.msToExit).toBeLessThan(3000)
+    expect(r.stderr).toMatch(/interrupted\.\n$/)
+    expect(r.stdout).toBe('') // no partial result on stdout
   }, 120_000)
 })
