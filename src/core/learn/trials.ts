@@ -223,7 +223,7 @@ export type TupleProgress = (trialsDone: number, checkpoint: () => TupleCheckpoi
 export function isCheckpointOf(cp: TupleCheckpoint, config: TrialsConfig, k: number): boolean {
   const batches = cp.trials / TRIALS_BATCH
   const finite = (x: unknown) => typeof x === 'number' && Number.isFinite(x)
-  if (cp.tuple !== k || !Number.isInteger(batches) || batches < 1 || cp.trials >= config.trials) return false
+  if (cp.tuple !== k || typeof cp.trials !== 'number' || !Number.isInteger(batches) || batches < 1 || cp.trials >= config.trials) return false
   if (!Array.isArray(cp.a) || !Array.isArray(cp.b) || cp.a.length !== config.sizeQ || cp.b.length !== config.sizeQ || !cp.a.every(finite) || !cp.b.every(finite) || !finite(cp.y) || !finite(cp.y2)) return false
   if (!Array.isArray(cp.convergence) || cp.convergence.length !== batches) return false
   for (const [i, c] of cp.convergence.entries()) {
