@@ -122,13 +122,7 @@ export async function exportCommand(argv: string[], io: Io): Promise<number> {
   }
   // Written anyway (exit 0), but never without saying what is lost.
   if (lost.length) io.err(formatLost(lost, true))
-  mkdirSync(out, { recursive: true })
-  const written = bundle.files.map((f) => {
-    const file = join(out, f.name)
-    writeFileSync(file, f.content)
-    if (f.name.endsWith('.sh')) chmodSync(file, 0o755)
-    return { name: f.name, path: file, description: f.description }
-  })
+  const written = writeBundle(bundle, out)
   if (json) writeJson(io, json, { ...document(written), lost })
   if (!json || json.file !== null) io.out(formatBundle(bundle, out, currentConf !== undefined))
   return 0
@@ -206,13 +200,7 @@ async function exportPredicted(a: ParsedArgs, io: Io): Promise<number> {
     io.err(`easytune: ${e instanceof SlurmConfError ? confPath : log.label}: ${e.message}\n`)
     return 2
   }
-  mkdirSync(out, { recursive: true })
-  const written = bundle.files.map((f) => {
-    const file = join(out, f.name)
-    writeFileSync(file, f.content)
-    if (f.name.endsWith('.sh')) chmodSync(file, 0o755)
-    return { name: f.name, path: file, description: f.description }
-  })
+  const written = writeBundle(bundle, out)
   if (json) {
     writeJson(io, json, {
       schemaVersion: EXPORT_SCHEMA_VERSION, target: 'slurm', out, files: written, items: bundle.items, gaps: bundle.gaps,
@@ -242,4 +230,15 @@ async function replayFidelity(io: Io, progress: Progress, w: Workload, historyDa
     replays.push(fidelityOf(w.jobs, w.machineProcs, id, historyDays, sim.start, DEFAULT_TAU))
   }
   return fidelityFrom(w.jobs, w.machineProcs, historyDays, threshold, DEFAULT_TAU, replays)
+}
+
+/** Writes the bundle's files into `out` (created if missing; scripts made executable). */
+function writeBundle(bundle: ExportBundle, out: string): { name: string; path: string; description: string }[] {
+  mkdirSync(out, { recursive: true })
+  return bundle.files.map((f) => {
+    const file = join(out, f.name)
+    writeFileSync(file, f.content)
+    if (f.name.endsWith('.sh')) chmodSync(file, 0o755)
+    return { name: f.name, path: file, description: f.description }
+  })
 }
