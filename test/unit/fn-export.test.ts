@@ -53,6 +53,9 @@ describe('an fn: order exports like a static order', () => {
     const files = exportSlurm(input(F1, null), '22.05').files
     expect(files.find((f) => f.name === 'slurm.conf.easytune')!.content).toMatch(/WARNING: .* Lost:\n.*its s term/)
     expect(files.find((f) => f.name === 'job_submit.lua')!.content).toMatch(/lower f runs first/)
+    // the fidelity item says what the Lua does: it follows a change of time limit, s from the recorded submit time
+    const item = exportSlurm(input(F1, null), '22.05').items.find((i) => i.feature === `queue order ${'fn:log10(r)*n+870*log10(s)'}`)!
+    expect(item.note).toMatch(/again when the time limit or CPU count changes, with s from the submit time Slurm recorded/)
   })
   it('with an s term and a threshold: not exportable, in words', () => {
     expect(slurmPlan(input(F1, 72_000)).mode).toBe('none')
