@@ -51,7 +51,7 @@ export function jobSubmitLua(plan: SlurmPlan, title: string[]): string {
     : !follow
       ? ['-- It sets each job\'s site factor once, at submission: the order reads neither the time limit', '-- nor the CPUs, so no later change of the job can move it.']
       : ['-- It sets each job\'s site factor at submission, and again when its time limit or CPU count', '-- is changed (slurm_job_modify, for a change by the user or by an admin).',
-          ...(withT ? ['-- There t is the submit time Slurm recorded (job_rec.submit_time, Slurm 20.02 and later; the same', '-- second as os.time() at submission, or the next). On Slurm 19.05, which does not pass it, a', '-- change of time limit or CPUs keeps the site factor given at submission (logged).'] : [])]
+          ...(withT ? ['-- There t is the submit time Slurm recorded (job_rec.submit_time, Slurm 20.02 and later; within', '-- a second of os.time() at submission). On Slurm 19.05, which does not pass it, a change of', '-- time limit or CPUs keeps the site factor given at submission (logged).'] : [])]
   return [
     ...title.map((l) => `-- ${l}`),
     '-- Install next to slurm.conf and set JobSubmitPlugins=lua (see slurm.conf.easytune). If you',
