@@ -221,7 +221,7 @@ describe.skipIf(skip)('exported Slurm configuration on a real loopback Slurm', (
       // priority = PriorityWeightPartition (BASE) + site factor, where r = limit·60, n = CPUs, s = submit − EPOCH0
       const limits = (name: string, which: 'before' | 'after') => (which === 'after' && name === 'e' ? 20 : which === 'after' && name === 'c' ? 1 : MIX.find((j) => j.name === name)!.limitMin)
       for (const [which, snap] of [['before', before], ['after', after]] as const) {
-        // ±1: at submission the Lua's s is os.time(), which can be one second before the recorded
+        // ±1: at submission the Lua's s is os.time(), which can differ by a second from the recorded
         // submit time read here; one second moves 870·log10(s) by 1.5e-5, the encoding by 0.03 at most
         for (const j of MIX) expect(Math.abs(snap[j.name].prio - BASE - sf(60 * limits(j.name, which), j.cpus, snap[j.name].s)), `${which}: ${j.name}`).toBeLessThanOrEqual(1)
       }
