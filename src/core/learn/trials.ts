@@ -233,6 +233,15 @@ export function isCheckpointOf(cp: TupleCheckpoint, config: TrialsConfig, k: num
   return true
 }
 
+/** The next permutation of Q: Fisher–Yates on Q's positions of `order` (after S's), continuing
+ * from the previous permutation (still uniform). */
+function permuteQ(rng: Rng, order: Int32Array, sizeS: number, sizeQ: number): void {
+  for (let i = sizeQ - 1; i > 0; i--) {
+    const r = sizeS + rng.int(i + 1), t = order[sizeS + i]
+    order[sizeS + i] = order[r]; order[r] = t
+  }
+}
+
 /**
  * Runs tuple k: draws its window, simulates up to `config.trials` random permutations of Q in
  * batches of TRIALS_BATCH, stopping after a batch once the normalised std is below stopAt.
@@ -258,17 +267,10 @@ export function runTuple(jobs: TrialJobs, machineProcs: number, config: TrialsCo
   for (let i = 0; i < n; i++) order[i] = i
   const acc = new ScoreAccumulator(sizeQ)
   const convergence: ConvergencePoint[] = []
-  // Fisher–Yates on Q's positions, continuing from the previous permutation (still uniform).
-  const permute = () => {
-    for (let i = sizeQ - 1; i > 0; i--) {
-      const r = sizeS + rng.int(i + 1), t = order[sizeS + i]
-      order[sizeS + i] = order[r]; order[r] = t
-    }
-  }
   if (from) {
     if (!isCheckpointOf(from, config, k)) throw new TrialsError(`the checkpoint of tuple ${k} does not fit this run (${from.trials} trials)`)
     // The same random stream and permutation as after those trials: their draws, not their simulations.
-    for (let i = 0; i < from.trials; i++) permute()
+    for (let i = 0; i < from.trials; i++) permuteQ(rng, order, sizeS, sizeQ)
     acc.a.set(from.a); acc.b.set(from.b); acc.y = from.y; acc.y2 = from.y2; acc.trials = from.trials
     convergence.push(...from.convergence)
   }
@@ -277,7 +279,7 @@ export function runTuple(jobs: TrialJobs, machineProcs: number, config: TrialsCo
   while (acc.trials < config.trials) {
     const batch = Math.min(TRIALS_BATCH, config.trials - acc.trials)
     for (let b = 0; b < batch; b++) {
-      permute()
+      permuteQ(rng, order, sizeS, sizeQ)
       sim.run(order)
       acc.add(order[sizeS] - sizeS, trialAvgBsld(sim, sizeS, tau))
     }
