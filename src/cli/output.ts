@@ -67,6 +67,31 @@ export class Progress {
   }
 }
 
+/** Work done in slices on the main thread (a whole-log replay): wall-clock milliseconds a slice runs
+ * before it yields to the event loop (where Ctrl-C is heard), and event times between two looks at
+ * the clock (the simulator's checkEvery). */
+export const SLICE_MS = 100
+export const SLICE_CHECK_EVERY = 256
+
+/** On a pipe (not a terminal), one plain progress line at most this often, after the first
+ * PLAIN_DELAY_MS (as `easytune simulate` does). */
+const PLAIN_EVERY_MS = 2000
+const PLAIN_DELAY_MS = 1000
+
+/** A progress reporter for work done in slices: a bar on a terminal (Progress), and on a pipe a
+ * plain line "label: detail (percent)" after PLAIN_DELAY_MS, at most every PLAIN_EVERY_MS. */
+export function sliceProgress(io: Io, progress: Progress): (label: string, fraction: number, detail: string) => void {
+  const t0 = performance.now()
+  let lastPlain = -Infinity
+  return (label, fraction, detail) => {
+    if (io.tty) { progress.update(label, fraction, detail); return }
+    const now = performance.now()
+    if (now - t0 < PLAIN_DELAY_MS || now - lastPlain < PLAIN_EVERY_MS) return
+    lastPlain = now
+    io.err(`${label}: ${detail} (${pct(fraction)})\n`)
+  }
+}
+
 /** What `untilInterrupted` answers when Ctrl-C stopped the work (the command then exits 130). */
 export const INTERRUPTED = Symbol('interrupted')
 

@@ -138,11 +138,18 @@ function compute(id: number, unit: Exclude<WorkUnit, { kind: 'import' }>): UnitR
       // The training part, split once per setup (docs/LEARN.md §Trials).
       if (learnTrain === null || learnTrain.of !== w) learnTrain = { of: w, jobs: splitWorkload(w.jobs, w.machineProcs, s.split).train }
       const train = learnTrain.jobs
-      let last = Date.now()
-      const result = runTuple(train, w.machineProcs, unit.config, unit.tuple, (done) => {
+      let last = Date.now(), lastCheckpoint = last
+      const every = unit.checkpointMs
+      const result = runTuple(train, w.machineProcs, unit.config, unit.tuple, (done, checkpoint) => {
         const now = Date.now()
-        if (now - last >= UNIT_PROGRESS_MS) { last = now; port.post({ type: 'progress', id, samplesDone: done, samples: unit.config.trials }) }
-      })
+        // A checkpoint goes with a progress message; the parent writes it (docs/LEARN.md §Trials).
+        const withCheckpoint = every !== undefined && now - lastCheckpoint >= every && done < unit.config.trials
+        if (now - last >= UNIT_PROGRESS_MS || withCheckpoint) {
+          last = now
+          if (withCheckpoint) lastCheckpoint = now
+          port.post({ type: 'progress', id, samplesDone: done, samples: unit.config.trials, ...(withCheckpoint ? { checkpoint: checkpoint() } : {}) })
+        }
+      }, unit.from)
       return { result, machineProcs: w.machineProcs, trainingJobs: train.count }
     }
     case 'mixed-stats': return featureStats(trainWeeks(), w.machineProcs, s.compat ?? 'none')

@@ -45,13 +45,14 @@ Options:
   --tau S                  bound of the bounded slowdown in seconds (default ${LEARN_DEFAULTS.tau})
   --workers N              worker processes (default ${defaultWorkerCount()}: cores − 1); the result is the same
                            for any number
-  --cache-dir D            where finished tuples are kept (default ${DEFAULT_CACHE_DIR}); a re-run or a
-                           larger --tuples only computes what is missing
+  --cache-dir D            where finished tuples, and a checkpoint of running ones, are kept (default
+                           ${DEFAULT_CACHE_DIR}); a re-run or a larger --tuples only computes what is missing
   --no-cache               compute everything, keep nothing
 ${IMPORT_HELP}
   --json [file]            print the result as JSON (to stdout, or to the file)
 
-Ctrl-C stops cleanly: finished tuples stay in the cache and the command exits 130.
+Ctrl-C stops cleanly: finished tuples and a checkpoint of the running ones (at most a second old)
+stay in the cache and the command exits 130; the same command resumes them, with the same result.
 
 Why these defaults:
   --trials ${LEARN_DEFAULTS.trials} --tuples ${LEARN_DEFAULTS.tuples}
@@ -108,10 +109,10 @@ export async function learnCommand(argv: string[], io: Io): Promise<number> {
       progress.update('regression', step.value / FAMILY.length, `${step.value}/${FAMILY.length} functions`)
       await new Promise((done) => setImmediate(done))
     }
-  }, 'interrupted: finished tuples are kept in the cache; run the same command again to resume.')
+  }, 'interrupted: finished tuples and a checkpoint of the running ones are kept in the cache; run the same command again to resume.')
   if (run === INTERRUPTED) return 130
   const seconds = (performance.now() - t0) / 1000
-  io.err(`simulated ${int(run.result.trials)} trials in all (${int(run.computedTuples)} tuple${run.computedTuples === 1 ? '' : 's'} computed, ${int(run.cachedTuples)} from the cache) in ${run.trialSeconds.toFixed(1)} s; fitted ${FAMILY.length} functions in ${(seconds - run.trialSeconds).toFixed(1)} s\n`)
+  io.err(`simulated ${int(run.result.trials)} trials in all (${int(run.computedTuples)} tuple${run.computedTuples === 1 ? '' : 's'} computed${run.resumedTuples ? `, ${int(run.resumedTuples)} of them continued from a checkpoint` : ''}, ${int(run.cachedTuples)} from the cache) in ${run.trialSeconds.toFixed(1)} s; fitted ${FAMILY.length} functions in ${(seconds - run.trialSeconds).toFixed(1)} s\n`)
 
   const result = learnJson(log.label, config, run.result, run.regression)
   if (json) writeJson(io, json, result)
