@@ -64,24 +64,28 @@ export function parseSwfChunk(bytes: Uint8Array, first: boolean): SwfChunk {
  * keys first occurrence wins, the first unreadable lines kept as examples. Identical to parsing
  * the file whole (test/unit/parse-chunks.test.ts).
  */
-export function mergeSwfChunks(chunks: readonly SwfChunk[]): ParsedLog {
+export function mergeSwfChunks(chunks: SwfChunk[]): ParsedLog {
   return finishSwf(concatSwfChunks(chunks))
 }
 
-function concatSwfChunks(chunks: readonly SwfChunk[]): SwfChunk {
-  if (chunks.length === 1) return chunks[0]
+/** Takes the chunks out of `chunks` (each entry is dropped once copied, so that its columns can be
+ * freed while the merged ones fill: the chunks and the merged log are not held whole together). */
+function concatSwfChunks(chunks: (SwfChunk | null)[]): SwfChunk {
+  if (chunks.length === 1) return chunks[0]!
   let n = 0
-  for (const c of chunks) n += c.jobs.count
+  for (const c of chunks) n += c!.jobs.count
   const out = new RawJobsBuilder(n)
   const users: string[] = [], userIndex = new Map<string, number>()
   const parts: string[] = [], partIndex = new Map<string, number>()
   const header: Record<string, string> = {}
   const examples: LineIssue[] = []
   let lines = 0, bad = 0, extra = 0, firstExtra = 0
-  const hasPartition = chunks.some((c) => c.partitions !== null)
+  const hasPartition = chunks.some((c) => c!.partitions !== null)
   const partition = hasPartition ? new Int32Array(n).fill(-1) : null
   let o = 0
-  for (const c of chunks) {
+  for (let ci = 0; ci < chunks.length; ci++) {
+    const c = chunks[ci]!
+    chunks[ci] = null
     const uMap = Int32Array.from(c.users, (u) => internName(u, users, userIndex))
     const pMap = c.partitions === null ? null : Int32Array.from(c.partitions, (p) => internName(p, parts, partIndex))
     const j = c.jobs, k = j.count
