@@ -142,9 +142,9 @@ async function countOnly(path: string): Promise<void> {
 }
 
 /** Child mode: import (and replay EASY-FCFS when `replay`), reporting times and peak RSS. */
-async function importReplay(path: string, replay: boolean): Promise<void> {
+async function importReplay(path: string, replay: boolean, sequential: boolean): Promise<void> {
   const t = performance.now()
-  const w = await readLog(path)
+  const w = await readLog(path, sequential ? { parallel: { workers: 0, minBytes: Infinity } } : {})
   const importS = (performance.now() - t) / 1000
   let replayS = 0
   if (replay) {
@@ -161,12 +161,14 @@ async function importScale(sizes: number[]): Promise<void> {
   for (const n of sizes) {
     const path = await tiledCurie(n)
     const floor = child(['--count-only', path])
-    const imp = child(['--import-replay', path, 'no'])
-    const all = child(['--import-replay', path, 'yes'])
+    console.log(`${n.toLocaleString('en-US')} lines (CEA-Curie tiled, ${mb(statSync(path).size)} gzip): floor (gunzip + count) ${floor.seconds.toFixed(2)} s, peak ${mb(floor.peakRss)}`)
     const perJob = (b: number) => `${Math.round(b / n)} B/job`
-    console.log(`${n.toLocaleString('en-US')} lines (CEA-Curie tiled, ${mb(statSync(path).size)} gzip): floor (gunzip + count) ${floor.seconds.toFixed(2)} s, peak ${mb(floor.peakRss)}; ` +
-      `import ${imp.importS.toFixed(2)} s (${(imp.importS / floor.seconds).toFixed(2)}× floor, ${rate(imp.lines, imp.importS)} lines), peak ${mb(imp.peakRss)} = ${perJob(imp.peakRss)}; ` +
-      `import + EASY-FCFS replay ${all.seconds.toFixed(2)} s (replay ${all.replayS.toFixed(2)} s; ${(all.seconds / floor.seconds).toFixed(2)}× floor, ${rate(all.jobs, all.seconds)} jobs), peak ${mb(all.peakRss)} = ${perJob(all.peakRss)}`)
+    for (const mode of ['seq', 'par']) {
+      const imp = child(['--import-replay', path, 'no', mode])
+      const all = child(['--import-replay', path, 'yes', mode])
+      console.log(`  ${mode === 'seq' ? 'sequential parse' : 'parallel parse  '}: import ${imp.importS.toFixed(2)} s (${(imp.importS / floor.seconds).toFixed(2)}× floor, ${rate(imp.lines, imp.importS)} lines), peak ${mb(imp.peakRss)} = ${perJob(imp.peakRss)}; ` +
+        `import + EASY-FCFS replay ${all.seconds.toFixed(2)} s (replay ${all.replayS.toFixed(2)} s; ${(all.seconds / floor.seconds).toFixed(2)}× floor, ${rate(all.jobs, all.seconds)} jobs), peak ${mb(all.peakRss)} = ${perJob(all.peakRss)}`)
+    }
   }
 }
 
@@ -175,7 +177,7 @@ if (process.argv[2] === '--count-only') {
   process.exit(0)
 }
 if (process.argv[2] === '--import-replay') {
-  await importReplay(process.argv[3], process.argv[4] === 'yes')
+  await importReplay(process.argv[3], process.argv[4] === 'yes', process.argv[5] === 'seq')
   process.exit(0)
 }
 if (process.argv[2] === '--import-scale') {
