@@ -36,8 +36,11 @@ export interface ParallelOptions {
 
 type Settled = { ok: true; chunk: SwfChunk } | { ok: false; message: string; line: number | null; code: string | null }
 
-/** The worker script next to the running bundle (out/cli, out/bench, out/engine and their assets/), or null. */
+/** The worker script next to the running bundle (out/cli, out/bench, out/engine and their assets/), or
+ * null. Not in Electron yet: its build does not ship the script, and a worker loaded from an asar
+ * archive is untested, so the app parses in one thread. */
 export function defaultParseWorkerPath(): string | null {
+  if (process.versions.electron !== undefined) return null
   for (const rel of ['../parse/parse-worker.js', '../../parse/parse-worker.js']) {
     const p = fileURLToPath(new URL(rel, import.meta.url))
     if (existsSync(p)) return p
