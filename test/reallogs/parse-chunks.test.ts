@@ -122,6 +122,14 @@ describe('readLog through the parallel importer', () => {
     await expect(readLog(file, { parallel: { workers: 2, chunkBytes: 4096, minBytes: 0, workerPath } })).rejects.toMatchObject({ line: 3001, message: expect.stringMatching(/^line 3001 is longer than 1 MiB/) })
   })
 
+  it('real worker threads: an abort while chunks are in flight rejects with AbortError', async (ctx) => {
+    const path = requireData(ctx, SWF[0])
+    const ac = new AbortController()
+    let reports = 0
+    const p = readLog(path, { ...fb, parallel: { workers: 2, chunkBytes: 64 << 10, minBytes: 0, workerPath } }, () => { if (++reports === 2) ac.abort() }, ac.signal, 0)
+    await expect(p).rejects.toMatchObject({ name: 'AbortError' })
+  })
+
   it('several SWF files read as one log (each chunked) equal the sequential read', async (ctx) => {
     const kth = text(requireData(ctx, SWF[2]))
     // Cut KTH-SP2 in two files at a line break in the middle (the second part keeps no header).
