@@ -141,7 +141,6 @@ export function cleanJobs(raw: RawJobs, m: number, opts: CleanOptions = {}): Cle
   const key = raw.rawId ?? raw.id
   const oId = out.id, oSubmit = out.submit, oRuntime = out.runtime, oRequested = out.requested, oProcs = out.procs, oUser = out.user
   const oWait = out.recordedWait, oLine = out.line, oAccount = out.account, rawUser = raw.user, rawWait = raw.recordedWait, rawAccount = raw.account
-  const keys = new Float64Array(kept) // the kept jobs' keys in output order, for the duplicate count
   for (let k = 0; k < kept; k++) {
     const i = order[k]
     const src = pos === null ? k : pos[k]
@@ -149,10 +148,9 @@ export function cleanJobs(raw: RawJobs, m: number, opts: CleanOptions = {}): Cle
     oRequested[k] = requested[src]; oProcs[k] = procs[src]; oUser[k] = rawUser[i]
     oWait[k] = rawWait[i]; oLine[k] = rawLine[i]
     if (oAccount) oAccount[k] = rawAccount![i]
-    keys[k] = key[i]
   }
   for (const e of extra) { const from = e.from, to = e.to; for (let k = 0; k < kept; k++) to[k] = from[order[k]] }
-  countDuplicates(keys, oLine, c.duplicate)
+  countDuplicates(key, order, oLine, c.duplicate)
 
   const overrunText = {
     drop: 'ran longer than requested (p > p̃): removed, as the research does (C7)',
@@ -181,29 +179,32 @@ export function cleanJobs(raw: RawJobs, m: number, opts: CleanOptions = {}): Cle
 }
 
 /**
- * Counts the jobs whose key (≥ 0; a negative key is unknown) was seen earlier in `keys` (output
- * order), with their lines as examples, as a Set walked in order would, without a Set of every key
- * (a 3M-entry Set cost seconds and ~100 bytes per job): increasing keys have no duplicate; else the
- * sorted copy finds the repeated values and only those are followed in order.
+ * Counts the jobs whose key (≥ 0; a negative key is unknown) was seen earlier in output order
+ * (job k is raw row order[k], its line lines[k]), with their lines as examples, as a Set walked in
+ * order would, without a Set of every key (a 3M-entry Set cost seconds and ~100 bytes per job):
+ * increasing keys have no duplicate; else a sorted copy finds the repeated values and only those
+ * are followed in order.
  */
-function countDuplicates(keys: Float64Array, lines: Int32Array, counter: ExampleCounter): void {
-  const n = keys.length
+function countDuplicates(key: Float64Array, order: Int32Array, lines: Int32Array, counter: ExampleCounter): void {
+  const n = order.length
   let increasing = true
   let last = -1
   for (let k = 0; k < n && increasing; k++) {
-    const v = keys[k]
+    const v = key[order[k]]
     if (!(v >= 0)) continue
     if (last >= 0 && !(v > last)) increasing = false
     last = v
   }
   if (increasing) return
-  const sorted = keys.slice().sort()
+  const sorted = new Float64Array(n)
+  for (let k = 0; k < n; k++) sorted[k] = key[order[k]]
+  sorted.sort()
   const repeated = new Set<number>()
   for (let k = 1; k < n; k++) if (sorted[k] >= 0 && sorted[k] === sorted[k - 1]) repeated.add(sorted[k])
   if (repeated.size === 0) return
   const seen = new Set<number>()
   for (let k = 0; k < n; k++) {
-    const v = keys[k]
+    const v = key[order[k]]
     if (!repeated.has(v)) continue
     if (seen.has(v)) counter.add(lines[k]); else seen.add(v)
   }
