@@ -4,6 +4,8 @@
 // docs/PERFORMANCE.md by hand, with what changed them. `--predict [n|logs]` and `--predict-tune`:
 // the learned regression (issue #22, docs/PREDICTIONS.md §Performance and §Model). `--learn
 // [trials] [tuples]`: the learned-priority trials (issue #23, docs/LEARN.md §Performance).
+// `--import-scale [n,n,…]`: import and import + replay of CEA-Curie tiled to n lines against the
+// gunzip-and-count floor, sequential and parallel parse, peak bytes per job (issue #24, docs/PERFORMANCE.md §Import at scale).
 import { execFileSync } from 'node:child_process'
 import { existsSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
