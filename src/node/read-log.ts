@@ -4,9 +4,13 @@ import { createReadStream, promises as fsp } from 'node:fs'
 import { createGunzip } from 'node:zlib'
 import { basename, join } from 'node:path'
 import { InputError } from '../core/workload/errors'
-import { Importer, importParsedFiles, type ImportOptions, type Workload } from '../core/workload/import'
+import { importParsedFiles, type ImportOptions, type Workload } from '../core/workload/import'
 import type { ParsedLog } from '../core/workload/types'
 import { nonRegularKind } from './regular-file'
+import { ParallelImporter, type ParallelOptions } from './parse-parallel'
+
+/** Import options, and how a big SWF log is parsed in parallel (src/node/parse-parallel.ts; tests force small chunks). */
+export type ReadOptions = ImportOptions & { parallel?: ParallelOptions }
 
 export interface ReadProgress {
   /** Compressed bytes read from disk so far, and the file size. */
@@ -27,7 +31,7 @@ export class FileInputError extends Error {
 /** Progress comes at most every `progressEveryMs` (and at most once per 1 MiB read) while reading,
  * and once more when the log is read and cleaned (all bytes, the final job count). An abort of
  * `signal` stops reading: readLog then rejects with the stream's AbortError (name 'AbortError'). */
-export async function readLog(path: string, opts: ImportOptions = {}, onProgress?: (p: ReadProgress) => void, signal?: AbortSignal, progressEveryMs = 100): Promise<Workload> {
+export async function readLog(path: string, opts: ReadOptions = {}, onProgress?: (p: ReadProgress) => void, signal?: AbortSignal, progressEveryMs = 100): Promise<Workload> {
   const { importer, log } = await parseFile(path, opts, onProgress, signal, progressEveryMs)
   try {
     return importParsedFiles([{ name: basename(path), log }], opts, importer.format)
@@ -43,7 +47,7 @@ export async function readLog(path: string, opts: ImportOptions = {}, onProgress
  * format. One path reads exactly as readLog. Progress counts the bytes of all files. `names`: the
  * files as the user knows them (an upload's temporary path means nothing), for the report.
  */
-export async function readLogs(paths: readonly string[], opts: ImportOptions = {}, onProgress?: (p: ReadProgress & { file: string }) => void, signal?: AbortSignal, progressEveryMs = 100, names?: readonly string[]): Promise<Workload> {
+export async function readLogs(paths: readonly string[], opts: ReadOptions = {}, onProgress?: (p: ReadProgress & { file: string }) => void, signal?: AbortSignal, progressEveryMs = 100, names?: readonly string[]): Promise<Workload> {
   if (paths.length === 0) throw new InputError('no log file was given')
   if (paths.length === 1) return readLog(paths[0], opts, onProgress && ((p) => onProgress({ ...p, file: paths[0] })), signal, progressEveryMs)
   const sizes: number[] = []
@@ -114,11 +118,11 @@ async function fileSize(path: string): Promise<number> {
   return size
 }
 
-/** Reads and parses one file (not cleaned yet). */
-async function parseFile(path: string, opts: ImportOptions, onProgress: ((p: ReadProgress) => void) | undefined, signal: AbortSignal | undefined, progressEveryMs: number): Promise<{ importer: Importer; log: ParsedLog }> {
+/** Reads and parses one file (not cleaned yet): big SWF logs in parallel threads (parse-parallel.ts). */
+async function parseFile(path: string, { parallel, ...opts }: ReadOptions, onProgress: ((p: ReadProgress) => void) | undefined, signal: AbortSignal | undefined, progressEveryMs: number): Promise<{ importer: ParallelImporter; log: ParsedLog }> {
   const size = await fileSize(path)
   const gz = await isGzip(path)
-  const importer = new Importer({ name: basename(path), ...opts })
+  const importer = new ParallelImporter({ name: basename(path), ...opts }, parallel)
   let bytesRead = 0
   let lastReport = 0
   try {
@@ -130,13 +134,18 @@ async function parseFile(path: string, opts: ImportOptions, onProgress: ((p: Rea
     })
     const stream = gz ? raw.pipe(createGunzip()) : raw
     if (gz) raw.on('error', (e) => stream.destroy(e))
-    for await (const chunk of stream) importer.feed(chunk as Uint8Array)
+    for await (const chunk of stream) {
+      const wait = importer.feed(chunk as Uint8Array)
+      if (wait) await wait
+    }
     signal?.throwIfAborted()
-    const log = importer.endParsed()
+    const log = await importer.endParsed()
     onProgress?.({ bytesRead: size, totalBytes: size, jobsRead: importer.jobsRead })
     return { importer, log }
   } catch (e) {
     throw toFileError(path, e, gz)
+  } finally {
+    importer.dispose()
   }
 }
 

@@ -32,8 +32,9 @@ export function machineSize(log: ParsedLog, given?: number): MachineSize {
   }
   let largest = 0
   const j = log.jobs
+  const reqProcs = j.reqProcs, allocProcs = j.allocProcs
   for (let i = 0; i < j.count; i++) {
-    const q = j.reqProcs[i] > 0 ? j.reqProcs[i] : j.allocProcs[i]
+    const q = reqProcs[i] > 0 ? reqProcs[i] : allocProcs[i]
     if (q > largest) largest = q
   }
   largest = Math.floor(largest)
@@ -71,12 +72,15 @@ export function cleanJobs(raw: RawJobs, m: number, opts: CleanOptions = {}): Cle
   const runtime = new Float64Array(n)
   let kept = 0
   let requestedMissing = 0
+  // The columns in locals: a property load per job on the (dictionary-shaped) table cost seconds on
+  // a 3M-job log (docs/PERFORMANCE.md §Import at scale).
+  const rawLine = raw.line, rawSubmit = raw.submit, rawRuntime = raw.runtime, rawReqProcs = raw.reqProcs, rawAlloc = raw.allocProcs, rawRequested = raw.requested, rawId = raw.id
   for (let i = 0; i < n; i++) {
-    const line = raw.line[i]
-    const r = raw.submit[i], p = raw.runtime[i]
+    const line = rawLine[i]
+    const r = rawSubmit[i], p = rawRuntime[i]
     if (!(r >= 0)) { c.submit.add(line); continue }                       // C5
     if (!(p >= 0)) { c.runtime.add(line); continue }                      // C5
-    const req = raw.reqProcs[i], alloc = raw.allocProcs[i]
+    const req = rawReqProcs[i], alloc = rawAlloc[i]
     let q: number
     if (req > 0) {
       q = req
@@ -84,7 +88,7 @@ export function cleanJobs(raw: RawJobs, m: number, opts: CleanOptions = {}): Cle
     } else if (alloc > 0) { q = alloc; c.procsFromAlloc.add(line) }       // C4
     else { c.noProcs.add(line); continue }                                // C4
     if (req > m || alloc > m) { c.tooBig.add(line); continue }            // C3
-    let pt = raw.requested[i]
+    let pt = rawRequested[i]
     if (!(pt > 0)) {
       requestedMissing++
       if (fallback === 'drop') { c.noRequested.add(line); continue }
@@ -109,9 +113,9 @@ export function cleanJobs(raw: RawJobs, m: number, opts: CleanOptions = {}): Cle
   let sorted = true
   for (let k = 1; k < kept; k++) {
     const a = keep[k - 1], b = keep[k]
-    if (raw.submit[b] < raw.submit[a] || (raw.submit[b] === raw.submit[a] && raw.id[b] < raw.id[a])) {
+    if (rawSubmit[b] < rawSubmit[a] || (rawSubmit[b] === rawSubmit[a] && rawId[b] < rawId[a])) {
       sorted = false
-      if (raw.submit[b] < raw.submit[a]) c.unsorted.add(raw.line[b])
+      if (rawSubmit[b] < rawSubmit[a]) c.unsorted.add(rawLine[b])
     }
   }
   let pos: Int32Array | null = null
@@ -119,7 +123,7 @@ export function cleanJobs(raw: RawJobs, m: number, opts: CleanOptions = {}): Cle
     const idx = Array.from({ length: kept }, (_, k) => k)
     idx.sort((x, y) => {
       const a = keep[x], b = keep[y]
-      return raw.submit[a] - raw.submit[b] || raw.id[a] - raw.id[b] || raw.line[a] - raw.line[b]
+      return rawSubmit[a] - rawSubmit[b] || rawId[a] - rawId[b] || rawLine[a] - rawLine[b]
     })
     pos = Int32Array.from(idx)
     order = Int32Array.from(idx, (k) => keep[k])
@@ -135,17 +139,18 @@ export function cleanJobs(raw: RawJobs, m: number, opts: CleanOptions = {}): Cle
   const extra = optionalColumns(raw).map(([name, from]) => ({ name, from, to: COLUMN_SPEC[name].make(kept) }))
   // Duplicates by the record's own id (sacct JobIDRaw) when the log has it: array tasks share `id`.
   const key = raw.rawId ?? raw.id
-  const seen = new Set<number>()
+  const oId = out.id, oSubmit = out.submit, oRuntime = out.runtime, oRequested = out.requested, oProcs = out.procs, oUser = out.user
+  const oWait = out.recordedWait, oLine = out.line, oAccount = out.account, rawUser = raw.user, rawWait = raw.recordedWait, rawAccount = raw.account
   for (let k = 0; k < kept; k++) {
     const i = order[k]
     const src = pos === null ? k : pos[k]
-    out.id[k] = raw.id[i]; out.submit[k] = raw.submit[i]; out.runtime[k] = runtime[src]
-    out.requested[k] = requested[src]; out.procs[k] = procs[src]; out.user[k] = raw.user[i]
-    out.recordedWait[k] = raw.recordedWait[i]; out.line[k] = raw.line[i]
-    if (out.account) out.account[k] = raw.account![i]
-    for (const e of extra) e.to[k] = e.from[i]
-    if (key[i] >= 0) { if (seen.has(key[i])) c.duplicate.add(raw.line[i]); else seen.add(key[i]) }
+    oId[k] = rawId[i]; oSubmit[k] = rawSubmit[i]; oRuntime[k] = runtime[src]
+    oRequested[k] = requested[src]; oProcs[k] = procs[src]; oUser[k] = rawUser[i]
+    oWait[k] = rawWait[i]; oLine[k] = rawLine[i]
+    if (oAccount) oAccount[k] = rawAccount![i]
   }
+  for (const e of extra) { const from = e.from, to = e.to; for (let k = 0; k < kept; k++) to[k] = from[order[k]] }
+  countDuplicates(key, order, oLine, c.duplicate)
 
   const overrunText = {
     drop: 'ran longer than requested (p > p̃): removed, as the research does (C7)',
@@ -171,6 +176,38 @@ export function cleanJobs(raw: RawJobs, m: number, opts: CleanOptions = {}): Cle
   ]
   const jobs: JobTable = { ...out, ...Object.fromEntries(extra.map((e) => [e.name, e.to])) }
   return { jobs, rules, requestedMissing }
+}
+
+/**
+ * Counts the jobs whose key (≥ 0; a negative key is unknown) was seen earlier in output order
+ * (job k is raw row order[k], its line lines[k]), with their lines as examples, as a Set walked in
+ * order would, without a Set of every key (a 3M-entry Set cost seconds and ~100 bytes per job):
+ * increasing keys have no duplicate; else a sorted copy finds the repeated values and only those
+ * are followed in order.
+ */
+function countDuplicates(key: Float64Array, order: Int32Array, lines: Int32Array, counter: ExampleCounter): void {
+  const n = order.length
+  let increasing = true
+  let last = -1
+  for (let k = 0; k < n && increasing; k++) {
+    const v = key[order[k]]
+    if (!(v >= 0)) continue
+    if (last >= 0 && !(v > last)) increasing = false
+    last = v
+  }
+  if (increasing) return
+  const sorted = new Float64Array(n)
+  for (let k = 0; k < n; k++) sorted[k] = key[order[k]]
+  sorted.sort()
+  const repeated = new Set<number>()
+  for (let k = 1; k < n; k++) if (sorted[k] >= 0 && sorted[k] === sorted[k - 1]) repeated.add(sorted[k])
+  if (repeated.size === 0) return
+  const seen = new Set<number>()
+  for (let k = 0; k < n; k++) {
+    const v = key[order[k]]
+    if (!repeated.has(v)) continue
+    if (seen.has(v)) counter.add(lines[k]); else seen.add(v)
+  }
 }
 
 /** Counts and sizes in the report's words: "93,312". */

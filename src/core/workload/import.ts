@@ -209,9 +209,11 @@ function finishImport(log: ParsedLog, opts: ImportOptions, formatSource: 'detect
   const overload = overloadWarning(offeredLoad(jobs, machine.procs))
   if (overload !== null) warnings.push(overload)
   let recordedWaits = 0
-  for (let i = 0; i < jobs.count; i++) if (jobs.recordedWait[i] === jobs.recordedWait[i]) recordedWaits++
-  const users = new Set<number>()
-  for (let i = 0; i < jobs.count; i++) if (jobs.user[i] >= 0) users.add(jobs.user[i])
+  const waitCol = jobs.recordedWait, userCol = jobs.user // locals: a property load per job cost seconds at 3M jobs
+  for (let i = 0; i < jobs.count; i++) if (waitCol[i] === waitCol[i]) recordedWaits++
+  const seenUser = new Uint8Array(log.users.length) // user indices are 0 … users − 1 (-1 = unknown)
+  let userCount = 0
+  for (let i = 0; i < jobs.count; i++) { const u = userCol[i]; if (u >= 0 && seenUser[u] === 0) { seenUser[u] = 1; userCount++ } }
   const first = jobs.count ? jobs.submit[0] : 0
   const last = jobs.count ? jobs.submit[jobs.count - 1] : 0
   // Parsers bound every time (limits.ts), so this Date is valid; the guard keeps a future parser honest.
@@ -226,7 +228,7 @@ function finishImport(log: ParsedLog, opts: ImportOptions, formatSource: 'detect
     machine, rules: [...log.parserDrops, ...cleaned.rules],
     badLines: { count: log.badLines, examples: [...log.badLineExamples] }, warnings,
     span: { firstSubmit: first, lastSubmit: last, seconds: last - first, unixStartTime: log.unixStartTime, startIso: iso(first), endIso: iso(last) },
-    users: users.size, requestedMissing: cleaned.requestedMissing, recordedWaits,
+    users: userCount, requestedMissing: cleaned.requestedMissing, recordedWaits,
     options: { overrun: opts.overrun ?? DEFAULTS.overrun.value, requestedFallback: fallback, procs: opts.procs ?? null },
     header: headerKeep,
     resources: missingFieldReport(log),

@@ -5,7 +5,7 @@ import { formatInt } from '../util/format'
 import { BadLines, RawJobsBuilder, emptyRow } from './builder'
 import { LineSplitter, lineText } from './lines'
 import { MAX_COUNT, MAX_DURATION_SECONDS, MAX_EPOCH_SECONDS, MAX_EXACT } from './limits'
-import type { LogParser, ParsedLog } from './types'
+import type { LineIssue, LogParser, ParsedLog, RawJobs } from './types'
 
 const FIELDS = 18
 const MAX_FIELDS = 64
@@ -22,8 +22,105 @@ const FIELD_MAX = FIELD_NAMES.map((_, f) =>
     : f === F_WAIT || f === F_RUNTIME || f === F_REQ_TIME || f === 18 ? MAX_DURATION_SECONDS
       : f === F_ALLOC || f === F_REQ_PROCS || f === F_STATUS ? MAX_COUNT : MAX_EXACT)
 
+/**
+ * What parsing a run of whole lines gives before the log-level results (machine size, warnings):
+ * the whole file, or one chunk of a parallel parse (src/core/workload/chunks.ts), whose line
+ * numbers start at 1 and whose user and partition indices are its own until mergeSwfChunks.
+ */
+export interface SwfChunk {
+  jobs: RawJobs
+  users: string[]
+  /** Partition names (field 16 as text), null when no job has one. */
+  partitions: string[] | null
+  header: Record<string, string>
+  extraColumns: number
+  firstExtraLine: number
+  badLines: number
+  badLineExamples: LineIssue[]
+  linesRead: number
+}
+
 export function createSwfParser(): LogParser {
-  const jobs = new RawJobsBuilder(1 << 14)
+  const core = swfCore(false, 1 << 14)
+  return {
+    format: 'swf',
+    get jobsRead() { return core.jobsRead() },
+    feed: (chunk) => core.feed(chunk),
+    end: () => finishSwf(core.end(false)),
+  }
+}
+
+/** Parses one chunk of whole lines (a continuation of the file unless `first`): exact-size columns,
+ * so that a worker thread can transfer them. */
+export function parseSwfChunk(bytes: Uint8Array, first: boolean): SwfChunk {
+  const core = swfCore(!first, Math.ceil(bytes.length / 48)) // SWF job lines are ~50–80 bytes
+  core.feed(bytes)
+  return core.end(true)
+}
+
+/**
+ * The chunks of one file, in order, as one parse: line numbers moved by the lines of the chunks
+ * before, users and partitions interned in order of first appearance (as one parser would), header
+ * keys first occurrence wins, the first unreadable lines kept as examples. Identical to parsing
+ * the file whole (test/unit/parse-chunks.test.ts).
+ */
+export function mergeSwfChunks(chunks: SwfChunk[]): ParsedLog {
+  return finishSwf(concatSwfChunks(chunks))
+}
+
+/** Takes the chunks out of `chunks` (each entry is dropped once copied, so that its columns can be
+ * freed while the merged ones fill: the chunks and the merged log are not held whole together). */
+function concatSwfChunks(chunks: (SwfChunk | null)[]): SwfChunk {
+  if (chunks.length === 1) return chunks[0]!
+  let n = 0
+  for (const c of chunks) n += c!.jobs.count
+  const out = new RawJobsBuilder(n)
+  const users: string[] = [], userIndex = new Map<string, number>()
+  const parts: string[] = [], partIndex = new Map<string, number>()
+  const header: Record<string, string> = {}
+  const examples: LineIssue[] = []
+  let lines = 0, bad = 0, extra = 0, firstExtra = 0
+  const hasPartition = chunks.some((c) => c!.partitions !== null)
+  const partition = hasPartition ? new Int32Array(n).fill(-1) : null
+  let o = 0
+  for (let ci = 0; ci < chunks.length; ci++) {
+    const c = chunks[ci]!
+    chunks[ci] = null
+    const uMap = Int32Array.from(c.users, (u) => internName(u, users, userIndex))
+    const pMap = c.partitions === null ? null : Int32Array.from(c.partitions, (p) => internName(p, parts, partIndex))
+    const j = c.jobs, k = j.count
+    out.id.set(j.id, o); out.submit.set(j.submit, o); out.recordedWait.set(j.recordedWait, o); out.runtime.set(j.runtime, o)
+    out.allocProcs.set(j.allocProcs, o); out.reqProcs.set(j.reqProcs, o); out.requested.set(j.requested, o); out.status.set(j.status, o)
+    const user = j.user, line = j.line, oUser = out.user, oLine = out.line
+    for (let i = 0; i < k; i++) { const u = user[i]; oUser[o + i] = u < 0 ? -1 : uMap[u]; oLine[o + i] = line[i] + lines }
+    if (partition !== null && pMap !== null) { const p = j.partition!; for (let i = 0; i < k; i++) partition[o + i] = p[i] < 0 ? -1 : pMap[p[i]] }
+    for (const key of Object.keys(c.header)) if (header[key] === undefined) header[key] = c.header[key]
+    for (const e of c.badLineExamples) if (examples.length < BAD_EXAMPLES) examples.push({ ...e, line: e.line + lines })
+    bad += c.badLines
+    if (c.extraColumns > 0 && extra === 0) firstExtra = c.firstExtraLine + lines
+    extra += c.extraColumns
+    lines += c.linesRead
+    o += k
+  }
+  out.count = n
+  const jobs = out.finish()
+  return {
+    jobs: partition === null ? jobs : { ...jobs, partition }, users, partitions: hasPartition ? parts : null, header,
+    extraColumns: extra, firstExtraLine: firstExtra, badLines: bad, badLineExamples: examples, linesRead: lines,
+  }
+}
+
+/** The unreadable lines a parse keeps as examples (BadLines' default). */
+const BAD_EXAMPLES = 10
+
+function internName(name: string, names: string[], index: Map<string, number>): number {
+  let k = index.get(name)
+  if (k === undefined) { k = names.length; names.push(name); index.set(name, k) }
+  return k
+}
+
+function swfCore(continuation: boolean, capacity: number) {
+  const jobs = new RawJobsBuilder(capacity)
   const bad = new BadLines()
   const header: Record<string, string> = {}
   const field = new Float64Array(FIELDS + 1) // 1-based
@@ -122,33 +219,49 @@ export function createSwfParser(): LogParser {
     }
   }
 
-  const splitter = new LineSplitter(onLine)
+  const splitter = new LineSplitter(onLine, continuation)
   return {
-    format: 'swf',
-    get jobsRead() { return jobs.count },
-    feed: (chunk) => splitter.feed(chunk),
-    end(): ParsedLog {
+    jobsRead: () => jobs.count,
+    feed: (chunk: Uint8Array) => splitter.feed(chunk),
+    end(exact: boolean): SwfChunk {
       splitter.end()
-      const warnings: string[] = []
-      if (extraColumns > 0) {
-        warnings.push(`${extraColumns === 1 ? '1 job line has' : `${formatInt(extraColumns)} job lines have`} more than 18 fields ` +
-          `(first at line ${firstExtraLine}); the columns after the 18 standard SWF fields were ignored.`)
-      }
-      const maxProcs = positiveHeader(header, 'MaxProcs', warnings)
-      const maxNodes = positiveHeader(header, 'MaxNodes', warnings)
-      const startText = header['UnixStartTime']
-      const unixStart = startText === undefined ? NaN : Number(startText)
-      const startOk = Math.abs(unixStart) <= MAX_EPOCH_SECONDS
-      if (startText !== undefined && !startOk) {
-        warnings.push(`The header's UnixStartTime "${preview(startText)}" is not a time (epoch seconds up to year 9999): dates are not shown.`)
-      }
+      const raw = jobs.finish()
       return {
-        format: 'swf', jobs: jobs.finish(), users: jobs.users, ...(jobs.has('partition') ? { partitions: jobs.partitions } : {}),
-        header, maxProcs, maxNodes,
-        unixStartTime: startOk ? unixStart : null,
-        linesRead: splitter.linesRead, badLines: bad.count, badLineExamples: bad.examples, parserDrops: [], warnings,
+        jobs: exact ? exactCopy(raw) : raw, users: jobs.users, partitions: jobs.has('partition') ? jobs.partitions : null, header,
+        extraColumns, firstExtraLine, badLines: bad.count, badLineExamples: bad.examples, linesRead: splitter.linesRead,
       }
     },
+  }
+}
+
+/** Columns in buffers of their own length (a view of a builder's larger buffer would transfer it all). */
+function exactCopy(raw: RawJobs): RawJobs {
+  const out: Record<string, unknown> = { count: raw.count }
+  for (const [k, v] of Object.entries(raw)) if (k !== 'count') out[k] = (v as Float64Array).slice()
+  return out as unknown as RawJobs
+}
+
+/** The log-level results of a whole parse: warnings, machine size from the header, start time. */
+function finishSwf(c: SwfChunk): ParsedLog {
+  const { header, extraColumns, firstExtraLine } = c
+  const warnings: string[] = []
+  if (extraColumns > 0) {
+    warnings.push(`${extraColumns === 1 ? '1 job line has' : `${formatInt(extraColumns)} job lines have`} more than 18 fields ` +
+      `(first at line ${firstExtraLine}); the columns after the 18 standard SWF fields were ignored.`)
+  }
+  const maxProcs = positiveHeader(header, 'MaxProcs', warnings)
+  const maxNodes = positiveHeader(header, 'MaxNodes', warnings)
+  const startText = header['UnixStartTime']
+  const unixStart = startText === undefined ? NaN : Number(startText)
+  const startOk = Math.abs(unixStart) <= MAX_EPOCH_SECONDS
+  if (startText !== undefined && !startOk) {
+    warnings.push(`The header's UnixStartTime "${preview(startText)}" is not a time (epoch seconds up to year 9999): dates are not shown.`)
+  }
+  return {
+    format: 'swf', jobs: c.jobs, users: c.users, ...(c.partitions !== null ? { partitions: c.partitions } : {}),
+    header, maxProcs, maxNodes,
+    unixStartTime: startOk ? unixStart : null,
+    linesRead: c.linesRead, badLines: c.badLines, badLineExamples: c.badLineExamples, parserDrops: [], warnings,
   }
 }
 

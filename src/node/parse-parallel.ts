@@ -1,0 +1,199 @@
+// Parallel parsing of a big SWF log (issue #24, docs/PERFORMANCE.md §Import at scale): the
+// decompressed stream is cut into line-aligned chunks (src/core/workload/chunks.ts) parsed by worker
+// threads into typed columns, merged in order into the same parse as the sequential parser's
+// (src/core/workload/swf.ts mergeSwfChunks). Small logs, other formats, and builds without the
+// worker script use the sequential Importer: same result, no thread started.
+import { existsSync } from 'node:fs'
+import { availableParallelism } from 'node:os'
+import { fileURLToPath } from 'node:url'
+import { Worker } from 'node:worker_threads'
+import { ChunkSplitter } from '../core/workload/chunks'
+import { detectFormat } from '../core/workload/detect'
+import { InputError } from '../core/workload/errors'
+import { Importer, type ImportOptions } from '../core/workload/import'
+import { checkText, lineTooLong } from '../core/workload/lines'
+import { mergeSwfChunks, parseSwfChunk, type SwfChunk } from '../core/workload/swf'
+import type { ParsedLog } from '../core/workload/types'
+
+/** Below this much decompressed text (≈ 220k SWF lines, a sequential parse of ~0.2 s) starting
+ * threads and merging costs more than it saves: the log is parsed in this thread. */
+export const PARALLEL_MIN_BYTES = 16 << 20
+/** Chunk size (≈ 55k SWF lines): big enough that messaging is negligible, small enough that the
+ * chunks in flight (two per worker) stay a few tens of MB. */
+export const PARALLEL_CHUNK_BYTES = 4 << 20
+/** At most this many parse threads: parsing scales until gunzip in the main thread is the limit. */
+export const PARALLEL_MAX_WORKERS = 8
+const DETECT_BYTES = 64 * 1024
+
+export interface ParallelOptions {
+  /** Parse threads; 0 parses the chunks in this thread (tests: the same chunking and merge). */
+  workers?: number
+  chunkBytes?: number
+  minBytes?: number
+  /** The built worker script; by default out/parse/parse-worker.js beside the bundle. */
+  workerPath?: string | null
+}
+
+type Settled = { ok: true; chunk: SwfChunk } | { ok: false; message: string; line: number | null; code: string | null }
+
+/** The worker script next to the running bundle (out/cli, out/bench, out/engine and their assets/), or
+ * null. Not in Electron yet: its build does not ship the script, and a worker loaded from an asar
+ * archive is untested, so the app parses in one thread. */
+export function defaultParseWorkerPath(): string | null {
+  if (process.versions.electron !== undefined) return null
+  for (const rel of ['../parse/parse-worker.js', '../../parse/parse-worker.js']) {
+    const p = fileURLToPath(new URL(rel, import.meta.url))
+    if (existsSync(p)) return p
+  }
+  return null
+}
+
+/**
+ * The Importer's surface (feed, endParsed, jobsRead, format) with parallel parsing of big SWF logs.
+ * feed may return a promise: await it before feeding more (back-pressure on the chunks in flight).
+ * dispose() stops the threads (always call it, also after an error or an abort).
+ */
+export class ParallelImporter {
+  private held: Uint8Array[] = []
+  private heldBytes = 0
+  private fed = 0
+  private seq: Importer | null = null
+  private splitter: ChunkSplitter | null = null
+  private readonly results: Promise<Settled>[] = []
+  private threads: Thread[] = []
+  private jobsDone = 0
+  private readonly workers: number
+  private readonly chunkBytes: number
+  private readonly minBytes: number
+  private readonly workerPath: string | null
+
+  constructor(private readonly opts: ImportOptions = {}, par: ParallelOptions = {}) {
+    this.workerPath = par.workerPath === undefined ? defaultParseWorkerPath() : par.workerPath
+    this.workers = par.workers ?? Math.min(PARALLEL_MAX_WORKERS, availableParallelism())
+    this.chunkBytes = par.chunkBytes ?? PARALLEL_CHUNK_BYTES
+    this.minBytes = par.minBytes ?? PARALLEL_MIN_BYTES
+    if (this.workers > 0 && this.workerPath === null) this.seq = new Importer(opts) // no worker script: sequential
+    else new Importer(opts) // checks the options (machine size, format) up front, as the Importer does
+  }
+
+  get jobsRead(): number {
+    return this.seq !== null ? this.seq.jobsRead : this.jobsDone
+  }
+
+  get format(): 'detected' | 'given' {
+    return this.opts.format !== undefined ? 'given' : 'detected'
+  }
+
+  /** Whether the chunks go to parallel parsing (known once enough bytes were fed). */
+  get parallel(): boolean {
+    return this.splitter !== null
+  }
+
+  feed(chunk: Uint8Array): Promise<void> | void {
+    if (chunk.length === 0) return
+    if (this.fed === 0) checkText(chunk)
+    this.fed += chunk.length
+    if (this.seq !== null) { this.seq.feed(chunk); return }
+    if (this.splitter !== null) return this.dispatch(this.splitter.push(chunk))
+    this.held.push(chunk)
+    this.heldBytes += chunk.length
+    if (this.heldBytes >= Math.max(DETECT_BYTES, this.minBytes)) return this.decide()
+  }
+
+  async endParsed(): Promise<ParsedLog> {
+    if (this.splitter === null && this.seq === null) this.toSequential()
+    if (this.seq !== null) return this.seq.endParsed()
+    const last = this.splitter!.end()
+    if (last !== null) await this.dispatch([last])
+    const chunks: SwfChunk[] = []
+    let lines = 0
+    for (const r of this.results) {
+      const s = await r
+      if (!s.ok) throw s.code === 'line-too-long' && s.line !== null ? lineTooLong(s.line + lines) : new InputError(s.message, s.line === null ? null : s.line + lines)
+      chunks.push(s.chunk)
+      lines += s.chunk.linesRead
+    }
+    this.results.length = 0
+    this.dispose()
+    return mergeSwfChunks(chunks)
+  }
+
+  dispose(): void {
+    for (const t of this.threads) { t.waiting.length = 0; void t.worker.terminate() }
+    this.threads = []
+  }
+
+  private decide(): Promise<void> | void {
+    const head = concatHead(this.held, DETECT_BYTES)
+    const format = this.opts.format ?? detectFormat(head)
+    if (format !== 'swf') { this.toSequential(); return }
+    this.splitter = new ChunkSplitter(this.chunkBytes)
+    const held = this.held
+    this.held = []
+    const ready: Uint8Array[] = []
+    for (const h of held) ready.push(...this.splitter.push(h))
+    return this.dispatch(ready)
+  }
+
+  private toSequential(): void {
+    this.seq = new Importer(this.opts)
+    for (const h of this.held) this.seq.feed(h)
+    this.held = []
+  }
+
+  private async dispatch(chunks: Uint8Array[]): Promise<void> {
+    for (const bytes of chunks) {
+      const first = this.results.length === 0
+      const done = this.workers === 0 ? Promise.resolve(parseHere(bytes, first)) : this.send(bytes, first)
+      this.results.push(done.then((s) => { if (s.ok) this.jobsDone += s.chunk.jobs.count; return s }))
+      // Back-pressure: at most two chunks in flight per thread (they finish roughly in order).
+      const inFlight = this.workers * 2
+      if (this.workers > 0 && this.results.length > inFlight) await this.results[this.results.length - 1 - inFlight]
+    }
+  }
+
+  private send(bytes: Uint8Array, first: boolean): Promise<Settled> {
+    const k = this.results.length % this.workers
+    while (this.threads.length <= k) this.threads.push(startThread(this.workerPath!))
+    const t = this.threads[k]
+    return new Promise<Settled>((resolve) => {
+      t.waiting.push(resolve)
+      t.worker.postMessage({ bytes, first }, [bytes.buffer as ArrayBuffer])
+    })
+  }
+}
+
+/** A parse thread and the answers it owes, in the order its chunks were sent (it answers in that order). */
+interface Thread { worker: Worker; waiting: ((s: Settled) => void)[] }
+
+function startThread(path: string): Thread {
+  const t: Thread = { worker: new Worker(path), waiting: [] }
+  t.worker.on('message', (m: Settled) => t.waiting.shift()?.(m))
+  const fail = (why: string) => { for (const w of t.waiting.splice(0)) w({ ok: false, message: `a parse thread failed: ${why}`, line: null, code: null }) }
+  t.worker.on('error', (e: Error) => fail(e.message))
+  t.worker.on('exit', (code) => fail(`it exited (code ${code})`))
+  return t
+}
+
+function parseHere(bytes: Uint8Array, first: boolean): Settled {
+  try {
+    return { ok: true, chunk: parseSwfChunk(bytes, first) }
+  } catch (e) {
+    if (!(e instanceof InputError)) throw e
+    return { ok: false, message: e.message, line: e.line, code: e.code }
+  }
+}
+
+function concatHead(pieces: Uint8Array[], limit: number): Uint8Array {
+  let n = 0
+  for (const p of pieces) n += p.length
+  const out = new Uint8Array(Math.min(n, limit))
+  let o = 0
+  for (const p of pieces) {
+    if (o >= out.length) break
+    const part = p.subarray(0, out.length - o)
+    out.set(part, o)
+    o += part.length
+  }
+  return out
+}
