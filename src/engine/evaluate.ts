@@ -17,6 +17,7 @@ import type { Compat, SimConfig } from '../core/sim/types'
 import type { ImportOptions, Workload } from '../core/workload/import'
 import { readLogs } from '../node/read-log'
 import type { WorkloadSetup } from './protocol'
+import { trace } from './trace'
 
 export const GENERATOR = 'easytune 0.1.0'
 
@@ -57,19 +58,24 @@ export async function evaluate(req: EvaluateRequest, runCells: CellRunner, sha25
     const family = slurmFamily(machine.model.scheduling).map((slurm): Candidate => ({ primary: 'FCFS', backfill: 'same', slurm }))
     spec = { ...spec, candidates: [...spec.candidates, ...family] }
   }
+  trace('evaluate: start')
   const prepared = prepare(w.jobs, w.machineProcs, spec.split, spec.resample, compat)
+  trace('evaluate: prepared')
   const cells = campaignCells(spec)
   const setup: WorkloadSetup = { logPath: req.logPath, ...(req.logPaths ? { logPaths: req.logPaths } : {}), importOptions: req.importOptions, split: spec.split, resample: spec.resample, tau: spec.tau, ...(compat === 'none' ? {} : { compat }), ...(req.machine ? { machine: req.machine } : {}) }
   const running = runCells(setup, cells)
   // While the workers start and compute, this process does its own share: the baseline on the
   // whole log, compared with the recorded history (docs/CLUSTER.md §Fidelity).
   const calibration = baselineFidelity(w, machine, compat)
+  trace('evaluate: calibration done')
   const results = await running
+  trace('evaluate: campaign cells back')
   const data = {
     train: { weeks: prepared.trainReal.originalWeeks, jobs: prepared.split.trainStats.jobs },
     test: { weeks: prepared.testReal.originalWeeks, jobs: prepared.split.testStats.jobs },
   }
   const selection = summarize(spec, results, req.verdict, spec.resample.seed, data)
+  trace('evaluate: selection done')
   const result = buildResult({
     generator: GENERATOR, sha256, report: w.report, machineProcs: w.machineProcs, unixStartTime: w.unixStartTime,
     spec, selection, results,
@@ -84,7 +90,9 @@ export async function evaluate(req: EvaluateRequest, runCells: CellRunner, sha25
   const recommended = selection.recommended === null ? null : selection.candidates[selection.recommended]
   const impact = recommendationImpact(prepared.split, w.machineProcs, recommended, w, req.verdict.risk.maxWaitRatio, compat === 'none' ? {} : { compat }, machine)
   // The exported configuration itself, simulated under Slurm's scheduling (docs/CLUSTER.md §As deployed).
+  trace('evaluate: impact done')
   const asDeployed = await deployedFigures(req, setup, selection, data, runCells, machine, w.machineProcs)
+  trace('evaluate: as deployed done')
   return { result: withAsDeployed(withImpact(result, impact), asDeployed), workload: w }
 }
 

@@ -15,6 +15,7 @@ import { cellLabel } from './label'
 import { hashLogFiles } from './log-hash'
 import { defaultWorkerCount, defaultWorkerPath, forkNode, WorkerSession, type CrashInfo, type ForkWorker, type SessionOptions, type WorkerState } from './lifecycle'
 import type { WorkloadSetup } from './protocol'
+import { trace } from './trace'
 
 export { cellLabel } from './label'
 export { hashLogFiles } from './log-hash'
@@ -77,6 +78,7 @@ export class EnginePool {
   /** Runs every cell (duplicates once) and returns the results keyed by cellKey, in cell order. */
   async run(setup: WorkloadSetup, cells: CellSpec[], opts: RunOptions = {}): Promise<Map<string, CellResult>> {
     opts.signal?.throwIfAborted()
+    trace(`pool run: ${cells.length} cells on ${this.workers} workers`)
     if (!existsSync(this.workerPath)) throw new Error(`the engine worker is not built: ${this.workerPath} is missing (run npm run build:cli)`)
     const unique = new Map<string, CellSpec>()
     for (const c of cells) if (!unique.has(cellKey(c))) unique.set(cellKey(c), c)
@@ -122,8 +124,10 @@ export class EnginePool {
           },
         })
       } finally {
+        trace('pool run: cells done, closing')
         await session.close()
         await Promise.all(writes)
+        trace('pool run: closed')
       }
       opts.onProgress?.(progress.snapshot(session, true))
     } else {
