@@ -87,11 +87,20 @@ export async function evaluate(req: EvaluateRequest, runCells: CellRunner, sha25
   })
   // Who gains, who loses (docs/IMPACT.md): two simulations of each part's real weeks; none without
   // a recommendation. The sentence then names the groups beyond the risk ratio.
+  // The exported configuration itself, simulated under Slurm's scheduling (docs/CLUSTER.md §As deployed):
+  // its workers start now and this process computes the impact meanwhile, instead of before
+  // starting them (docs/PERFORMANCE.md §The pool at full speed).
+  const deploying = deployedFigures(req, setup, selection, data, runCells, machine, w.machineProcs)
   const recommended = selection.recommended === null ? null : selection.candidates[selection.recommended]
-  const impact = recommendationImpact(prepared.split, w.machineProcs, recommended, w, req.verdict.risk.maxWaitRatio, compat === 'none' ? {} : { compat }, machine)
-  // The exported configuration itself, simulated under Slurm's scheduling (docs/CLUSTER.md §As deployed).
+  let impact: ReturnType<typeof recommendationImpact>
+  try {
+    impact = recommendationImpact(prepared.split, w.machineProcs, recommended, w, req.verdict.risk.maxWaitRatio, compat === 'none' ? {} : { compat }, machine)
+  } catch (e) {
+    await deploying.catch(() => {})
+    throw e
+  }
   trace('evaluate: impact done')
-  const asDeployed = await deployedFigures(req, setup, selection, data, runCells, machine, w.machineProcs)
+  const asDeployed = await deploying
   trace('evaluate: as deployed done')
   return { result: withAsDeployed(withImpact(result, impact), asDeployed), workload: w }
 }
