@@ -27,7 +27,7 @@ import { InputError } from '../core/workload/errors'
 import { packageRoot } from '../node/package-root'
 import { FileInputError } from '../node/read-log'
 import { unitLabel, unitName } from './label'
-import { trace } from './trace'
+import { trace, tracing } from './trace'
 import { needsSetup, type FromWorker, type ToWorker, type UnitResult, type WorkloadSetup, type WorkUnit } from './protocol'
 
 /** A unit that stops its worker this many times ends the session. */
@@ -247,7 +247,7 @@ export class WorkerSession {
   }
 
   private onMessage(slot: Slot, m: FromWorker): void {
-    if (m.type !== 'progress' && m.type !== 'import-progress') trace(`worker ${slot.worker}: ${m.type}${m.type === 'done' ? ` ${m.id}` : ''}`)
+    if (tracing && m.type !== 'progress' && m.type !== 'import-progress') trace(`worker ${slot.worker}: ${m.type}${m.type === 'done' ? ` ${m.id}` : ''}`)
     switch (m.type) {
       case 'ready':
         // A utility process has no pid until it has spawned (Electron): it has by now.
