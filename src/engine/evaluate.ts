@@ -85,12 +85,12 @@ export async function evaluate(req: EvaluateRequest, runCells: CellRunner, sha25
     calibration, cells: cells.length, maxRequestedSeconds: maxRequested(w.jobs.requested, w.jobs.count),
     machine: machineSummary(machine?.model ?? null, w.machineProcs, w.report.machine.source),
   })
-  // Who gains, who loses (docs/IMPACT.md): two simulations of each part's real weeks; none without
-  // a recommendation. The sentence then names the groups beyond the risk ratio.
   // The exported configuration itself, simulated under Slurm's scheduling (docs/CLUSTER.md §As deployed):
   // its workers start now and this process computes the impact meanwhile, instead of before
   // starting them (docs/PERFORMANCE.md §The pool at full speed).
   const deploying = deployedFigures(req, setup, selection, data, runCells, machine, w.machineProcs)
+  // Who gains, who loses (docs/IMPACT.md): two simulations of each part's real weeks; none without
+  // a recommendation. The sentence then names the groups beyond the risk ratio.
   const recommended = selection.recommended === null ? null : selection.candidates[selection.recommended]
   let impact: ReturnType<typeof recommendationImpact>
   try {
