@@ -118,7 +118,7 @@ export class EnginePool {
           onDone: (i, r) => {
             const cell = todo[i]
             results.set(cellKey(cell), r)
-            progress.computed(r)
+            progress.computed(cell, r)
             opts.onCell?.(cell, r)
             const { cache } = opts
             if (cache && scope) {
@@ -154,29 +154,41 @@ async function mapLimited<T, R>(items: readonly T[], limit: number, f: (item: T)
   return out
 }
 
-/** A campaign's progress in cells and week samples, and its ETA from this run's computing rate. */
+/** A campaign's progress in cells and week samples, and its ETA from this run's computing rate.
+ * Kept as running sums, so a snapshot costs the same whatever the number of cells: the parent
+ * takes one at every message of a worker (about ten per cell), and a scan of every cell each time
+ * grew with the square of the cells (docs/PERFORMANCE.md §The pool at full speed). */
 class CampaignProgress {
   readonly cachedCells: number
   private computedSamples = 0
   private computeStart = 0
+  /** Week samples of the cells with a result (cached or computed). */
+  private samplesOfResults = 0
+  /** Week samples of the cells still to compute, from the week counts of the setup once a worker has read it. */
+  private toCompute: { samples: number; weeks: WeekCounts } | null = null
 
   constructor(private readonly cells: Map<string, CellSpec>, private readonly results: Map<string, CellResult>) {
     this.cachedCells = results.size
+    for (const r of results.values()) this.samplesOfResults += r.jobs.length
   }
 
-  computed(r: CellResult): void {
+  /** A computed cell's result, just added to the results. */
+  computed(cell: CellSpec, r: CellResult): void {
     this.computedSamples += r.jobs.length
+    this.samplesOfResults += r.jobs.length
+    if (this.toCompute) this.toCompute.samples -= cellWeeks(cell, this.toCompute.weeks)
   }
 
   snapshot(session: WorkerSession | null, finished: boolean): EngineProgress {
     const weeks = session?.weeks ?? null
     if (weeks && this.computeStart === 0) this.computeStart = Date.now()
-    let samplesTotal = 0, samplesDone = 0
-    for (const [key, cell] of this.cells) {
-      const r = this.results.get(key)
-      samplesTotal += r ? r.jobs.length : weeks ? (cell.samples === 'real' ? weeks[cell.part === 'train' ? 'trainReal' : 'testReal'] ?? weeks[cell.part] : weeks[cell.part]) : 0
-      if (r) samplesDone += r.jobs.length
+    if (weeks && !this.toCompute) {
+      let samples = 0
+      for (const [key, cell] of this.cells) if (!this.results.has(key)) samples += cellWeeks(cell, weeks)
+      this.toCompute = { samples, weeks }
     }
+    let samplesTotal = this.samplesOfResults + (weeks && this.toCompute ? this.toCompute.samples : 0)
+    let samplesDone = this.samplesOfResults
     const workers = finished ? [] : session?.workers ?? []
     const partial = workers.reduce((a, w) => a + w.samplesDone, 0)
     samplesDone += partial
@@ -193,3 +205,9 @@ class CampaignProgress {
   }
 }
 
+type WeekCounts = NonNullable<WorkerSession['weeks']>
+
+/** Week samples a cell runs on, from the setup's week counts. */
+function cellWeeks(cell: CellSpec, weeks: WeekCounts): number {
+  return cell.samples === 'real' ? weeks[cell.part === 'train' ? 'trainReal' : 'testReal'] ?? weeks[cell.part] : weeks[cell.part]
+}
