@@ -6,9 +6,11 @@
 // [trials] [tuples]`: the learned-priority trials (issue #23, docs/LEARN.md §Performance).
 // `--import-scale [n,n,…]`: import and import + replay of CEA-Curie tiled to n lines against the
 // gunzip-and-count floor, sequential and parallel parse, peak bytes per job (issue #24, docs/PERFORMANCE.md §Import at scale).
+// `--pool [runs]`: the engine pool's speed-up from 1 to 2 workers (and more where there are cores) on
+// KTH-SP2 (issue #24, docs/PERFORMANCE.md §The pool at full speed).
 import { execFileSync } from 'node:child_process'
-import { existsSync, statSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { availableParallelism, tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { simulateEasyOnNodes } from '../src/core/cluster/easy'
 import { simulateCluster } from '../src/core/cluster/simulate'
@@ -203,6 +205,56 @@ function protocol(): void {
   const one = time(1)
   const two = time(2)
   console.log(`KTH-SP2 protocol (49 pairs x (250 train + 250 test) weeks, threshold none = 24,500 week simulations), whole command: 1 worker ${one.toFixed(1)} s, 2 workers ${two.toFixed(1)} s, speed-up ${(one / two).toFixed(2)}x`)
+}
+
+/** CPU seconds (user + system) of this process's finished children and theirs (Linux: /proc/self/stat); null elsewhere. */
+function childrenCpu(): number | null {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8')
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    return (Number(f[13]) + Number(f[14])) / 100 // cutime, cstime in clock ticks (USER_HZ = 100)
+  } catch {
+    return null
+  }
+}
+
+/**
+ * `--pool [runs]`: the whole `easytune evaluate` command on KTH-SP2 with 1, 2, … workers (up to
+ * the cores), the thesis grid (--preset ch5) and the default candidates, no cache: wall time
+ * (best of `runs`), the CPU time of every process, speed-up and efficiency against 1 worker. The
+ * result documents of every worker count must be the same bytes.
+ */
+function pool(runs: number): void {
+  const log = existsSync(KTH) ? KTH : resolve(DATA, 'swf/KTH-SP2-1996-2.1-cln.swf.gz')
+  if (!existsSync(log)) { console.log(`KTH-SP2: ${log} not found, skipped`); return }
+  const counts = [...new Set([1, 2, ...[4, 8].filter((n) => n <= availableParallelism())])]
+  console.log(`engine pool on KTH-SP2, whole \`easytune evaluate\` command, --no-cache, best of ${runs}; ${availableParallelism()} cores`)
+  for (const [name, args] of [['--preset ch5 (thesis grid)', ['--preset', 'ch5']], ['default candidates', []]] as const) {
+    let base = 0
+    let doc: string | null = null
+    for (const n of counts) {
+      const out = join(tmpdir(), `easytune-bench-pool-${n}.json`)
+      let wall = Infinity, cpu = Infinity
+      for (let r = 0; r < runs; r++) {
+        const c0 = childrenCpu()
+        const t = performance.now()
+        execFileSync(process.execPath, ['bin/easytune.js', 'evaluate', log, ...args, '--no-cache', '--workers', String(n), '--json', out], { stdio: ['ignore', 'ignore', 'ignore'] })
+        wall = Math.min(wall, (performance.now() - t) / 1000)
+        const c1 = childrenCpu()
+        if (c0 !== null && c1 !== null) cpu = Math.min(cpu, c1 - c0)
+      }
+      const text = readFileSync(out, 'utf8')
+      const same = doc === null ? '' : text === doc ? ', same document' : ', DOCUMENT DIFFERS from 1 worker'
+      doc ??= text
+      if (n === 1) base = wall
+      console.log(`  ${name}, ${n} worker${n === 1 ? ' ' : 's'}: ${wall.toFixed(2)} s wall${Number.isFinite(cpu) ? `, ${cpu.toFixed(2)} s CPU` : ''}; speed-up ${(base / wall).toFixed(2)}x, efficiency ${((100 * base) / wall / n).toFixed(0)}%${same}`)
+    }
+  }
+}
+
+if (process.argv[2] === '--pool') {
+  pool(process.argv[3] ? Number(process.argv[3]) : 1)
+  process.exit(0)
 }
 
 /** Best of `runs` timings of fn (seconds), after one warm-up. */

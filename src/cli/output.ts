@@ -47,14 +47,25 @@ export function writeJson(io: Io, target: { file: string | null }, value: unknow
   }
 }
 
+/** Shortest time between two redraws of the same progress line, ms. */
+export const PROGRESS_REDRAW_MS = 100
+
 /** A one-line progress display on stderr, shown after `delayMs` and only on a terminal. */
 export class Progress {
   private readonly t0 = Date.now()
   private shown = false
+  private drawnAt = 0
+  private drawnLabel = ''
   constructor(private readonly io: Io, private readonly delayMs = 1000) {}
 
+  /** Redraws at most every PROGRESS_REDRAW_MS while the label stays the same: a campaign's
+   * workers report about ten times per cell, hundreds of times a second (docs/PERFORMANCE.md §The pool at full speed). */
   update(label: string, fraction: number | null, detail = ''): void {
-    if (!this.io.tty || Date.now() - this.t0 < this.delayMs) return
+    if (!this.io.tty) return
+    const now = Date.now()
+    if (now - this.t0 < this.delayMs || (label === this.drawnLabel && now - this.drawnAt < PROGRESS_REDRAW_MS)) return
+    this.drawnAt = now
+    this.drawnLabel = label
     this.shown = true
     const width = 30
     const bar = fraction === null ? '' : `[${'#'.repeat(Math.round(fraction * width)).padEnd(width, '.')}] ${(fraction * 100).toFixed(0).padStart(3)}% `

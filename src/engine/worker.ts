@@ -33,6 +33,7 @@ import { whatIfRun } from './analyses'
 import { fidelityReplay } from '../core/export/predicted-fidelity'
 import { runTuple } from '../core/learn/trials'
 import { splitWorkload } from '../core/tune/split'
+import { trace, tracing } from './trace'
 
 const port = workerPort()
 const progress = new ProgressReporter((m) => port.post(m))
@@ -58,6 +59,7 @@ port.onMessage((msg, ports) => {
   }
   chain = chain.then(() => handle(msg)).catch((e: unknown) => postError(null, e))
 })
+trace(`worker loaded (${performance.now().toFixed(0)} ms after its process started)`)
 port.post({ type: 'ready', transport: port.transport })
 
 async function handle(msg: ToWorker): Promise<void> {
@@ -72,8 +74,11 @@ async function handle(msg: ToWorker): Promise<void> {
 async function setup(s: WorkloadSetup): Promise<void> {
   state = null
   try {
+    trace('setup: reading the log')
     const w = await readLogs(s.logPaths ?? [s.logPath], s.importOptions)
+    trace('setup: log read')
     const prepared = s.prepare === false ? null : prepare(w.jobs, w.machineProcs, s.split, s.resample, s.compat ?? 'none')
+    trace('setup: prepared')
     // The node-level machine (docs/CLUSTER.md), built here as the parent builds it: same inputs, same model.
     const machine = campaignMachine(s.machine, w)
     state = { workload: w, setup: s, prepared, trainWeeks: null, machine, extremeBounds: new Map() }
@@ -86,9 +91,12 @@ async function setup(s: WorkloadSetup): Promise<void> {
 async function run(id: number, unit: WorkUnit): Promise<void> {
   if (crashAfter !== null && unitsFinished >= crashAfter) process.exit(1)
   try {
+    const t0 = tracing ? performance.now() : 0
     const result = unit.kind === 'import' ? await importLog(id, unit) : compute(id, unit)
     unitsFinished++
+    const t1 = tracing ? performance.now() : 0
     port.post({ type: 'done', id, result })
+    if (tracing) trace(`unit ${id} ${unit.kind === 'cell' ? cellLabel(unit.cell) : unit.kind}: compute ${(t1 - t0).toFixed(1)} ms, post ${(performance.now() - t1).toFixed(2)} ms`)
   } catch (e) {
     postError(id, e)
   }

@@ -161,6 +161,7 @@ export async function evaluateCommand(argv: string[], io: Io): Promise<number> {
           signal, cache, workloadHash: sha,
           onProgress: (p) => {
             runs[runs.length - 1].cached = p.cachedCells
+            if (!io.tty) return // no progress line to draw: skip its text (about ten calls a cell)
             const eta = p.etaSeconds === null ? '' : `, ${formatDuration(p.etaSeconds)} left`
             progress.update('simulating', p.cellsTotal ? p.cellsDone / p.cellsTotal : null, `${int(p.cellsDone)}/${int(p.cellsTotal)} cells${p.cachedCells ? ` (${int(p.cachedCells)} cached)` : ''}${eta}`)
           },
