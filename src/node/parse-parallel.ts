@@ -32,6 +32,10 @@ export interface ParallelOptions {
   minBytes?: number
   /** The built worker script; by default out/parse/parse-worker.js beside the bundle. */
   workerPath?: string | null
+  /** The decompressed size when known up front (src/node/read-log.ts textSize): a log known to be
+   * below `minBytes` is parsed sequentially from its first byte, so its progress counts jobs as it
+   * reads instead of holding the bytes until the end to decide. */
+  expectedBytes?: number | null
 }
 
 type Settled = { ok: true; chunk: SwfChunk } | { ok: false; message: string; line: number | null; code: string | null }
@@ -72,7 +76,8 @@ export class ParallelImporter {
     this.workers = par.workers ?? Math.min(PARALLEL_MAX_WORKERS, availableParallelism())
     this.chunkBytes = par.chunkBytes ?? PARALLEL_CHUNK_BYTES
     this.minBytes = par.minBytes ?? PARALLEL_MIN_BYTES
-    if (this.workers > 0 && this.workerPath === null) this.seq = new Importer(opts) // no worker script: sequential
+    const small = par.expectedBytes != null && par.expectedBytes < this.minBytes
+    if ((this.workers > 0 && this.workerPath === null) || small) this.seq = new Importer(opts) // no worker script, or a small log: sequential
     else new Importer(opts) // checks the options (machine size, format) up front, as the Importer does
   }
 

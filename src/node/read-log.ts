@@ -122,7 +122,7 @@ async function fileSize(path: string): Promise<number> {
 async function parseFile(path: string, { parallel, ...opts }: ReadOptions, onProgress: ((p: ReadProgress) => void) | undefined, signal: AbortSignal | undefined, progressEveryMs: number): Promise<{ importer: ParallelImporter; log: ParsedLog }> {
   const size = await fileSize(path)
   const gz = await isGzip(path)
-  const importer = new ParallelImporter({ name: basename(path), ...opts }, parallel)
+  const importer = new ParallelImporter({ name: basename(path), ...opts }, { expectedBytes: await textSize(path, size, gz), ...parallel })
   let bytesRead = 0
   let lastReport = 0
   try {
@@ -158,6 +158,21 @@ function toFileError(path: string, e: unknown, gz: boolean): Error {
     return new FileInputError(path, null, `the gzip data is truncated or corrupt (${err.message}); download or copy the file again`)
   }
   return err
+}
+
+/** The decompressed size of a file, as far as it is known before reading it: a plain file's size;
+ * for gzip the trailer's ISIZE (the size modulo 2^32 of the last member), never less than the
+ * compressed size. Only a hint for choosing parallel parsing (src/node/parse-parallel.ts). */
+async function textSize(path: string, size: number, gz: boolean): Promise<number> {
+  if (!gz || size < 18) return size
+  const fh = await fsp.open(path, 'r')
+  try {
+    const b = Buffer.alloc(4)
+    const { bytesRead } = await fh.read(b, 0, 4, size - 4)
+    return bytesRead === 4 ? Math.max(size, b.readUInt32LE(0)) : size
+  } finally {
+    await fh.close()
+  }
 }
 
 async function isGzip(path: string): Promise<boolean> {
