@@ -70,12 +70,12 @@ function learn(key, seed) {
   return { json: JSON.parse(readFileSync(out, 'utf8')), seconds }
 }
 
-function evaluate(key, fns, objective) {
+function evaluate(key, fns, objective, extra = []) {
   const log = LOGS[key]
-  const out = join(OUT, `${key}-evaluate-${objective}.json`)
+  const out = join(OUT, `${key}-evaluate-${objective}${extra.length ? '-norisk' : ''}.json`)
   const primaries = [...fns.map((f) => `fn:${f.expression}`), ...BUILTINS].join(',')
   const seconds = run(['evaluate', resolve(DATA, log.file), ...log.extra, '--primaries', primaries, '--backfills', 'same', '--thresholds', 'none',
-    '--objective', objective, '--weeks', o.weeks, '--seed', o.seed, '--workers', o.workers, '--json', out], `evaluate ${key}`)
+    '--objective', objective, '--weeks', o.weeks, '--seed', o.seed, '--workers', o.workers, ...extra, '--json', out], `evaluate ${key}`)
   return { json: JSON.parse(readFileSync(out, 'utf8')), seconds }
 }
 
@@ -103,7 +103,7 @@ function learnTable(j, seconds) {
   return lines.join('\n')
 }
 
-function evaluateTable(bsld, wait) {
+function evaluateTable(bsld, wait, free) {
   const b = bsld.json, w = wait.json
   const waitOf = new Map(w.candidates.map((c) => [c.primary, c]))
   const lines = [
@@ -119,6 +119,7 @@ function evaluateTable(bsld, wait) {
   }
   lines.push('', `evaluate's verdict, objective AvgBsld: ${b.recommendation.verdict}. ${b.recommendation.sentence}`)
   lines.push('', `evaluate's verdict, objective mean wait: ${w.recommendation.verdict}. ${w.recommendation.sentence}`)
+  lines.push('', `evaluate's verdict, objective AvgBsld without the risk limit (--max-wait-ratio none): ${free.json.recommendation.verdict}. ${free.json.recommendation.sentence}`)
   return lines.join('\n')
 }
 
@@ -144,7 +145,9 @@ for (const key of o.logs.split(',').filter(Boolean)) {
     const fns = l.json.functions.slice(0, top)
     const bsld = evaluate(key, fns, 'avgBsld')
     const wait = evaluate(key, fns, 'avgWait')
-    text += `\n\n${evaluateTable(bsld, wait)}\n\n(evaluate: ${minutes(bsld.seconds + wait.seconds)} for both objectives.)`
+    // The same cells (from the cache) selected without the risk limit: which order evaluate would pick on AvgBsld alone.
+    const free = evaluate(key, fns, 'avgBsld', ['--max-wait-ratio', 'none'])
+    text += `\n\n${evaluateTable(bsld, wait, free)}\n\n(evaluate: ${minutes(bsld.seconds + wait.seconds + free.seconds)} for the three selections.)`
   }
   // Printed as soon as the log is done: a long run shows its tables one by one.
   console.log(`${text}\n`)
