@@ -131,7 +131,12 @@ function compare(a, b) {
   const m = ids.length
   const d2 = ids.reduce((acc, id) => acc + (ra.get(id) - rb.get(id)) ** 2, 0)
   const shared = (k) => a.functions.slice(0, k).filter((f) => b.functions.slice(0, k).some((g) => g.id === f.id)).length
-  return { m, spearman: 1 - (6 * d2) / (m * (m * m - 1)), top5: shared(5), top10: shared(10), bestA: a.functions[0].id, bestB: b.functions[0].id }
+  // The fitted coefficient of the s term in the forms of F1–F4, seed by seed (the F1–F4 form's one coefficient).
+  const forms = ['F1', 'F2', 'F3', 'F4'].map((id) => {
+    const c = (j) => j.functions.find((f) => f.sameFormAs === id)?.simplified?.coefficient
+    return `${id} ${exp(c(a))} / ${exp(c(b))}`
+  }).join('; ')
+  return { m, spearman: 1 - (6 * d2) / (m * (m * m - 1)), top5: shared(5), top10: shared(10), bestA: a.functions[0].expression, bestB: b.functions[0].expression, forms }
 }
 
 const started = new Date()
@@ -158,8 +163,8 @@ for (const key of o.logs.split(',').filter(Boolean)) {
 }
 if (stability.length) {
   console.log(`\n### Ranking stability (seeds ${o.seed} and ${o['stability-seed']})\n`)
-  console.log('| log | tuples | trial ceiling | best 5 shared | best 10 shared | Spearman (all forms) | best form, seed ' + o.seed + ' / ' + o['stability-seed'] + ' |')
-  console.log('|---|---:|---:|---:|---:|---:|---|')
-  for (const s of stability) console.log(`| ${s.name} | ${s.tuples} | ${s.trials.toLocaleString('en-US')} | ${s.top5} | ${s.top10} | ${s.spearman.toFixed(2)} (${s.m} forms) | ${s.bestA} / ${s.bestB} |`)
+  console.log('| log | tuples | trial ceiling | best 5 shared | best 10 shared | Spearman (all forms) | best form, seed ' + o.seed + ' / ' + o['stability-seed'] + ' | coefficient of the F1–F4 forms, seed ' + o.seed + ' / ' + o['stability-seed'] + ' |')
+  console.log('|---|---:|---:|---:|---:|---:|---|---|')
+  for (const s of stability) console.log(`| ${s.name} | ${s.tuples} | ${s.trials.toLocaleString('en-US')} | ${s.top5} | ${s.top10} | ${s.spearman.toFixed(2)} (${s.m} forms) | \`${s.bestA}\` / \`${s.bestB}\` | ${s.forms} |`)
 }
 console.log(`\n(Run ${started.toISOString()} to ${new Date().toISOString()}; JSON in ${OUT}.)`)
