@@ -86,9 +86,9 @@ const minutes = (s) => (s >= 3600 ? `${(s / 3600).toFixed(2)} h` : `${(s / 60).t
 /** The plain words for a test-part gain interval (the candidate's own paired interval on the real weeks). */
 const words = (ci) => (ci[0] > 0 ? 'better than FCFS' : ci[1] < 0 ? 'worse than FCFS' : 'no significant difference')
 
-function learnTable(j, seconds) {
+function learnTable(j) {
   const lines = [
-    `${j.trainingJobs.toLocaleString('en-US')} training jobs on ${j.machineProcs} processors; ${j.options.tuples} tuples, ceiling ${j.options.trials.toLocaleString('en-US')} trials each, seed ${j.options.seed}: ${j.trials.toLocaleString('en-US')} trials in all (${j.tuples.filter((t) => t.stoppedEarly).length}/${j.tuples.length} tuples stopped early), ${j.regression.samples.toLocaleString('en-US')} samples (${minutes(seconds)} on ${o.workers} workers in this run, tuples already in the cache not recomputed).`,
+    `${j.trainingJobs.toLocaleString('en-US')} training jobs on ${j.machineProcs} processors; ${j.options.tuples} tuples, ceiling ${j.options.trials.toLocaleString('en-US')} trials each, seed ${j.options.seed}: ${j.trials.toLocaleString('en-US')} trials in all (${j.tuples.filter((t) => t.stoppedEarly).length}/${j.tuples.length} tuples stopped early), ${j.regression.samples.toLocaleString('en-US')} samples.`,
     '',
     '| # | expression (lower runs first) | eq. 5 error | c1, c2, c3 | F1–F4 form (coefficient) | same form as |',
     '|---|---|---:|---|---|---|',
@@ -145,7 +145,7 @@ for (const key of o.logs.split(',').filter(Boolean)) {
   const log = LOGS[key]
   if (!log) throw new Error(`unknown log ${key}: one of ${Object.keys(LOGS).join(', ')}`)
   const l = learn(key, Number(o.seed))
-  let text = `### ${log.name}\n\n${learnTable(l.json, l.seconds)}`
+  let text = `### ${log.name}\n\n${learnTable(l.json)}`
   if (!o['skip-evaluate']) {
     const fns = l.json.functions.slice(0, top)
     const bsld = evaluate(key, fns, 'avgBsld')
