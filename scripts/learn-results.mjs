@@ -59,6 +59,7 @@ function run(args, label) {
   const r = spawnSync(process.execPath, [CLI, ...args], { stdio: ['ignore', 'ignore', 'inherit'] })
   const s = (performance.now() - t0) / 1000
   if (r.status !== 0) throw new Error(`${label} failed (exit ${r.status ?? r.signal})`)
+  process.stderr.write(`(${label}: ${s.toFixed(1)} s wall clock; tuples and cells already in the cache are not recomputed)\n`)
   return s
 }
 
@@ -152,7 +153,7 @@ for (const key of o.logs.split(',').filter(Boolean)) {
     const wait = evaluate(key, fns, 'avgWait')
     // The same cells (from the cache) selected without the risk limit: which order evaluate would pick on AvgBsld alone.
     const free = evaluate(key, fns, 'avgBsld', ['--max-wait-ratio', 'none'])
-    text += `\n\n${evaluateTable(bsld, wait, free)}\n\n(evaluate: ${minutes(bsld.seconds + wait.seconds + free.seconds)} for the three selections.)`
+    text += `\n\n${evaluateTable(bsld, wait, free)}`
   }
   // Printed as soon as the log is done: a long run shows its tables one by one.
   console.log(`${text}\n`)
