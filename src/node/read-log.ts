@@ -34,7 +34,7 @@ export class FileInputError extends Error {
 export async function readLog(path: string, opts: ReadOptions = {}, onProgress?: (p: ReadProgress) => void, signal?: AbortSignal, progressEveryMs = 100): Promise<Workload> {
   const { importer, log } = await parseFile(path, opts, onProgress, signal, progressEveryMs)
   try {
-    return importParsedFiles([{ name: basename(path), log }], opts, importer.format)
+    return importParsedFiles([{ name: basename(path), log }], opts, importer.format, true) // the parse is ours: cleaned in place
   } catch (e) {
     throw toFileError(path, e, false)
   }
@@ -68,7 +68,7 @@ export async function readLogs(paths: readonly string[], opts: ReadOptions = {},
     jobs += log.jobs.count
   }
   try {
-    return importParsedFiles(parts, opts, formatSource)
+    return importParsedFiles(parts, opts, formatSource, true)
   } catch (e) {
     if (e instanceof InputError) throw new FileInputError(paths[0], e.line, `${e.message} (the ${paths.length} files read as one log)`)
     throw e

@@ -123,7 +123,7 @@ export class Importer {
   }
 
   end(): Workload {
-    return finishImport(this.endParsed(), this.opts, this.formatSource)
+    return finishImport(this.endParsed(), this.opts, this.formatSource, true)
   }
 
   /** The parsed jobs, not yet cleaned: one file of a log read from several (see importParsedFiles). */
@@ -141,13 +141,14 @@ export class Importer {
 /**
  * Several files as one log: merges the parsed files (src/core/workload/merge.ts: one format, jobs
  * in several files kept once, gaps found), then cleans the whole log once, so every rule and its
- * count covers all files. The report lists each file with its jobs and span.
+ * count covers all files. The report lists each file with its jobs and span. `consume`: the caller
+ * gives up the parsed logs, whose columns then become the cleaned table's (no second table).
  */
-export function importParsedFiles(parts: readonly { name: string; log: ParsedLog }[], opts: ImportOptions = {}, formatSource: 'detected' | 'given' = 'detected'): Workload {
-  if (parts.length === 1) return finishImport(parts[0].log, { ...opts, name: opts.name ?? parts[0].name }, formatSource)
+export function importParsedFiles(parts: readonly { name: string; log: ParsedLog }[], opts: ImportOptions = {}, formatSource: 'detected' | 'given' = 'detected', consume = false): Workload {
+  if (parts.length === 1) return finishImport(parts[0].log, { ...opts, name: opts.name ?? parts[0].name }, formatSource, consume)
   const merged = mergeParsedLogs(parts)
   const name = opts.name ?? `${parts[0].name} … ${parts[parts.length - 1].name} (${parts.length} files)`
-  const w = finishImport(merged.log, { ...opts, name }, formatSource)
+  const w = finishImport(merged.log, { ...opts, name }, formatSource, true) // the merged log is new
   const iso = isoOf(merged.log.unixStartTime)
   w.report.files = merged.files.map((f) => ({ ...f, startIso: f.firstSubmit === null ? null : iso(f.firstSubmit), endIso: f.lastSubmit === null ? null : iso(f.lastSubmit) }))
   w.report.duplicates = merged.duplicates
@@ -175,7 +176,8 @@ export function importText(text: string, opts: ImportOptions = {}): Workload {
   return importBytes(new TextEncoder().encode(text), opts)
 }
 
-function finishImport(log: ParsedLog, opts: ImportOptions, formatSource: 'detected' | 'given'): Workload {
+/** `consume`: cleaning may overwrite `log.jobs` (cleanJobs); everything that reads them runs before. */
+function finishImport(log: ParsedLog, opts: ImportOptions, formatSource: 'detected' | 'given', consume: boolean): Workload {
   const name = opts.name ?? 'log'
   const jobLines = log.jobs.count + log.badLines
   if (log.jobs.count === 0 && log.badLines > 0) {
@@ -187,7 +189,8 @@ function finishImport(log: ParsedLog, opts: ImportOptions, formatSource: 'detect
     throw new InputError(`${fmt(log.badLines)} of ${fmt(jobLines)} job lines are malformed: this does not look like a ${log.format} log (line ${ex.line}, ${ex.code}: ${ex.message})`, ex.line, ex.code)
   }
   const machine = machineSize(log, opts.procs)
-  const cleaned = cleanJobs(log.jobs, machine.procs, opts)
+  const resources = missingFieldReport(log) // reads the raw columns: before cleaning may overwrite them
+  const cleaned = cleanJobs(log.jobs, machine.procs, opts, consume)
   const jobs = cleaned.jobs
   const warnings = log.warnings.map(showControl) // they may quote the log's text
   if (log.badLines > 0) {
@@ -231,7 +234,7 @@ function finishImport(log: ParsedLog, opts: ImportOptions, formatSource: 'detect
     users: userCount, requestedMissing: cleaned.requestedMissing, recordedWaits,
     options: { overrun: opts.overrun ?? DEFAULTS.overrun.value, requestedFallback: fallback, procs: opts.procs ?? null },
     header: headerKeep,
-    resources: missingFieldReport(log),
+    resources,
   }
   return {
     name, format: log.format, jobs, users: log.users, ...(log.accounts ? { accounts: log.accounts } : {}),
