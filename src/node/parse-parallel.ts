@@ -76,6 +76,14 @@ export class ParallelImporter {
     else new Importer(opts) // checks the options (machine size, format) up front, as the Importer does
   }
 
+  private expected: number | null = null
+
+  /** The decompressed size of the file, when known (Importer.expectBytes: the sequential parser sizes its columns from it). */
+  expectBytes(total: number): void {
+    this.expected = total
+    this.seq?.expectBytes(total)
+  }
+
   get jobsRead(): number {
     return this.seq !== null ? this.seq.jobsRead : this.jobsDone
   }
@@ -137,6 +145,7 @@ export class ParallelImporter {
 
   private toSequential(): void {
     this.seq = new Importer(this.opts)
+    if (this.expected !== null) this.seq.expectBytes(this.expected)
     for (const h of this.held) this.seq.feed(h)
     this.held = []
   }

@@ -174,8 +174,25 @@ export class RawJobsBuilder {
     if (e !== undefined) for (let i = 0; i < this.count; i++) e[i] += delta // NaN stays NaN
   }
 
+  /**
+   * Sizes the columns for about `jobs` jobs when the importer can estimate them (a known file
+   * size): the columns then grow by an eighth past it instead of doubling, so a big log ends in
+   * columns within a few percent of its size instead of up to twice it, and never holds the old and
+   * the doubled columns together (docs/PERFORMANCE.md §Import at scale). Only grows.
+   */
+  reserve(jobs: number): void {
+    this.reserved = true
+    if (jobs > this.cap) this.resize(Math.ceil(jobs))
+  }
+
+  private reserved = false
+
   private grow(): void {
-    this.cap *= 2
+    this.resize(this.reserved ? this.cap + Math.max(1024, this.cap >> 3) : this.cap * 2)
+  }
+
+  private resize(cap: number): void {
+    this.cap = cap
     const g64 = (a: Float64Array) => { const b = new Float64Array(this.cap); b.set(a); return b }
     const g32 = (a: Int32Array) => { const b = new Int32Array(this.cap); b.set(a); return b }
     this.id = g64(this.id); this.submit = g64(this.submit); this.recordedWait = g64(this.recordedWait)

@@ -106,8 +106,31 @@ export class Importer {
     return this.parser?.jobsRead ?? 0
   }
 
+  /**
+   * The decompressed size of the whole file, when the reader knows it (a plain file's size, a gzip
+   * trailer's): the parser then sizes its columns from it and the head's bytes per line
+   * (LogParser.reserve), with a tenth to spare (later lines are rarely shorter: ids and times grow).
+   * Give it before the first feed.
+   */
+  expectBytes(total: number): void {
+    if (Number.isFinite(total) && total > 0) this.expected = total
+  }
+
+  private expected: number | null = null
+
+  private reserveFor(head: Uint8Array): void {
+    if (this.expected === null || this.parser?.reserve === undefined || head.length === 0) return
+    let lines = 0
+    for (let i = head.indexOf(10); i >= 0; i = head.indexOf(10, i + 1)) lines++
+    if (lines < 16) return // too few lines to tell their length
+    this.parser.reserve(Math.min(MAX_COUNT, Math.ceil(this.expected * (lines / head.length) * 1.1)))
+  }
+
   feed(chunk: Uint8Array): void {
-    if (this.bytesFed === 0 && chunk.length > 0) checkText(chunk)
+    if (this.bytesFed === 0 && chunk.length > 0) {
+      checkText(chunk)
+      if (this.parser) this.reserveFor(chunk) // a format given: the first piece is the head
+    }
     this.bytesFed += chunk.length
     if (this.parser) { this.parser.feed(chunk); return }
     this.pending.push(chunk)
@@ -118,6 +141,7 @@ export class Importer {
   private startParser(): void {
     const head = concat(this.pending, Math.min(this.pendingBytes, DETECT_BYTES))
     this.parser = PARSERS[detectFormat(head)]()
+    this.reserveFor(head)
     for (const c of this.pending) this.parser.feed(c)
     this.pending = []
   }

@@ -47,6 +47,7 @@ export function createSwfParser(): LogParser {
     get jobsRead() { return core.jobsRead() },
     feed: (chunk) => core.feed(chunk),
     end: () => finishSwf(core.end(false)),
+    reserve: (jobs) => core.reserve(jobs),
   }
 }
 
@@ -222,6 +223,7 @@ function swfCore(continuation: boolean, capacity: number) {
   const splitter = new LineSplitter(onLine, continuation)
   return {
     jobsRead: () => jobs.count,
+    reserve: (n: number) => jobs.reserve(n),
     feed: (chunk: Uint8Array) => splitter.feed(chunk),
     end(exact: boolean): SwfChunk {
       splitter.end()
