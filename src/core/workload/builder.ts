@@ -187,6 +187,16 @@ export class RawJobsBuilder {
 
   private reserved = false
 
+  /** Room for `jobs` jobs (a merge appends whole columns), growing as push does. */
+  ensure(jobs: number): void {
+    if (jobs > this.cap) this.resize(Math.max(jobs, this.reserved ? this.cap + Math.max(1024, this.cap >> 3) : this.cap * 2))
+  }
+
+  /** An enabled optional column, written in place (a merge copies a chunk's values into it). */
+  column(col: OptionalColumn): ColumnArray | undefined {
+    return this.opt[col]
+  }
+
   private grow(): void {
     this.resize(this.reserved ? this.cap + Math.max(1024, this.cap >> 3) : this.cap * 2)
   }

@@ -81,6 +81,18 @@ const PARSERS: Record<LogFormat, () => LogParser> = {
 }
 const DETECT_BYTES = 64 * 1024
 
+/**
+ * About how many lines `totalBytes` of text hold, from the head's bytes per line, with a tenth to
+ * spare (later lines are rarely shorter: ids and times grow); null when the head has too few lines
+ * to tell (fewer than 16). For sizing columns (LogParser.reserve): the data decides the count.
+ */
+export function estimateJobs(totalBytes: number, head: Uint8Array): number | null {
+  let lines = 0
+  for (let i = head.indexOf(10); i >= 0; i = head.indexOf(10, i + 1)) lines++
+  if (lines < 16) return null
+  return Math.min(MAX_COUNT, Math.ceil(totalBytes * (lines / head.length) * 1.1))
+}
+
 /** Streaming importer: feed decompressed byte chunks, then end(). */
 export class Importer {
   private parser: LogParser | null = null
@@ -108,9 +120,8 @@ export class Importer {
 
   /**
    * The decompressed size of the whole file, when the reader knows it (a plain file's size, a gzip
-   * trailer's): the parser then sizes its columns from it and the head's bytes per line
-   * (LogParser.reserve), with a tenth to spare (later lines are rarely shorter: ids and times grow).
-   * Give it before the first feed.
+   * trailer's): the parser then sizes its columns from it (estimateJobs, LogParser.reserve). Give
+   * it before the first feed.
    */
   expectBytes(total: number): void {
     if (Number.isFinite(total) && total > 0) this.expected = total
@@ -119,11 +130,9 @@ export class Importer {
   private expected: number | null = null
 
   private reserveFor(head: Uint8Array): void {
-    if (this.expected === null || this.parser?.reserve === undefined || head.length === 0) return
-    let lines = 0
-    for (let i = head.indexOf(10); i >= 0; i = head.indexOf(10, i + 1)) lines++
-    if (lines < 16) return // too few lines to tell their length
-    this.parser.reserve(Math.min(MAX_COUNT, Math.ceil(this.expected * (lines / head.length) * 1.1)))
+    if (this.expected === null || this.parser?.reserve === undefined) return
+    const n = estimateJobs(this.expected, head)
+    if (n !== null) this.parser.reserve(n)
   }
 
   feed(chunk: Uint8Array): void {
