@@ -51,6 +51,16 @@ describe('column sizing from the file size', () => {
     for (const k of ['id', 'submit', 'runtime', 'requested', 'user', 'line'] as const) expect([...sized.jobs[k]], k).toEqual([...doubled.jobs[k]])
   })
 
+  it('the account column exists from the first account name on; the jobs before it have none (-1)', () => {
+    const b = new RawJobsBuilder(16)
+    const push = (acct: number) => b.push(1, 0, -1, 5, 1, 1, 10, 0, 1, b.count + 1, acct)
+    for (let i = 0; i < 16; i++) push(-1)
+    expect(b.finish().account).toBeUndefined() // no name yet: no column (SWF never has one)
+    push(b.internAccount('x')) // the column is made full (16 jobs), then grows with the others on this push
+    push(-1); push(b.internAccount('y')); push(b.internAccount('x'))
+    expect([...b.finish().account!]).toEqual([...Array(16).fill(-1), 0, -1, 1, 0])
+  })
+
   const dir = mkdtempSync(join(tmpdir(), 'easytune-reserve-'))
   afterAll(() => rmSync(dir, { recursive: true, force: true }))
 

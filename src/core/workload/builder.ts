@@ -83,7 +83,7 @@ export class RawJobsBuilder {
     this.reqProcs = new Float64Array(this.cap)
     this.requested = new Float64Array(this.cap)
     this.user = new Int32Array(this.cap)
-    this.account = new Int32Array(this.cap)
+    this.account = new Int32Array(0) // allocated with the first account name: SWF has none (4 bytes per job saved)
     this.status = new Int32Array(this.cap)
     this.line = new Int32Array(this.cap)
   }
@@ -106,6 +106,7 @@ export class RawJobsBuilder {
     let a = this.accountIndex.get(name)
     if (a === undefined) {
       a = this.accounts.length
+      if (a === 0) this.account = new Int32Array(this.cap).fill(-1) // the jobs pushed so far had none
       this.accounts.push(name)
       this.accountIndex.set(name, a)
     }
@@ -162,7 +163,7 @@ export class RawJobsBuilder {
     this.reqProcs[i] = reqProcs
     this.requested[i] = requested
     this.user[i] = user
-    this.account[i] = account
+    if (this.accounts.length > 0) this.account[i] = account
     this.status[i] = status
     this.line[i] = line
   }
@@ -207,7 +208,7 @@ export class RawJobsBuilder {
     const g32 = (a: Int32Array) => { const b = new Int32Array(this.cap); b.set(a); return b }
     this.id = g64(this.id); this.submit = g64(this.submit); this.recordedWait = g64(this.recordedWait)
     this.runtime = g64(this.runtime); this.allocProcs = g64(this.allocProcs); this.reqProcs = g64(this.reqProcs)
-    this.requested = g64(this.requested); this.user = g32(this.user); this.account = g32(this.account); this.status = g32(this.status); this.line = g32(this.line)
+    this.requested = g64(this.requested); this.user = g32(this.user); if (this.accounts.length > 0) this.account = g32(this.account); this.status = g32(this.status); this.line = g32(this.line)
     for (const c of this.enabled) {
       const old = this.opt[c]!
       const b = COLUMN_SPEC[c].make(this.cap)
