@@ -56,8 +56,30 @@ describe('cleaning in place', () => {
         count: 3, id: [10, 12, 15], submit: [100, 150, 400], runtime: [50, 30, 20], requested: [100, 60, 40], procs: [4, 2, 3],
         user: [0, 1, 2], recordedWait: [5, NaN, 7], line: [2, 4, 7], account: [100, 101, 102], partition: [7, 8, 9],
       })
-      if (consume) expect(jobs.submit.buffer).toBe(r.submit.buffer) // no second table: the raw columns, compacted
+      if (consume) expect(jobs.submit.buffer).toBe(r.submit.buffer) // no second table: the raw columns, compacted (16 rows: under 1,024 spare)
       else expect(plain(r as unknown as JobTable)).toEqual(before)
+    })
+    it(`sorted log, two jobs of three dropped (${consume ? 'in place' : 'copied'}): exact copies, not views keeping the raw rows alive`, () => {
+      const b = new RawJobsBuilder(4096)
+      // 3,000 jobs, every one but each third with no processors (C4): 1,000 kept. 4,096 rows
+      // (in place) or 3,000 (copied) > 1.5 × 1,000 + 1,024 = 2,524: copied to 1,000 rows.
+      for (let i = 0; i < 3000; i++) b.push(i, i, -1, 5, i % 3 === 0 ? 1 : -1, -1, 10, 0, 1, i + 1)
+      const { jobs } = cleanJobs(b.finish(), 64, {}, consume)
+      expect(jobs.count).toBe(1000)
+      expect([jobs.id[0], jobs.id[1], jobs.id[999], jobs.line[999]]).toEqual([0, 3, 2997, 2998])
+      for (const k of ['id', 'submit', 'runtime', 'requested', 'recordedWait'] as const) expect(jobs[k].buffer.byteLength, k).toBe(8000)
+      for (const k of ['procs', 'user', 'line'] as const) expect(jobs[k].buffer.byteLength, k).toBe(4000)
+    })
+    it(`sorted log, nearly every job kept (${consume ? 'in place' : 'copied'}): the cleaned columns are the raw ones, compacted`, () => {
+      const b = new RawJobsBuilder(16)
+      // 2,000 jobs (columns of 2,048 rows: 16 doubled), the 1,000th with no submit (C5): 1,999 kept.
+      for (let i = 1; i <= 2000; i++) b.push(i, i === 1000 ? -1 : i * 10, -1, 5, 1, 1, 10, 0, 1, i + 1)
+      const r = b.finish()
+      const { jobs } = cleanJobs(r, 64, {}, consume)
+      expect(jobs.count).toBe(1999)
+      expect([jobs.id[998], jobs.id[999], jobs.submit[999], jobs.line[1998]]).toEqual([999, 1001, 10010, 2001])
+      if (consume) expect(jobs.submit.buffer).toBe(r.submit.buffer) // no second table
+      else expect(jobs.submit.buffer).not.toBe(r.submit.buffer)
     })
   }
 })

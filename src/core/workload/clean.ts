@@ -135,7 +135,10 @@ export function cleanJobs(raw: RawJobs, m: number, opts: CleanOptions = {}, cons
   }
   let jobs: JobTable
   if (sorted) {
-    jobs = { count: kept, ...viewsOf(base, kept), ...Object.fromEntries(extra.map((e) => [e.name, e.col.subarray(0, kept)])) }
+    // Views of the compacted columns, unless they would keep much more than the kept jobs alive
+    // (many dropped, or a builder's spare room): then exact copies, freeing the rest with the raw log.
+    const cut = id.buffer.byteLength > 8 * (kept * MAX_SPARE + 1024) ? <T extends ColumnArray>(a: T) => a.slice(0, kept) as T : <T extends ColumnArray>(a: T) => a.subarray(0, kept) as T
+    jobs = { count: kept, ...columnsOf(base, cut), ...Object.fromEntries(extra.map((e) => [e.name, cut(e.col)])) }
   } else {
     const idx = Array.from({ length: kept }, (_, k) => k)
     idx.sort((x, y) => submit[x] - submit[y] || id[x] - id[y] || line[x] - line[y])
@@ -179,10 +182,13 @@ export function cleanJobs(raw: RawJobs, m: number, opts: CleanOptions = {}, cons
   return { jobs, rules, requestedMissing }
 }
 
-/** The first `n` rows of each column, as views (no copy). */
-function viewsOf<T extends Record<string, ColumnArray>>(cols: T, n: number): T {
+/** A cleaned table may keep its raw columns (views) while they hold at most this many rows per kept job. */
+const MAX_SPARE = 1.5
+
+/** Each column through `cut` (its first rows, viewed or copied). */
+function columnsOf<T extends Record<string, ColumnArray>>(cols: T, cut: <A extends ColumnArray>(a: A) => A): T {
   const out: Record<string, ColumnArray> = {}
-  for (const [k, a] of Object.entries(cols)) out[k] = a.subarray(0, n)
+  for (const [k, a] of Object.entries(cols)) out[k] = cut(a)
   return out as T
 }
 
