@@ -54,7 +54,12 @@ export function createSwfParser(): LogParser {
 /** Parses one chunk of whole lines (a continuation of the file unless `first`): exact-size columns,
  * so that a worker thread can transfer them. */
 export function parseSwfChunk(bytes: Uint8Array, first: boolean): SwfChunk {
-  const core = swfCore(!first, Math.ceil(bytes.length / 48)) // SWF job lines are ~50–80 bytes
+  // Room for one job per line: a chunk of job lines only (the usual case) then fills its columns
+  // exactly and sends them without a copy (before: twice the room, then a copy to size).
+  let lines = 1
+  for (let i = bytes.indexOf(10); i >= 0; i = bytes.indexOf(10, i + 1)) lines++
+  if (bytes.length > 0 && bytes[bytes.length - 1] === 10) lines--
+  const core = swfCore(!first, lines)
   core.feed(bytes)
   return core.end(true)
 }
@@ -276,7 +281,11 @@ function swfCore(continuation: boolean, capacity: number) {
 /** Columns in buffers of their own length (a view of a builder's larger buffer would transfer it all). */
 function exactCopy(raw: RawJobs): RawJobs {
   const out: Record<string, unknown> = { count: raw.count }
-  for (const [k, v] of Object.entries(raw)) if (k !== 'count') out[k] = (v as Float64Array).slice()
+  for (const [k, v] of Object.entries(raw)) {
+    if (k === 'count') continue
+    const a = v as Float64Array
+    out[k] = a.byteOffset === 0 && a.byteLength === a.buffer.byteLength ? a : a.slice() // already its own size: no copy
+  }
   return out as unknown as RawJobs
 }
 
