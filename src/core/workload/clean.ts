@@ -1,7 +1,7 @@
 // Log cleaning: the research's rules, exactly (docs/SIMULATOR.md §Cleaning rules), each counted with example
 // lines so the import report shows what happened to every job.
 import { formatNumber } from '../util/format'
-import { ExampleCounter, optionalColumns, ruleCount, type ColumnArray } from './builder'
+import { ExampleCounter, optionalColumns, releaseColumn, ruleCount, type ColumnArray } from './builder'
 import type { JobTable, MachineSource, ParsedLog, RawJobs, RuleCount } from './types'
 import { DEFAULTS } from '../defaults'
 
@@ -59,7 +59,8 @@ export interface Cleaned {
  * The kept jobs are compacted in place into the raw columns (job k ≤ row i is written after row i
  * was read), so the cleaned table is views of them, not a second table beside the raw one
  * (docs/PERFORMANCE.md §Import at scale: 76 bytes per job less at the import peak). `consume`:
- * the caller gives up `raw` (its columns are overwritten); otherwise they are copied first.
+ * the caller gives up `raw` (its columns are overwritten, those not in the table freed: they read
+ * as empty after); otherwise they are copied first.
  */
 export function cleanJobs(raw: RawJobs, m: number, opts: CleanOptions = {}, consume = false): Cleaned {
   const overrun = opts.overrun ?? DEFAULTS.overrun.value
@@ -81,6 +82,7 @@ export function cleanJobs(raw: RawJobs, m: number, opts: CleanOptions = {}, cons
   const extraCols = extra.map((e) => e.col)
   const reqProcs = raw.reqProcs, allocProcs = raw.allocProcs // read only
   const procs = new Int32Array(n)
+  const owned = [id, submit, runtime, requested, wait, user, line, ...(account !== undefined ? [account] : []), ...extraCols]
   let kept = 0
   let requestedMissing = 0
   for (let i = 0; i < n; i++) {
@@ -133,12 +135,15 @@ export function cleanJobs(raw: RawJobs, m: number, opts: CleanOptions = {}, cons
     id, submit, runtime, requested, procs, user, recordedWait: wait, line,
     ...(account !== undefined ? { account } : {}),
   }
+  // Read no more: the processor columns of a log given up are freed now, not at the next collection.
+  if (consume) { releaseColumn(raw.allocProcs, true); releaseColumn(raw.reqProcs, true); releaseColumn(raw.status, true) }
   let jobs: JobTable
   if (sorted) {
     // Views of the compacted columns, unless they would keep much more than the kept jobs alive
     // (many dropped, or a builder's spare room): then exact copies, freeing the rest with the raw log.
     const cut = id.buffer.byteLength > 8 * (kept * MAX_SPARE + 1024) ? <T extends ColumnArray>(a: T) => a.slice(0, kept) as T : <T extends ColumnArray>(a: T) => a.subarray(0, kept) as T
     jobs = { count: kept, ...columnsOf(base, cut), ...Object.fromEntries(extra.map((e) => [e.name, cut(e.col)])) }
+    if (jobs.id.buffer !== id.buffer) for (const a of [...owned, procs]) releaseColumn(a, consume) // copied to size: the long ones go
   } else {
     const idx = Array.from({ length: kept }, (_, k) => k)
     idx.sort((x, y) => submit[x] - submit[y] || id[x] - id[y] || line[x] - line[y])
@@ -153,6 +158,7 @@ export function cleanJobs(raw: RawJobs, m: number, opts: CleanOptions = {}, cons
       user: gather(user), recordedWait: gather(wait), line: gather(line), ...(account !== undefined ? { account: gather(account) } : {}),
       ...Object.fromEntries(extra.map((e) => [e.name, gather(e.col)])),
     }
+    for (const a of [...owned, procs]) releaseColumn(a, consume) // gathered into sorted copies
   }
   // Duplicates by the record's own id (sacct JobIDRaw) when the log has it: array tasks share `id`.
   countDuplicates(jobs.rawId ?? jobs.id, jobs.line, c.duplicate)

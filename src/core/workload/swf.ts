@@ -2,7 +2,7 @@
 // -1 = unknown, `;` header comments. It works on raw bytes (no string per line) because SWF is the
 // format of the big archive logs: a 1M-job log must import at ≥ 1M lines/s.
 import { formatInt } from '../util/format'
-import { BadLines, RawJobsBuilder, emptyRow } from './builder'
+import { BadLines, RawJobsBuilder, emptyRow, releaseColumn } from './builder'
 import { LineSplitter, lineText } from './lines'
 import { MAX_COUNT, MAX_DURATION_SECONDS, MAX_EPOCH_SECONDS, MAX_EXACT } from './limits'
 import type { LineIssue, LogParser, ParsedLog, RawJobs } from './types'
@@ -78,7 +78,7 @@ export function mergeSwfChunks(chunks: SwfChunk[]): ParsedLog {
 
 /**
  * mergeSwfChunks one chunk at a time, as they arrive in file order: each chunk is copied into the
- * merged columns and can be freed at once, so the chunks and the merged log are never held whole
+ * merged columns and its own columns are freed at once (releaseColumn: they read as empty after), so the chunks and the merged log are never held whole
  * together (docs/PERFORMANCE.md §Import at scale). `reserve`: the jobs expected (Importer.expectBytes).
  */
 export class SwfChunkMerger {
@@ -144,6 +144,7 @@ export class SwfChunkMerger {
       for (let i = 0; i < k; i++) to[o + i] = p[i] < 0 ? -1 : pMap[p[i]]
     }
     out.count = o + k
+    for (const v of Object.values(j)) if (ArrayBuffer.isView(v)) releaseColumn(v) // copied: freed now
     for (const key of Object.keys(c.header)) if (this.header[key] === undefined) this.header[key] = c.header[key]
     for (const e of c.badLineExamples) if (this.examples.length < BAD_EXAMPLES) this.examples.push({ ...e, line: e.line + lines })
     this.bad += c.badLines
