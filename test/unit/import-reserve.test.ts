@@ -61,6 +61,17 @@ describe('column sizing from the file size', () => {
     expect([...b.finish().account!]).toEqual([...Array(16).fill(-1), 0, -1, 1, 0])
   })
 
+  it('a file of short lines does not size columns for more jobs than it could hold (one per 36 bytes)', () => {
+    const junk = new TextEncoder().encode('1\n'.repeat(1_000_000)) // 2,000,000 bytes
+    const imp = new Importer({ format: 'swf' })
+    imp.expectBytes(junk.length)
+    for (let i = 0; i < junk.length; i += 1 << 16) imp.feed(junk.subarray(i, i + (1 << 16)))
+    const log = imp.endParsed()
+    expect(log.jobs.count).toBe(0)
+    // The head says 32,768 lines per 64 KiB (1,100,000 jobs with the tenth); the bound: floor(2,000,000 / 36) = 55,555.
+    expect(log.jobs.id.buffer.byteLength / 8).toBe(55_555)
+  })
+
   const dir = mkdtempSync(join(tmpdir(), 'easytune-reserve-'))
   afterAll(() => rmSync(dir, { recursive: true, force: true }))
 

@@ -82,16 +82,21 @@ const PARSERS: Record<LogFormat, () => LogParser> = {
 const DETECT_BYTES = 64 * 1024
 
 /**
- * About how many lines `totalBytes` of text hold, from the head's bytes per line, with a tenth to
- * spare (later lines are rarely shorter: ids and times grow); null when the head has too few lines
- * to tell (fewer than 16). For sizing columns (LogParser.reserve): the data decides the count.
+ * About how many SWF jobs `totalBytes` of text hold, from the head's bytes per line, with a tenth
+ * to spare (later lines are rarely shorter: ids and times grow), at most one per 36 bytes; null
+ * when the head has too few lines to tell (fewer than 16). For sizing columns (LogParser.reserve): the data decides the count.
  */
 export function estimateJobs(totalBytes: number, head: Uint8Array): number | null {
   let lines = 0
   for (let i = head.indexOf(10); i >= 0; i = head.indexOf(10, i + 1)) lines++
   if (lines < 16) return null
-  return Math.min(MAX_COUNT, Math.ceil(totalBytes * (lines / head.length) * 1.1))
+  // A head of short lines (blank or junk: hostile input) must not size columns for more jobs
+  // than the file could hold.
+  return Math.min(MAX_COUNT, Math.floor(totalBytes / MIN_SWF_JOB_BYTES), Math.ceil(totalBytes * (lines / head.length) * 1.1))
 }
+
+/** The shortest SWF job line: 18 one-digit fields, 17 separators and the line break. */
+const MIN_SWF_JOB_BYTES = 36
 
 /** Streaming importer: feed decompressed byte chunks, then end(). */
 export class Importer {
