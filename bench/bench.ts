@@ -148,7 +148,8 @@ async function countOnly(path: string): Promise<void> {
 /** Child mode: import (and replay EASY-FCFS when `replay`), reporting times and peak RSS. */
 async function importReplay(path: string, replay: boolean, sequential: boolean): Promise<void> {
   const t = performance.now()
-  const w = await readLog(path, sequential ? { parallel: { workers: 0, minBytes: Infinity } } : {})
+  // Sequential = no worker script, the path the app takes (workers: 0 would hold the whole text back, waiting for minBytes).
+  const w = await readLog(path, sequential ? { parallel: { workerPath: null } } : {})
   const importS = (performance.now() - t) / 1000
   let replayS = 0
   if (replay) {
@@ -156,7 +157,8 @@ async function importReplay(path: string, replay: boolean, sequential: boolean):
     simulate(w.jobs, w.machineProcs, { primary: 'FCFS', backfill: 'same', threshold: null })
     replayS = (performance.now() - t1) / 1000
   }
-  console.log(JSON.stringify({ lines: w.report.linesRead, jobs: w.jobs.count, importS, replayS, seconds: (performance.now() - t) / 1000, peakRss: peakRss() }))
+  const mem = process.memoryUsage() // at the end: what stays (the table, Node) against the peak
+  console.log(JSON.stringify({ lines: w.report.linesRead, jobs: w.jobs.count, importS, replayS, seconds: (performance.now() - t) / 1000, peakRss: peakRss(), endRss: mem.rss, endArrayBuffers: mem.arrayBuffers, endHeapTotal: mem.heapTotal, endHeapUsed: mem.heapUsed }))
 }
 
 /** `--import-scale [n,n,…]`: the import at scale (issue #24, docs/PERFORMANCE.md §Import at scale). */

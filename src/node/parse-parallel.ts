@@ -10,9 +10,9 @@ import { Worker } from 'node:worker_threads'
 import { ChunkSplitter } from '../core/workload/chunks'
 import { detectFormat } from '../core/workload/detect'
 import { InputError } from '../core/workload/errors'
-import { Importer, type ImportOptions } from '../core/workload/import'
+import { Importer, estimateJobs, type ImportOptions } from '../core/workload/import'
 import { checkText, lineTooLong } from '../core/workload/lines'
-import { mergeSwfChunks, parseSwfChunk, type SwfChunk } from '../core/workload/swf'
+import { SwfChunkMerger, parseSwfChunk, type SwfChunk } from '../core/workload/swf'
 import type { ParsedLog } from '../core/workload/types'
 
 /** Below this much decompressed text (≈ 220k SWF lines, a sequential parse of ~0.2 s) starting
@@ -32,7 +32,7 @@ export interface ParallelOptions {
   minBytes?: number
   /** The built worker script; by default out/parse/parse-worker.js beside the bundle. */
   workerPath?: string | null
-  /** The decompressed size when known up front (src/node/read-log.ts textSize): a log known to be
+  /** The decompressed size when known up front (src/node/read-log.ts: the file size, or the gzip trailer): a log known to be
    * below `minBytes` is parsed sequentially from its first byte, so its progress counts jobs as it
    * reads instead of holding the bytes until the end to decide. */
   expectedBytes?: number | null
@@ -63,7 +63,12 @@ export class ParallelImporter {
   private fed = 0
   private seq: Importer | null = null
   private splitter: ChunkSplitter | null = null
-  private readonly results: Promise<Settled>[] = []
+  /** Per chunk sent: settles once the chunk is merged (back-pressure; holds no chunk). */
+  private readonly results: Promise<void>[] = []
+  /** The chunks merged in file order as they come back, each freed once copied. */
+  private readonly merger = new SwfChunkMerger()
+  private tail: Promise<void> = Promise.resolve()
+  private failure: Error | null = null
   private threads: Thread[] = []
   private jobsDone = 0
   private readonly workers: number
@@ -79,6 +84,14 @@ export class ParallelImporter {
     const small = par.expectedBytes != null && par.expectedBytes < this.minBytes
     if ((this.workers > 0 && this.workerPath === null) || small) this.seq = new Importer(opts) // no worker script, or a small log: sequential
     else new Importer(opts) // checks the options (machine size, format) up front, as the Importer does
+  }
+
+  private expected: number | null = null
+
+  /** The decompressed size of the file, when known (Importer.expectBytes: the sequential parser sizes its columns from it). */
+  expectBytes(total: number): void {
+    this.expected = total
+    this.seq?.expectBytes(total)
   }
 
   get jobsRead(): number {
@@ -110,17 +123,11 @@ export class ParallelImporter {
     if (this.seq !== null) return this.seq.endParsed()
     const last = this.splitter!.end()
     if (last !== null) await this.dispatch([last])
-    const chunks: SwfChunk[] = []
-    let lines = 0
-    for (const r of this.results) {
-      const s = await r
-      if (!s.ok) throw s.code === 'line-too-long' && s.line !== null ? lineTooLong(s.line + lines) : new InputError(s.message, s.line === null ? null : s.line + lines)
-      chunks.push(s.chunk)
-      lines += s.chunk.linesRead
-    }
+    await this.tail
     this.results.length = 0
     this.dispose()
-    return mergeSwfChunks(chunks)
+    if (this.failure !== null) throw this.failure
+    return this.merger.end()
   }
 
   dispose(): void {
@@ -132,6 +139,7 @@ export class ParallelImporter {
     const head = concatHead(this.held, DETECT_BYTES)
     const format = this.opts.format ?? detectFormat(head)
     if (format !== 'swf') { this.toSequential(); return }
+    if (this.expected !== null) { const n = estimateJobs(this.expected, head); if (n !== null) this.merger.reserve(n) }
     this.splitter = new ChunkSplitter(this.chunkBytes)
     const held = this.held
     this.held = []
@@ -142,6 +150,7 @@ export class ParallelImporter {
 
   private toSequential(): void {
     this.seq = new Importer(this.opts)
+    if (this.expected !== null) this.seq.expectBytes(this.expected)
     for (const h of this.held) this.seq.feed(h)
     this.held = []
   }
@@ -150,10 +159,27 @@ export class ParallelImporter {
     for (const bytes of chunks) {
       const first = this.results.length === 0
       const done = this.workers === 0 ? Promise.resolve(parseHere(bytes, first)) : this.send(bytes, first)
-      this.results.push(done.then((s) => { if (s.ok) this.jobsDone += s.chunk.jobs.count; return s }))
+      this.tail = this.tail.then(() => done).then((s) => this.merge(s))
+      this.results.push(this.tail)
       // Back-pressure: at most two chunks in flight per thread (they finish roughly in order).
       const inFlight = this.workers * 2
       if (this.workers > 0 && this.results.length > inFlight) await this.results[this.results.length - 1 - inFlight]
+    }
+  }
+
+  /** Merges the next chunk in file order; the first failure is kept (its line moved by the lines before) and later chunks ignored. */
+  private merge(s: Settled): void {
+    if (this.failure !== null) return
+    const lines = this.merger.linesRead
+    if (!s.ok) {
+      this.failure = s.code === 'line-too-long' && s.line !== null ? lineTooLong(s.line + lines) : new InputError(s.message, s.line === null ? null : s.line + lines)
+      return
+    }
+    this.jobsDone += s.chunk.jobs.count
+    try {
+      this.merger.add(s.chunk)
+    } catch (e) {
+      this.failure = e as Error
     }
   }
 

@@ -34,7 +34,7 @@ export class FileInputError extends Error {
 export async function readLog(path: string, opts: ReadOptions = {}, onProgress?: (p: ReadProgress) => void, signal?: AbortSignal, progressEveryMs = 100): Promise<Workload> {
   const { importer, log } = await parseFile(path, opts, onProgress, signal, progressEveryMs)
   try {
-    return importParsedFiles([{ name: basename(path), log }], opts, importer.format)
+    return importParsedFiles([{ name: basename(path), log }], opts, importer.format, true) // the parse is ours: cleaned in place
   } catch (e) {
     throw toFileError(path, e, false)
   }
@@ -68,7 +68,7 @@ export async function readLogs(paths: readonly string[], opts: ReadOptions = {},
     jobs += log.jobs.count
   }
   try {
-    return importParsedFiles(parts, opts, formatSource)
+    return importParsedFiles(parts, opts, formatSource, true)
   } catch (e) {
     if (e instanceof InputError) throw new FileInputError(paths[0], e.line, `${e.message} (the ${paths.length} files read as one log)`)
     throw e
@@ -122,7 +122,9 @@ async function fileSize(path: string): Promise<number> {
 async function parseFile(path: string, { parallel, ...opts }: ReadOptions, onProgress: ((p: ReadProgress) => void) | undefined, signal: AbortSignal | undefined, progressEveryMs: number): Promise<{ importer: ParallelImporter; log: ParsedLog }> {
   const size = await fileSize(path)
   const gz = await isGzip(path)
-  const importer = new ParallelImporter({ name: basename(path), ...opts }, { expectedBytes: await textSize(path, size, gz), ...parallel })
+  const expected = gz ? await gzipSize(path, size) : size
+  const importer = new ParallelImporter({ name: basename(path), ...opts }, { expectedBytes: expected, ...parallel })
+  if (expected !== null) importer.expectBytes(expected)
   let bytesRead = 0
   let lastReport = 0
   try {
@@ -160,16 +162,22 @@ function toFileError(path: string, e: unknown, gz: boolean): Error {
   return err
 }
 
-/** The decompressed size of a file, as far as it is known before reading it: a plain file's size;
- * for gzip the trailer's ISIZE (the size modulo 2^32 of the last member), never less than the
- * compressed size. Only a hint for choosing parallel parsing (src/node/parse-parallel.ts). */
-async function textSize(path: string, size: number, gz: boolean): Promise<number> {
-  if (!gz || size < 18) return size
+/** Compressed text rarely shrinks more than this (SWF and sacct logs: 5–15 times). */
+const MAX_GZIP_RATIO = 64
+
+/**
+ * The decompressed size a gzip file's trailer states (ISIZE, RFC 1952: the size modulo 2^32 of its
+ * last member), or null when it cannot be right: smaller than the file or more than 64 times it (a
+ * wrapped size, a crafted trailer). Only an estimate for sizing the columns: the data decides.
+ */
+async function gzipSize(path: string, size: number): Promise<number | null> {
+  if (size < 18) return null
   const fh = await fsp.open(path, 'r')
   try {
     const b = Buffer.alloc(4)
     const { bytesRead } = await fh.read(b, 0, 4, size - 4)
-    return bytesRead === 4 ? Math.max(size, b.readUInt32LE(0)) : size
+    const isize = bytesRead === 4 ? b.readUInt32LE(0) : 0
+    return isize >= size && isize <= size * MAX_GZIP_RATIO ? isize : null
   } finally {
     await fh.close()
   }

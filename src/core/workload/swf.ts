@@ -2,7 +2,7 @@
 // -1 = unknown, `;` header comments. It works on raw bytes (no string per line) because SWF is the
 // format of the big archive logs: a 1M-job log must import at ≥ 1M lines/s.
 import { formatInt } from '../util/format'
-import { BadLines, RawJobsBuilder, emptyRow } from './builder'
+import { BadLines, RawJobsBuilder, emptyRow, releaseColumn } from './builder'
 import { LineSplitter, lineText } from './lines'
 import { MAX_COUNT, MAX_DURATION_SECONDS, MAX_EPOCH_SECONDS, MAX_EXACT } from './limits'
 import type { LineIssue, LogParser, ParsedLog, RawJobs } from './types'
@@ -47,13 +47,19 @@ export function createSwfParser(): LogParser {
     get jobsRead() { return core.jobsRead() },
     feed: (chunk) => core.feed(chunk),
     end: () => finishSwf(core.end(false)),
+    reserve: (jobs) => core.reserve(jobs),
   }
 }
 
 /** Parses one chunk of whole lines (a continuation of the file unless `first`): exact-size columns,
  * so that a worker thread can transfer them. */
 export function parseSwfChunk(bytes: Uint8Array, first: boolean): SwfChunk {
-  const core = swfCore(!first, Math.ceil(bytes.length / 48)) // SWF job lines are ~50–80 bytes
+  // Room for one job per line: a chunk of job lines only (the usual case) then fills its columns
+  // exactly and sends them without a copy (before: twice the room, then a copy to size).
+  let lines = 1
+  for (let i = bytes.indexOf(10); i >= 0; i = bytes.indexOf(10, i + 1)) lines++
+  if (bytes.length > 0 && bytes[bytes.length - 1] === 10) lines--
+  const core = swfCore(!first, lines)
   core.feed(bytes)
   return core.end(true)
 }
@@ -65,48 +71,86 @@ export function parseSwfChunk(bytes: Uint8Array, first: boolean): SwfChunk {
  * the file whole (test/unit/parse-chunks.test.ts).
  */
 export function mergeSwfChunks(chunks: SwfChunk[]): ParsedLog {
-  return finishSwf(concatSwfChunks(chunks))
+  const m = new SwfChunkMerger()
+  for (let i = 0; i < chunks.length; i++) m.add(chunks[i])
+  return m.end()
 }
 
-/** Takes the chunks out of `chunks` (each entry is dropped once copied, so that its columns can be
- * freed while the merged ones fill: the chunks and the merged log are not held whole together). */
-function concatSwfChunks(chunks: (SwfChunk | null)[]): SwfChunk {
-  if (chunks.length === 1) return chunks[0]!
-  let n = 0
-  for (const c of chunks) n += c!.jobs.count
-  const out = new RawJobsBuilder(n)
-  const users: string[] = [], userIndex = new Map<string, number>()
-  const parts: string[] = [], partIndex = new Map<string, number>()
-  const header: Record<string, string> = {}
-  const examples: LineIssue[] = []
-  let lines = 0, bad = 0, extra = 0, firstExtra = 0
-  const hasPartition = chunks.some((c) => c!.partitions !== null)
-  const partition = hasPartition ? new Int32Array(n).fill(-1) : null
-  let o = 0
-  for (let ci = 0; ci < chunks.length; ci++) {
-    const c = chunks[ci]!
-    chunks[ci] = null
-    const uMap = Int32Array.from(c.users, (u) => internName(u, users, userIndex))
-    const pMap = c.partitions === null ? null : Int32Array.from(c.partitions, (p) => internName(p, parts, partIndex))
-    const j = c.jobs, k = j.count
+/**
+ * mergeSwfChunks one chunk at a time, as they arrive in file order: each chunk is copied into the
+ * merged columns and its own columns are freed at once (releaseColumn: they read as empty after), so the chunks and the merged log are never held whole
+ * together (docs/PERFORMANCE.md §Import at scale). `reserve`: the jobs expected (Importer.expectBytes).
+ */
+export class SwfChunkMerger {
+  private only: SwfChunk | null = null
+  private out: RawJobsBuilder | null = null
+  private readonly users: string[] = []
+  private readonly userIndex = new Map<string, number>()
+  private readonly parts: string[] = []
+  private readonly partIndex = new Map<string, number>()
+  private readonly header: Record<string, string> = {}
+  private readonly examples: LineIssue[] = []
+  private bad = 0
+  private extra = 0
+  private firstExtra = 0
+  private expected = 0
+  /** Lines of the chunks merged so far (a later chunk's line k is file line k + linesRead). */
+  linesRead = 0
+
+  reserve(jobs: number): void {
+    this.expected = jobs
+    this.out?.reserve(jobs)
+  }
+
+  add(c: SwfChunk): void {
+    if (this.only === null && this.out === null) { this.only = c; this.linesRead = c.linesRead; return }
+    if (this.out === null) {
+      const first = this.only!
+      this.only = null
+      this.linesRead = 0
+      this.out = new RawJobsBuilder(Math.max(first.jobs.count + c.jobs.count, 1024))
+      if (this.expected > 0) this.out.reserve(this.expected)
+      this.copy(first)
+    }
+    this.copy(c)
+  }
+
+  end(): ParsedLog {
+    if (this.out === null) {
+      if (this.only !== null) return finishSwf(this.only)
+      this.out = new RawJobsBuilder(16) // no chunk: an empty log
+    }
+    const jobs = this.out.finish()
+    return finishSwf({
+      jobs, users: this.users, partitions: this.out.has('partition') ? this.parts : null, header: this.header,
+      extraColumns: this.extra, firstExtraLine: this.firstExtra, badLines: this.bad, badLineExamples: this.examples, linesRead: this.linesRead,
+    })
+  }
+
+  private copy(c: SwfChunk): void {
+    const out = this.out!
+    const lines = this.linesRead
+    const uMap = Int32Array.from(c.users, (u) => internName(u, this.users, this.userIndex))
+    const j = c.jobs, k = j.count, o = out.count
+    out.ensure(o + k)
     out.id.set(j.id, o); out.submit.set(j.submit, o); out.recordedWait.set(j.recordedWait, o); out.runtime.set(j.runtime, o)
     out.allocProcs.set(j.allocProcs, o); out.reqProcs.set(j.reqProcs, o); out.requested.set(j.requested, o); out.status.set(j.status, o)
     const user = j.user, line = j.line, oUser = out.user, oLine = out.line
     for (let i = 0; i < k; i++) { const u = user[i]; oUser[o + i] = u < 0 ? -1 : uMap[u]; oLine[o + i] = line[i] + lines }
-    if (partition !== null && pMap !== null) { const p = j.partition!; for (let i = 0; i < k; i++) partition[o + i] = p[i] < 0 ? -1 : pMap[p[i]] }
-    for (const key of Object.keys(c.header)) if (header[key] === undefined) header[key] = c.header[key]
-    for (const e of c.badLineExamples) if (examples.length < BAD_EXAMPLES) examples.push({ ...e, line: e.line + lines })
-    bad += c.badLines
-    if (c.extraColumns > 0 && extra === 0) firstExtra = c.firstExtraLine + lines
-    extra += c.extraColumns
-    lines += c.linesRead
-    o += k
-  }
-  out.count = n
-  const jobs = out.finish()
-  return {
-    jobs: partition === null ? jobs : { ...jobs, partition }, users, partitions: hasPartition ? parts : null, header,
-    extraColumns: extra, firstExtraLine: firstExtra, badLines: bad, badLineExamples: examples, linesRead: lines,
+    if (c.partitions !== null) {
+      const pMap = Int32Array.from(c.partitions, (p) => internName(p, this.parts, this.partIndex))
+      out.enable('partition')
+      const to = out.column('partition')!, p = j.partition!
+      for (let i = 0; i < k; i++) to[o + i] = p[i] < 0 ? -1 : pMap[p[i]]
+    }
+    out.count = o + k
+    for (const v of Object.values(j)) if (ArrayBuffer.isView(v)) releaseColumn(v) // copied: freed now
+    for (const key of Object.keys(c.header)) if (this.header[key] === undefined) this.header[key] = c.header[key]
+    for (const e of c.badLineExamples) if (this.examples.length < BAD_EXAMPLES) this.examples.push({ ...e, line: e.line + lines })
+    this.bad += c.badLines
+    if (c.extraColumns > 0 && this.extra === 0) this.firstExtra = c.firstExtraLine + lines
+    this.extra += c.extraColumns
+    this.linesRead = lines + c.linesRead
   }
 }
 
@@ -222,6 +266,7 @@ function swfCore(continuation: boolean, capacity: number) {
   const splitter = new LineSplitter(onLine, continuation)
   return {
     jobsRead: () => jobs.count,
+    reserve: (n: number) => jobs.reserve(n),
     feed: (chunk: Uint8Array) => splitter.feed(chunk),
     end(exact: boolean): SwfChunk {
       splitter.end()
@@ -237,7 +282,11 @@ function swfCore(continuation: boolean, capacity: number) {
 /** Columns in buffers of their own length (a view of a builder's larger buffer would transfer it all). */
 function exactCopy(raw: RawJobs): RawJobs {
   const out: Record<string, unknown> = { count: raw.count }
-  for (const [k, v] of Object.entries(raw)) if (k !== 'count') out[k] = (v as Float64Array).slice()
+  for (const [k, v] of Object.entries(raw)) {
+    if (k === 'count') continue
+    const a = v as Float64Array
+    out[k] = a.byteOffset === 0 && a.byteLength === a.buffer.byteLength ? a : a.slice() // already its own size: no copy
+  }
   return out as unknown as RawJobs
 }
 
