@@ -147,10 +147,14 @@ async function deployedFigures(req: EvaluateRequest, setup: WorkloadSetup, selec
   // The real weeks only (resampling 'none'): the verdict's evidence is there, and Slurm's
   // scheduling costs more than EASY's (docs/PERFORMANCE.md).
   const resample = { method: 'none' as const, weeks: 1, seed: req.spec.resample.seed }
+  // Slurm backfills in its priority order: only the primary order deploys. A recommendation that
+  // differs from EASY-FCFS in its backfill order alone (FCFS then SPF, say) deploys as EASY-FCFS.
+  const deployed: Candidate = { primary: rec.candidate.primary, backfill: 'same' }
+  const asBaseline = rec.baseline || isBaseline(deployed)
   const spec: CampaignSpec = {
     ...req.spec, preset: undefined, resample,
-    candidates: rec.baseline ? [] : [{ primary: rec.candidate.primary, backfill: 'same' }],
-    thresholds: rec.baseline ? [null] : [rec.threshold],
+    candidates: asBaseline ? [] : [deployed],
+    thresholds: asBaseline ? [null] : [rec.threshold],
   }
   const slurmSetup: WorkloadSetup = { ...setup, resample, machine: { ...(req.machine ?? {}), scheduler: 'slurm', poolAsNodes: true } }
   // The baseline's cells first: EASY-FCFS keeps the longest queues, so its cells cost the most
@@ -159,7 +163,7 @@ async function deployedFigures(req: EvaluateRequest, setup: WorkloadSetup, selec
   const cells = campaignCells(spec)
   const results = await runCells(slurmSetup, [...cells.filter((c) => isBaseline(c.candidate)), ...cells.filter((c) => !isBaseline(c.candidate))])
   const s = summarize(spec, results, req.verdict, req.spec.resample.seed, data)
-  const d = s.candidates[rec.baseline ? 0 : 1]
+  const d = s.candidates[asBaseline ? 0 : 1]
   return { label: rec.label, train: d.train, test: d.test, same: false, differs: false }
 }
 
