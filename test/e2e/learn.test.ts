@@ -6,48 +6,26 @@
 // first), adds the best to the candidates, and finds it checked in the candidate list, with the
 // back end's estimate accepting it. Screenshots go to test-artifacts/learn/. Without
 // /usr/bin/chromium the suite is skipped, unless EASYTUNE_CI=1 (CI), where it fails.
-import { mkdirSync, rmSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { chromium, type Browser } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { CHROMIUM, CHROMIUM_ARGS, requireChromium, skipWithoutChromium } from '../support/chromium'
-import { serveApp, type ServedApp } from '../support/serve-app'
+import { describe, expect, it } from 'vitest'
+import { skipWithoutChromium } from '../support/chromium'
+import { paintedPixels, servedBrowser } from '../support/served-browser'
 
 const skip = skipWithoutChromium('learn e2e')
 const OUT = resolve('test-artifacts/learn')
 
-/** Non-transparent pixels of each canvas in the learn panel. */
-const PAINTED = `[...document.querySelectorAll('[data-testid="learn-panel"] canvas')].map((c) => {
-  const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data
-  let n = 0
-  for (let i = 3; i < d.length; i += 4) if (d[i] > 0) n++
-  return n
-})`
+const PAINTED = paintedPixels('[data-testid="learn-panel"] canvas')
 
 describe.skipIf(skip)('learning a policy in Chromium against easytune serve', () => {
-  let browser: Browser
-  let app: ServedApp | null = null
-
-  beforeAll(async () => {
-    requireChromium()
-    rmSync(OUT, { recursive: true, force: true })
-    mkdirSync(OUT, { recursive: true })
-    app = await serveApp('easytune-learn-e2e-')
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS })
-  }, 240_000)
-
-  afterAll(async () => {
-    await browser?.close()
-    await app?.stop()
-  })
+  const served = servedBrowser('easytune-learn-e2e-', OUT)
 
   it('imports the sample, learns with a tiny budget, ranks the functions and adds the best to the candidates', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } })
+    const context = await served.browser.newContext({ viewport: { width: 1280, height: 800 } })
     const page = await context.newPage()
     const errors: string[] = []
     page.on('pageerror', (e) => errors.push(e.message))
     page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()) })
-    await page.goto(app!.url)
+    await page.goto(served.app.url)
     await page.waitForSelector('html[data-easytune-ready]', { timeout: 30_000 })
 
     await page.click('[data-testid="open-sample"]')
