@@ -4,9 +4,13 @@
 // docs/PERFORMANCE.md by hand, with what changed them. `--predict [n|logs]` and `--predict-tune`:
 // the learned regression (issue #22, docs/PREDICTIONS.md §Performance and §Model). `--learn
 // [trials] [tuples]`: the learned-priority trials (issue #23, docs/LEARN.md §Performance).
+// `--import-scale [n,n,…]`: import and import + replay of CEA-Curie tiled to n lines against the
+// gunzip-and-count floor, sequential and parallel parse, peak bytes per job (issue #24, docs/PERFORMANCE.md §Import at scale).
+// `--pool [runs]`: the engine pool's speed-up from 1 to 2 workers (and more where there are cores) on
+// KTH-SP2 (issue #24, docs/PERFORMANCE.md §The pool at full speed).
 import { execFileSync } from 'node:child_process'
-import { existsSync, statSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { availableParallelism, tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { simulateEasyOnNodes } from '../src/core/cluster/easy'
 import { simulateCluster } from '../src/core/cluster/simulate'
@@ -91,6 +95,102 @@ function importMillion(): void {
   console.log(`synthetic 1M-line SWF (${mb(statSync(path).size)} on disk): imported in ${r.seconds.toFixed(2)} s (${rate(r.lines, r.seconds)} lines), ${r.jobs.toLocaleString('en-US')} jobs kept; peak RSS of that process ${mb(r.peakRss)}`)
 }
 
+/**
+ * Writes CEA-Curie's job lines tiled in time until `jobs` lines (the tile k: ids + k·(largest id),
+ * submit times + k·(span + 1 day)), gzipped, once per size in the temporary folder (never committed).
+ */
+async function tiledCurie(jobs: number): Promise<string> {
+  const path = join(tmpdir(), `easytune-bench-curie-${jobs}.swf.gz`)
+  if (existsSync(path)) return path
+  const { gunzipSync, createGzip } = await import('node:zlib')
+  const { readFileSync, createWriteStream } = await import('node:fs')
+  const text = gunzipSync(readFileSync(CURIE)).toString('latin1')
+  const header: string[] = [], lines: string[][] = []
+  let maxId = 0, span = 0
+  for (const l of text.split('\n')) {
+    if (l.startsWith(';')) { if (lines.length === 0) header.push(l); continue }
+    const f = l.trim().split(/\s+/)
+    if (f.length < 18) continue
+    lines.push(f)
+    maxId = Math.max(maxId, Number(f[0])); span = Math.max(span, Number(f[1]))
+  }
+  const gz = createGzip()
+  const out = createWriteStream(path + '.part')
+  gz.pipe(out)
+  const write = (s: string) => (gz.write(s) ? Promise.resolve() : new Promise<void>((r) => gz.once('drain', () => r())))
+  await write(header.join('\n') + '\n')
+  let batch: string[] = []
+  for (let i = 0; i < jobs; i++) {
+    const k = Math.floor(i / lines.length), f = lines[i % lines.length]
+    batch.push(`${Number(f[0]) + k * maxId} ${Number(f[1]) + k * (span + 86400)} ${f.slice(2).join(' ')}`)
+    if (batch.length === 10000) { await write(batch.join('\n') + '\n'); batch = [] }
+  }
+  await write(batch.join('\n') + (batch.length ? '\n' : ''))
+  await new Promise<void>((r) => { out.on('close', () => r()); gz.end() })
+  const { renameSync } = await import('node:fs')
+  renameSync(path + '.part', path)
+  return path
+}
+
+/** Child mode: the floor: gunzip the file as a stream and count its newlines, nothing else. */
+async function countOnly(path: string): Promise<void> {
+  const { createReadStream } = await import('node:fs')
+  const { createGunzip } = await import('node:zlib')
+  const t = performance.now()
+  let lines = 0
+  for await (const c of createReadStream(path, { highWaterMark: 1 << 20 }).pipe(createGunzip())) {
+    const b = c as Buffer
+    for (let i = b.indexOf(10); i >= 0; i = b.indexOf(10, i + 1)) lines++
+  }
+  console.log(JSON.stringify({ lines, seconds: (performance.now() - t) / 1000, peakRss: peakRss() }))
+}
+
+/** Child mode: import (and replay EASY-FCFS when `replay`), reporting times and peak RSS. */
+async function importReplay(path: string, replay: boolean, sequential: boolean): Promise<void> {
+  const t = performance.now()
+  // Sequential = no worker script, the path the app takes (workers: 0 would hold the whole text back, waiting for minBytes).
+  const w = await readLog(path, sequential ? { parallel: { workerPath: null } } : {})
+  const importS = (performance.now() - t) / 1000
+  let replayS = 0
+  if (replay) {
+    const t1 = performance.now()
+    simulate(w.jobs, w.machineProcs, { primary: 'FCFS', backfill: 'same', threshold: null })
+    replayS = (performance.now() - t1) / 1000
+  }
+  const mem = process.memoryUsage() // at the end: what stays (the table, Node) against the peak
+  console.log(JSON.stringify({ lines: w.report.linesRead, jobs: w.jobs.count, importS, replayS, seconds: (performance.now() - t) / 1000, peakRss: peakRss(), endRss: mem.rss, endArrayBuffers: mem.arrayBuffers, endHeapTotal: mem.heapTotal, endHeapUsed: mem.heapUsed }))
+}
+
+/** `--import-scale [n,n,…]`: the import at scale (issue #24, docs/PERFORMANCE.md §Import at scale). */
+async function importScale(sizes: number[]): Promise<void> {
+  const child = (args: string[]) => JSON.parse(execFileSync(process.execPath, [process.argv[1], ...args], { encoding: 'utf8', maxBuffer: 1 << 20 }))
+  for (const n of sizes) {
+    const path = await tiledCurie(n)
+    const floor = child(['--count-only', path])
+    console.log(`${n.toLocaleString('en-US')} lines (CEA-Curie tiled, ${mb(statSync(path).size)} gzip): floor (gunzip + count) ${floor.seconds.toFixed(2)} s, peak ${mb(floor.peakRss)}`)
+    const perJob = (b: number) => `${Math.round(b / n)} B/job`
+    for (const mode of ['seq', 'par']) {
+      const imp = child(['--import-replay', path, 'no', mode])
+      const all = child(['--import-replay', path, 'yes', mode])
+      console.log(`  ${mode === 'seq' ? 'sequential parse' : 'parallel parse  '}: import ${imp.importS.toFixed(2)} s (${(imp.importS / floor.seconds).toFixed(2)}× floor, ${rate(imp.lines, imp.importS)} lines), peak ${mb(imp.peakRss)} = ${perJob(imp.peakRss)}; ` +
+        `import + EASY-FCFS replay ${all.seconds.toFixed(2)} s (replay ${all.replayS.toFixed(2)} s; ${(all.seconds / floor.seconds).toFixed(2)}× floor, ${rate(all.jobs, all.seconds)} jobs), peak ${mb(all.peakRss)} = ${perJob(all.peakRss)}`)
+    }
+  }
+}
+
+if (process.argv[2] === '--count-only') {
+  await countOnly(process.argv[3])
+  process.exit(0)
+}
+if (process.argv[2] === '--import-replay') {
+  await importReplay(process.argv[3], process.argv[4] === 'yes', process.argv[5] === 'seq')
+  process.exit(0)
+}
+if (process.argv[2] === '--import-scale') {
+  await importScale(process.argv[3] ? process.argv[3].split(',').map(Number) : [100_000, 1_000_000, 3_128_260, 10_000_000])
+  process.exit(0)
+}
+
 if (process.argv[2] === '--import-only') {
   await importOnly(process.argv[3])
   process.exit(0)
@@ -107,6 +207,56 @@ function protocol(): void {
   const one = time(1)
   const two = time(2)
   console.log(`KTH-SP2 protocol (49 pairs x (250 train + 250 test) weeks, threshold none = 24,500 week simulations), whole command: 1 worker ${one.toFixed(1)} s, 2 workers ${two.toFixed(1)} s, speed-up ${(one / two).toFixed(2)}x`)
+}
+
+/** CPU seconds (user + system) of this process's finished children and theirs (Linux: /proc/self/stat); null elsewhere. */
+function childrenCpu(): number | null {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8')
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    return (Number(f[13]) + Number(f[14])) / 100 // cutime, cstime in clock ticks (USER_HZ = 100)
+  } catch {
+    return null
+  }
+}
+
+/**
+ * `--pool [runs]`: the whole `easytune evaluate` command on KTH-SP2 with 1, 2, … workers (up to
+ * the cores), the thesis grid (--preset ch5) and the default candidates, no cache: wall time
+ * (best of `runs`), the CPU time of every process, speed-up and efficiency against 1 worker. The
+ * result documents of every worker count must be the same bytes.
+ */
+function pool(runs: number): void {
+  const log = existsSync(KTH) ? KTH : resolve(DATA, 'swf/KTH-SP2-1996-2.1-cln.swf.gz')
+  if (!existsSync(log)) { console.log(`KTH-SP2: ${log} not found, skipped`); return }
+  const counts = [...new Set([1, 2, ...[4, 8].filter((n) => n <= availableParallelism())])]
+  console.log(`engine pool on KTH-SP2, whole \`easytune evaluate\` command, --no-cache, best of ${runs}; ${availableParallelism()} cores`)
+  for (const [name, args] of [['--preset ch5 (thesis grid)', ['--preset', 'ch5']], ['default candidates', []]] as const) {
+    let base = 0
+    let doc: string | null = null
+    for (const n of counts) {
+      const out = join(tmpdir(), `easytune-bench-pool-${n}.json`)
+      let wall = Infinity, cpu = Infinity
+      for (let r = 0; r < runs; r++) {
+        const c0 = childrenCpu()
+        const t = performance.now()
+        execFileSync(process.execPath, ['bin/easytune.js', 'evaluate', log, ...args, '--no-cache', '--workers', String(n), '--json', out], { stdio: ['ignore', 'ignore', 'ignore'] })
+        wall = Math.min(wall, (performance.now() - t) / 1000)
+        const c1 = childrenCpu()
+        if (c0 !== null && c1 !== null) cpu = Math.min(cpu, c1 - c0)
+      }
+      const text = readFileSync(out, 'utf8')
+      const same = doc === null ? '' : text === doc ? ', same document' : ', DOCUMENT DIFFERS from 1 worker'
+      doc ??= text
+      if (n === 1) base = wall
+      console.log(`  ${name}, ${n} worker${n === 1 ? ' ' : 's'}: ${wall.toFixed(2)} s wall${Number.isFinite(cpu) ? `, ${cpu.toFixed(2)} s CPU` : ''}; speed-up ${(base / wall).toFixed(2)}x, efficiency ${((100 * base) / wall / n).toFixed(0)}%${same}`)
+    }
+  }
+}
+
+if (process.argv[2] === '--pool') {
+  pool(process.argv[3] ? Number(process.argv[3]) : 1)
+  process.exit(0)
 }
 
 /** Best of `runs` timings of fn (seconds), after one warm-up. */

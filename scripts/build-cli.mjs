@@ -7,6 +7,7 @@ const entries = [
   { entry: 'src/cli/main.ts', outDir: 'out/cli', name: 'easytune' },
   { entry: 'bench/bench.ts', outDir: 'out/bench', name: 'bench' },
   { entry: 'src/engine/worker.ts', outDir: 'out/engine', name: 'worker' },
+  { entry: 'src/node/parse-worker.ts', outDir: 'out/parse', name: 'parse-worker' }, // found beside the bundles (src/node/parse-parallel.ts)
 ]
 for (const e of entries) {
   await build({

@@ -5,7 +5,9 @@
 // pool like a campaign (Electron: utility processes; browser mode: child processes), in parallel
 // over their traces or weight vectors (src/engine/analyses.ts), so the back end's thread and the
 // window stay responsive. The workers read the log themselves; the result is the CLI's --json
-// document. AnalysisEvents under the analysis's id: 'progress' (at most ~5 a second), then exactly
+// document. 'learn' (the Candidates step's "Learn a policy for this site") runs the trials of
+// `easytune learn` on the pool (src/engine/learn.ts; finished tuples cached as the CLI's) and then
+// the regression over ℱ here, in slices, so a cancel stops it too. AnalysisEvents under the analysis's id: 'progress' (at most ~5 a second), then exactly
 // one of 'done', 'error' or 'cancelled'. cancel(id) ends the session: every worker it started is
 // stopped before 'cancelled' is emitted.
 import { randomBytes } from 'node:crypto'
@@ -18,9 +20,14 @@ import { prepare } from '../core/tune/prepare'
 import { mixedJson, onlineJson } from '../core/tune/reports'
 import type { ImportOptions, Workload } from '../core/workload/import'
 import { mixedOnPool, onlineOnPool, predictedOrderOnPool, walltimesOnPool } from '../engine/analyses'
+import { LearnCache, learnTrialsOnPool } from '../engine/learn'
+import { FAMILY } from '../core/learn/family'
+import { regressSteps } from '../core/learn/regression'
+import { learnJson } from '../core/learn/report'
+import type { TrialsConfig } from '../core/learn/types'
 import { EnginePool, type ForkWorker } from '../engine/pool'
 import type { WorkloadSetup } from '../engine/protocol'
-import type { AnalysisEvent, AnalysisRequest } from '../shared/api'
+import type { AnalysisEvent, AnalysisRequest, LearnProgressDetail } from '../shared/api'
 import { ApiInputError } from '../shared/errors'
 import { errorMessage } from './campaigns'
 
@@ -34,12 +41,20 @@ export type AnalysisOptions =
   | { kind: 'mixed'; options: MixedOptions }
   | { kind: 'walltimes' }
   | { kind: 'predicted-order'; threshold: number | null; historyDays: number }
+  | { kind: 'learn'; config: TrialsConfig }
+
+/** Members of ℱ fitted between two looks at a cancel (as `easytune learn`). */
+const REGRESSION_SLICE = 16
+/** Share of a learn analysis's progress bar given to the trials (the regression has the rest). */
+const LEARN_TRIALS_SHARE = 0.9
 
 export interface AnalysisRunnerOptions {
   fork?: ForkWorker
   workerPath?: string
   /** Engine workers (default: cores − 1). */
   workers?: number
+  /** Where finished learning tuples are kept (the CLI's cache, src/engine/learn.ts); null or absent: none. */
+  cacheDir?: string | null
   emit: (e: AnalysisEvent) => void
 }
 
@@ -51,6 +66,8 @@ export interface AnalysisWorkload {
   /** A log kept as several files: all of them (path is the first); absent for one file. */
   paths?: string[]
   importOptions: ImportOptions
+  /** sha256 of the log's files (the import's): the learning cache's key. */
+  sha256?: string
 }
 
 /** The worker setup and analysis of a request: the CLI's defaults for everything the app does not
@@ -60,6 +77,14 @@ export function analysisPlan(req: AnalysisRequest, w: Omit<AnalysisWorkload, 'wo
     return {
       setup: { logPath: w.path, ...(w.paths ? { logPaths: w.paths } : {}), importOptions: w.importOptions, split: { kind: 'midpoint' }, resample: { method: 'none', weeks: 1, seed: DEFAULTS.seed.value }, tau: DEFAULT_TAU, prepare: false },
       analysis: { kind: 'predicted-order', threshold: req.options.threshold, historyDays: req.options.historyDays },
+    }
+  }
+  if (req.kind === 'learn') {
+    // As `easytune learn`: the defaults' shape and early stop, the app's budget and seed, the wizard's split.
+    const config: TrialsConfig = { ...DEFAULTS.learnTrials.value, trials: req.options.trials, tuples: req.options.tuples, seed: req.options.seed }
+    return {
+      setup: { logPath: w.path, ...(w.paths ? { logPaths: w.paths } : {}), importOptions: w.importOptions, split: req.split, resample: { method: DEFAULTS.resample.value, weeks: 1, seed: config.seed }, tau: config.tau, prepare: false },
+      analysis: { kind: 'learn', config },
     }
   }
   if (req.kind === 'walltimes') {
@@ -101,7 +126,7 @@ export class AnalysisRunner {
   /** Starts the analysis on the engine pool and returns its id; one at a time (it takes the
    * machine's cores for minutes). */
   start(req: AnalysisRequest, w: AnalysisWorkload): string {
-    if (this.running.size > 0) throw new ApiInputError('an analysis (online selection, mixed policy, time-limits what-if or predicted-order fidelity) is already running: wait for it or cancel it first')
+    if (this.running.size > 0) throw new ApiInputError('an analysis (online selection, mixed policy, time-limits what-if, predicted-order fidelity or learning a policy) is already running: wait for it or cancel it first')
     const analysisId = `a${randomBytes(9).toString('base64url')}`
     const abort = new AbortController()
     const done = this.run(analysisId, req, w, abort.signal)
@@ -123,6 +148,33 @@ export class AnalysisRunner {
     await Promise.all([...this.running.values()].map((r) => r.done))
   }
 
+  /** The trials on the pool (cached tuples read, the others computed), then the regression in
+   * slices (a cancel is seen between two): the document of `easytune learn --json` for the workload. */
+  private async learn(pool: EnginePool, setup: WorkloadSetup, config: TrialsConfig, w: AnalysisWorkload, signal: AbortSignal,
+    progress: (fraction: number, learn: LearnProgressDetail, force?: boolean) => void): Promise<unknown> {
+    const cache = this.opts.cacheDir ? new LearnCache(this.opts.cacheDir) : undefined
+    const total = FAMILY.length
+    let detail: LearnProgressDetail = { phase: 'trials', tuplesDone: 0, tuplesTotal: config.tuples, cachedTuples: 0, trials: 0, trialsPerSecond: null, etaSeconds: null, functionsDone: 0, functionsTotal: total }
+    const run = await learnTrialsOnPool(pool, { setup, ...(w.sha256 ? { workloadHash: w.sha256 } : {}) }, config, {
+      signal, cache,
+      onProgress: (p) => {
+        detail = { ...detail, tuplesDone: p.tuplesDone, cachedTuples: p.cachedTuples, trials: p.trials, trialsPerSecond: p.trialsPerSecond, etaSeconds: p.etaSeconds }
+        progress(LEARN_TRIALS_SHARE * p.fraction, detail)
+      },
+    })
+    detail = { ...detail, phase: 'regression', etaSeconds: 0 }
+    progress(LEARN_TRIALS_SHARE, detail, true)
+    const steps = regressSteps(run.result.samples, { slice: REGRESSION_SLICE })
+    for (;;) {
+      signal.throwIfAborted()
+      const step = steps.next()
+      if (step.done) return learnJson(w.workload.name, config, run.result, step.value)
+      detail = { ...detail, functionsDone: step.value }
+      progress(LEARN_TRIALS_SHARE + (1 - LEARN_TRIALS_SHARE) * (step.value / total), detail)
+      await new Promise((r) => setImmediate(r))
+    }
+  }
+
   private async run(analysisId: string, req: AnalysisRequest, w: AnalysisWorkload, signal: AbortSignal): Promise<void> {
     const emit = (e: DistributiveOmit<AnalysisEvent, 'analysisId'>) => {
       // Over before its last event: a listener may start the next analysis at once.
@@ -131,11 +183,11 @@ export class AnalysisRunner {
     }
     const kind = req.kind
     let last = -Infinity
-    const progress = (fraction: number) => {
+    const progress = (fraction: number, learn?: LearnProgressDetail, force = false) => {
       const now = Date.now()
-      if (now - last < PROGRESS_EVERY_MS) return
+      if (!force && now - last < PROGRESS_EVERY_MS) return
       last = now
-      emit({ kind: 'progress', analysis: kind, fraction: Math.max(0, Math.min(1, fraction)) })
+      emit({ kind: 'progress', analysis: kind, fraction: Math.max(0, Math.min(1, fraction)), ...(learn ? { learn } : {}) })
     }
     try {
       // Give the caller (and its socket) a moment to subscribe before the first event.
@@ -145,7 +197,9 @@ export class AnalysisRunner {
       progress(0)
       const pool = new EnginePool({ workers: this.opts.workers, workerPath: this.opts.workerPath, fork: this.opts.fork })
       let doc: unknown
-      if (analysis.kind === 'walltimes') {
+      if (analysis.kind === 'learn') {
+        doc = await this.learn(pool, setup, analysis.config, w, signal, progress)
+      } else if (analysis.kind === 'walltimes') {
         doc = await walltimesOnPool(pool, setup, w.workload.jobs, w.workload.machineProcs, { signal, onProgress: progress })
       } else if (analysis.kind === 'predicted-order') {
         doc = await predictedOrderOnPool(pool, setup, w.workload.jobs, w.workload.machineProcs, analysis, { signal, onProgress: progress })

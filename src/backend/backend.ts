@@ -12,20 +12,23 @@ import { exportConfig as exportBundle, type ExportOptions } from '../core/export
 import type { EvaluationResult } from '../core/tune/result'
 import type { ImportOptions, Workload } from '../core/workload/import'
 import { hashLogFiles } from '../engine/log-hash'
-import { GENERATOR } from '../engine/evaluate'
+import { EvaluationError, GENERATOR } from '../engine/evaluate'
+import { ShardPlanError } from '../engine/shards'
 import type { ForkWorker } from '../engine/pool'
 import { importLogFile, type ImportedLog } from '../engine/import'
 import { expandLogPaths, FileInputError } from '../node/read-log'
 import { renderReportHtml } from '../node/report'
 import { analyzeWalltimes } from '../core/predict/walltimes'
 import { nonRegularKind } from '../node/regular-file'
-import type { AnalysisRequest, AppInfo, CampaignEstimate, CampaignRequest, ExportBundle, ExportTarget, ImportOptionsDto, ImportTracking, LogSource, PredictedExportOptions, ProjectState, Settings, SplitPreview, TimeLimitsView, WorkloadSummary } from '../shared/api'
+import type { AnalysisRequest, AppInfo, CampaignEstimate, CampaignRequest, ExportBundle, ExportTarget, ImportOptionsDto, ImportTracking, LogSource, PredictedExportOptions, ProjectState, Settings, SlurmArrayOptions, SlurmArrayWritten, SplitPreview, TimeLimitsView, WorkloadSummary } from '../shared/api'
 import type { ReceivedFile, SaveFile, StreamEvents, StreamName } from '../shared/contract'
 import { ApiInputError } from '../shared/errors'
 import { AnalysisRunner } from './analysis'
 import { timeLimitsView } from './timelimits'
 import { predictedOrderBundle } from './predicted'
-import { CampaignRunner } from './campaigns'
+import { CampaignRunner, campaignSpec, verdictOptions } from './campaigns'
+import { easytuneCommand, writeSlurmArray } from './slurm-array'
+import { RESULT_FILE } from './slurm-array-scripts'
 import { estimateCampaign, previewSplit, secondsPerJob } from './estimate'
 import { ImportCancelledError, importInWorker, ImportTracker, type TrackedImport } from './imports'
 import { bundledSamplePath } from './paths'
@@ -94,7 +97,7 @@ export class Backend {
       fork: opts.fork, workerPath: opts.workerPath, cacheDir: opts.cacheDir,
       emit: (e) => this.emit('campaign', e),
     })
-    this.analyses = new AnalysisRunner({ fork: opts.fork, workerPath: opts.workerPath, emit: (e) => this.emit('analysis', e) })
+    this.analyses = new AnalysisRunner({ fork: opts.fork, workerPath: opts.workerPath, cacheDir: opts.cacheDir, emit: (e) => this.emit('analysis', e) })
   }
 
   /** One stream's event, to each of its listeners. */
@@ -254,13 +257,39 @@ export class Backend {
     return { campaignId }
   }
 
-  /** Starts an online-selection emulation or a mixed-policy search (src/backend/analysis.ts) on one
-   * engine worker; its events go on the analysis stream under the returned id. */
+  /** writeSlurmArray in browser mode: a new folder `easytune-slurm-<date>-<id>` in the folder the
+   * server was started in (on a login node, a shared filesystem). The desktop app asks for the
+   * folder instead (src/main/services.ts) and calls writeSlurmArrayIn. */
+  async writeSlurmArray(req: CampaignRequest, options: SlurmArrayOptions): Promise<SlurmArrayWritten | null> {
+    const stamp = new Date().toISOString().slice(0, 19).replace(/[-:]/g, '').replace('T', '-')
+    return this.writeSlurmArrayIn(join(process.cwd(), `easytune-slurm-${stamp}-${randomBytes(3).toString('hex')}`), req, options)
+  }
+
+  /** Writes the plan folder of the campaign `req` into `dir` (docs/CLI.md §Running on a Slurm cluster). */
+  async writeSlurmArrayIn(dir: string, req: CampaignRequest, options: SlurmArrayOptions): Promise<SlurmArrayWritten> {
+    const w = this.workload(req.workloadId)
+    this.estimateCampaign(req) // the same checks (split, full weeks) with a plain message
+    try {
+      const folder = await writeSlurmArray({
+        dir, shards: options.shards, workers: options.cpusPerTask, command: easytuneCommand(), workerPath: this.opts.workerPath,
+        evaluate: { logPath: w.path, ...(w.paths ? { logPaths: w.paths } : {}), importOptions: w.importOptions, spec: campaignSpec(req), verdict: verdictOptions(req) },
+      }, w.workload)
+      const r = folder.plan.resources
+      return { folder: folder.dir, cells: folder.plan.cells.length, shards: folder.plan.shards, cpusPerTask: r.cpusPerTask, memMB: r.memMB, timeMinutes: r.timeMinutes, submit: folder.submit, resultFile: join(folder.dir, RESULT_FILE) }
+    } catch (e) {
+      if (e instanceof ShardPlanError || e instanceof EvaluationError) throw new ApiInputError(e.message)
+      throw e
+    }
+  }
+
+  /** Starts an online-selection emulation, a mixed-policy search, the Time limits analyses or the
+   * learning of a policy (src/backend/analysis.ts) on the engine workers; its events go on the
+   * analysis stream under the returned id. */
   startAnalysis(req: AnalysisRequest): { analysisId: string } {
     if (this.closed) throw new ApiInputError('EasyTune is shutting down')
     const w = this.workload(req.workloadId)
-    if (req.kind === 'mixed') this.previewSplit(req.workloadId, req.split) // a bad split in plain words, before any worker starts
-    return { analysisId: this.analyses.start(req, { workload: w.workload, path: w.path, ...(w.paths ? { paths: w.paths } : {}), importOptions: w.importOptions }) }
+    if (req.kind === 'mixed' || req.kind === 'learn') this.previewSplit(req.workloadId, req.split) // a bad split in plain words, before any worker starts
+    return { analysisId: this.analyses.start(req, { workload: w.workload, path: w.path, ...(w.paths ? { paths: w.paths } : {}), importOptions: w.importOptions, sha256: w.summary.sha256 }) }
   }
 
   /** getTimeLimits: the walltimes report of the workload without its what-if (startAnalysis

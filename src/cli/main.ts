@@ -11,6 +11,7 @@ import { predictionsCommand } from './commands/predictions'
 import { serveCommand } from './commands/serve'
 import { reportCommand } from './commands/report'
 import { simulateCommand } from './commands/simulate'
+import { mergeCommand, runShardCommand } from './commands/shards'
 import { walltimesCommand } from './commands/walltimes'
 import { processIo, type Io } from './output'
 import { FileInputError } from '../node/read-log'
@@ -33,6 +34,8 @@ Commands:
   mixed <log>       search a mixed linear queue order (RR-9212) on train; evaluate it on test
   predictions <log>…  every runtime-prediction triple on each log; choose one by leave-one-out (thesis ch. 4)
   learn <log>       learn this site's own priority function (SC'17 method); a lower value runs first
+  run-shard <dir>   run one shard of a campaign planned by evaluate --slurm-array (a Slurm array task)
+  merge <dir>       check a sharded campaign's cells and build its result, as evaluate would
   policies          list the queue-ordering policies and their formulas
   serve             the app in your web browser, on 127.0.0.1 with an access token (browser mode)
   export <result>   write the recommended order as Slurm or PBS configuration, with its fidelity
@@ -58,6 +61,8 @@ const COMMANDS: Record<string, Command> = {
   predictions: predictionsCommand,
   learn: learnCommand,
   serve: serveCommand,
+  'run-shard': runShardCommand,
+  merge: mergeCommand,
   export: exportCommand,
   report: reportCommand,
   walltimes: walltimesCommand,

@@ -47,14 +47,25 @@ export function writeJson(io: Io, target: { file: string | null }, value: unknow
   }
 }
 
+/** Shortest time between two redraws of the same progress line, ms. */
+export const PROGRESS_REDRAW_MS = 100
+
 /** A one-line progress display on stderr, shown after `delayMs` and only on a terminal. */
 export class Progress {
   private readonly t0 = Date.now()
   private shown = false
+  private drawnAt = 0
+  private drawnLabel = ''
   constructor(private readonly io: Io, private readonly delayMs = 1000) {}
 
+  /** Redraws at most every PROGRESS_REDRAW_MS while the label stays the same: a campaign's
+   * workers report about ten times per cell, hundreds of times a second (docs/PERFORMANCE.md §The pool at full speed). */
   update(label: string, fraction: number | null, detail = ''): void {
-    if (!this.io.tty || Date.now() - this.t0 < this.delayMs) return
+    if (!this.io.tty) return
+    const now = Date.now()
+    if (now - this.t0 < this.delayMs || (label === this.drawnLabel && now - this.drawnAt < PROGRESS_REDRAW_MS)) return
+    this.drawnAt = now
+    this.drawnLabel = label
     this.shown = true
     const width = 30
     const bar = fraction === null ? '' : `[${'#'.repeat(Math.round(fraction * width)).padEnd(width, '.')}] ${(fraction * 100).toFixed(0).padStart(3)}% `
@@ -64,6 +75,31 @@ export class Progress {
   done(): void {
     if (this.shown) this.io.err('\r\x1b[2K')
     this.shown = false
+  }
+}
+
+/** Work done in slices on the main thread (a whole-log replay): wall-clock milliseconds a slice runs
+ * before it yields to the event loop (where Ctrl-C is heard), and event times between two looks at
+ * the clock (the simulator's checkEvery). */
+export const SLICE_MS = 100
+export const SLICE_CHECK_EVERY = 256
+
+/** On a pipe (not a terminal), one plain progress line at most this often, after the first
+ * PLAIN_DELAY_MS (as `easytune simulate` does). */
+const PLAIN_EVERY_MS = 2000
+const PLAIN_DELAY_MS = 1000
+
+/** A progress reporter for work done in slices: a bar on a terminal (Progress), and on a pipe a
+ * plain line "label: detail (percent)" after PLAIN_DELAY_MS, at most every PLAIN_EVERY_MS. */
+export function sliceProgress(io: Io, progress: Progress): (label: string, fraction: number, detail: string) => void {
+  const t0 = performance.now()
+  let lastPlain = -Infinity
+  return (label, fraction, detail) => {
+    if (io.tty) { progress.update(label, fraction, detail); return }
+    const now = performance.now()
+    if (now - t0 < PLAIN_DELAY_MS || now - lastPlain < PLAIN_EVERY_MS) return
+    lastPlain = now
+    io.err(`${label}: ${detail} (${pct(fraction)})\n`)
   }
 }
 

@@ -101,5 +101,8 @@ export const DEFAULTS = {
   // The learned-priority trials (SC'17, docs/LEARN.md §Trials).
   learnTrials: d({ sizeS: 16, sizeQ: 32, trials: 256000, tuples: 256, stopAt: 0.02, tau: 10, seed: 1 },
     'the paper\'s set-up: |S| = 16 tasks started first, |Q| = 32 permuted, at most 256,000 trials per tuple, stopping once the normalised std of the scores is below 0.02 (its Fig. 2); the paper gives no number of tuples: 256 (8,192 scored tasks) is the fewest measured on KTH-SP2 for which the fitted slopes in r, n and s keep their signs from one seed to another (64 did not), about 2 min on two cores (docs/LEARN.md §Trials)'),
+  // Sharded campaigns on a Slurm job array (docs/CLI.md §Running on a Slurm cluster).
+  /** Engine workers (= CPUs) per array task when none is given. */
+  shardCpus: d(4, 'four CPUs per task: most cluster nodes have many more, so a task starts soon wherever a few cores are free, and a shard of tens of cells still runs four at a time'),
 } as const
 

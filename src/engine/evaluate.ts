@@ -4,7 +4,7 @@
 // desktop app and the browser mode.
 import { DEFAULTS } from '../core/defaults'
 import { simulate } from '../core/sim/easy'
-import { campaignCells, cellKey, BASELINE, type CampaignSpec, type CellResult, type CellSpec } from '../core/tune/campaign'
+import { campaignCells, cellKey, isBaseline, BASELINE, type CampaignSpec, type CellResult, type CellSpec } from '../core/tune/campaign'
 import { dataProblem, prepare } from '../core/tune/prepare'
 import { buildResult, withAsDeployed, withImpact, type AsDeployed, type EvaluationResult } from '../core/tune/result'
 import { recommendationImpact } from '../core/tune/impact'
@@ -17,6 +17,7 @@ import type { Compat, SimConfig } from '../core/sim/types'
 import type { ImportOptions, Workload } from '../core/workload/import'
 import { readLogs } from '../node/read-log'
 import type { WorkloadSetup } from './protocol'
+import { trace } from './trace'
 
 export const GENERATOR = 'easytune 0.1.0'
 
@@ -42,6 +43,64 @@ export interface Evaluation {
 
 export async function evaluate(req: EvaluateRequest, runCells: CellRunner, sha256: string, workload?: Workload): Promise<Evaluation> {
   const w = workload ?? (await readLogs(req.logPaths ?? [req.logPath], req.importOptions))
+  trace('evaluate: start')
+  const { spec, compat, machine, prepared, cells, setup } = campaignOf(req, w)
+  trace('evaluate: prepared')
+  const running = runCells(setup, cells)
+  // While the workers start and compute, this process does its own share: the baseline on the
+  // whole log, compared with the recorded history (docs/CLUSTER.md §Fidelity).
+  const calibration = baselineFidelity(w, machine, compat)
+  trace('evaluate: calibration done')
+  const results = await running
+  trace('evaluate: campaign cells back')
+  const data = {
+    train: { weeks: prepared.trainReal.originalWeeks, jobs: prepared.split.trainStats.jobs },
+    test: { weeks: prepared.testReal.originalWeeks, jobs: prepared.split.testStats.jobs },
+  }
+  const selection = summarize(spec, results, req.verdict, spec.resample.seed, data)
+  trace('evaluate: selection done')
+  const result = buildResult({
+    generator: GENERATOR, sha256, report: w.report, machineProcs: w.machineProcs, unixStartTime: w.unixStartTime,
+    spec, selection, results,
+    cellKeyOf: (c, part) => cellKey({ part, candidate: c.baseline ? BASELINE : c.candidate, threshold: c.baseline ? null : c.threshold }),
+    split: { at: prepared.split.at, train: prepared.split.trainStats, test: prepared.split.testStats },
+    weeks: { trainOriginal: prepared.train.originalWeeks, testOriginal: prepared.test.originalWeeks, train: prepared.train.count, test: prepared.test.count },
+    calibration, cells: cells.length, maxRequestedSeconds: maxRequested(w.jobs.requested, w.jobs.count),
+    machine: machineSummary(machine?.model ?? null, w.machineProcs, w.report.machine.source),
+  })
+  // The exported configuration itself, simulated under Slurm's scheduling (docs/CLUSTER.md §As deployed):
+  // its workers start now and this process computes the impact meanwhile, instead of before
+  // starting them (docs/PERFORMANCE.md §The pool at full speed).
+  const deploying = deployedFigures(req, setup, selection, data, runCells, machine, w.machineProcs)
+  // Who gains, who loses (docs/IMPACT.md): two simulations of each part's real weeks; none without
+  // a recommendation. The sentence then names the groups beyond the risk ratio.
+  const recommended = selection.recommended === null ? null : selection.candidates[selection.recommended]
+  let impact: ReturnType<typeof recommendationImpact>
+  try {
+    impact = recommendationImpact(prepared.split, w.machineProcs, recommended, w, req.verdict.risk.maxWaitRatio, compat === 'none' ? {} : { compat }, machine)
+  } catch (e) {
+    await deploying.catch(() => {})
+    throw e
+  }
+  trace('evaluate: impact done')
+  const asDeployed = await deploying
+  trace('evaluate: as deployed done')
+  return { result: withAsDeployed(withImpact(result, impact), asDeployed), workload: w }
+}
+
+/** What a campaign runs, decided before anything runs: the spec (with the site's Slurm settings
+ * as candidates under --current-conf), the machine, the prepared weeks, the cells and the workers'
+ * setup. evaluate() runs exactly these cells; a sharded campaign plans them (engine/shards.ts). */
+export interface CampaignOf {
+  spec: CampaignSpec
+  compat: Compat
+  machine: CellMachine | undefined
+  prepared: ReturnType<typeof prepare>
+  cells: CellSpec[]
+  setup: WorkloadSetup
+}
+
+export function campaignOf(req: EvaluateRequest, w: Workload): CampaignOf {
   if (w.jobs.count === 0) throw new EvaluationError(`${w.name}: no job is left after cleaning, nothing to evaluate. ${w.report.warnings.join(' ')}`)
   let spec = req.spec
   const compat = spec.compat ?? DEFAULTS.compat.value
@@ -60,32 +119,7 @@ export async function evaluate(req: EvaluateRequest, runCells: CellRunner, sha25
   const prepared = prepare(w.jobs, w.machineProcs, spec.split, spec.resample, compat)
   const cells = campaignCells(spec)
   const setup: WorkloadSetup = { logPath: req.logPath, ...(req.logPaths ? { logPaths: req.logPaths } : {}), importOptions: req.importOptions, split: spec.split, resample: spec.resample, tau: spec.tau, ...(compat === 'none' ? {} : { compat }), ...(req.machine ? { machine: req.machine } : {}) }
-  const running = runCells(setup, cells)
-  // While the workers start and compute, this process does its own share: the baseline on the
-  // whole log, compared with the recorded history (docs/CLUSTER.md §Fidelity).
-  const calibration = baselineFidelity(w, machine, compat)
-  const results = await running
-  const data = {
-    train: { weeks: prepared.trainReal.originalWeeks, jobs: prepared.split.trainStats.jobs },
-    test: { weeks: prepared.testReal.originalWeeks, jobs: prepared.split.testStats.jobs },
-  }
-  const selection = summarize(spec, results, req.verdict, spec.resample.seed, data)
-  const result = buildResult({
-    generator: GENERATOR, sha256, report: w.report, machineProcs: w.machineProcs, unixStartTime: w.unixStartTime,
-    spec, selection, results,
-    cellKeyOf: (c, part) => cellKey({ part, candidate: c.baseline ? BASELINE : c.candidate, threshold: c.baseline ? null : c.threshold }),
-    split: { at: prepared.split.at, train: prepared.split.trainStats, test: prepared.split.testStats },
-    weeks: { trainOriginal: prepared.train.originalWeeks, testOriginal: prepared.test.originalWeeks, train: prepared.train.count, test: prepared.test.count },
-    calibration, cells: cells.length, maxRequestedSeconds: maxRequested(w.jobs.requested, w.jobs.count),
-    machine: machineSummary(machine?.model ?? null, w.machineProcs, w.report.machine.source),
-  })
-  // Who gains, who loses (docs/IMPACT.md): two simulations of each part's real weeks; none without
-  // a recommendation. The sentence then names the groups beyond the risk ratio.
-  const recommended = selection.recommended === null ? null : selection.candidates[selection.recommended]
-  const impact = recommendationImpact(prepared.split, w.machineProcs, recommended, w, req.verdict.risk.maxWaitRatio, compat === 'none' ? {} : { compat }, machine)
-  // The exported configuration itself, simulated under Slurm's scheduling (docs/CLUSTER.md §As deployed).
-  const asDeployed = await deployedFigures(req, setup, selection, data, runCells, machine, w.machineProcs)
-  return { result: withAsDeployed(withImpact(result, impact), asDeployed), workload: w }
+  return { spec, compat, machine, prepared, cells, setup }
 }
 
 /** Most one-CPU nodes a log without nodes is simulated on under Slurm's scheduling for the
@@ -113,15 +147,23 @@ async function deployedFigures(req: EvaluateRequest, setup: WorkloadSetup, selec
   // The real weeks only (resampling 'none'): the verdict's evidence is there, and Slurm's
   // scheduling costs more than EASY's (docs/PERFORMANCE.md).
   const resample = { method: 'none' as const, weeks: 1, seed: req.spec.resample.seed }
+  // Slurm backfills in its priority order: only the primary order deploys. A recommendation that
+  // differs from EASY-FCFS in its backfill order alone (FCFS then SPF, say) deploys as EASY-FCFS.
+  const deployed: Candidate = { primary: rec.candidate.primary, backfill: 'same' }
+  const asBaseline = rec.baseline || isBaseline(deployed)
   const spec: CampaignSpec = {
     ...req.spec, preset: undefined, resample,
-    candidates: rec.baseline ? [] : [{ primary: rec.candidate.primary, backfill: 'same' }],
-    thresholds: rec.baseline ? [null] : [rec.threshold],
+    candidates: asBaseline ? [] : [deployed],
+    thresholds: asBaseline ? [null] : [rec.threshold],
   }
   const slurmSetup: WorkloadSetup = { ...setup, resample, machine: { ...(req.machine ?? {}), scheduler: 'slurm', poolAsNodes: true } }
-  const results = await runCells(slurmSetup, campaignCells(spec))
+  // The baseline's cells first: EASY-FCFS keeps the longest queues, so its cells cost the most
+  // (on KTH-SP2 under Slurm's scheduling, 2.1 s of CPU each against 0.2 to 0.5 s for the recommended
+  // order): started first, they do not finish alone at the end (docs/PERFORMANCE.md §The pool at full speed).
+  const cells = campaignCells(spec)
+  const results = await runCells(slurmSetup, [...cells.filter((c) => isBaseline(c.candidate)), ...cells.filter((c) => !isBaseline(c.candidate))])
   const s = summarize(spec, results, req.verdict, req.spec.resample.seed, data)
-  const d = s.candidates[rec.baseline ? 0 : 1]
+  const d = s.candidates[asBaseline ? 0 : 1]
   return { label: rec.label, train: d.train, test: d.test, same: false, differs: false }
 }
 

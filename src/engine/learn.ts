@@ -5,55 +5,80 @@
 // worker bundle: a re-run, a larger K or an interrupted run only computes the tuples that are
 // missing. A tuple depends only on (log, split, config minus K, its index), and results are merged
 // by index, so the result is the same bit for bit whatever the number of workers.
-import { createHash } from 'node:crypto'
-import { join, resolve } from 'node:path'
-import { poolTrials } from '../core/learn/trials'
-import type { TrialsConfig, TrialsResult, TupleResult } from '../core/learn/types'
-import { canonicalJson, DEFAULT_CACHE_DIR, hashFile, readEntryFile, writeEntryFile } from './cache'
+import { rm } from 'node:fs/promises'
+import { join } from 'node:path'
+import { isCheckpointOf, poolTrials } from '../core/learn/trials'
+import type { TrialsConfig, TrialsResult, TupleCheckpoint, TupleResult } from '../core/learn/types'
+import { DEFAULT_CACHE_DIR, hashFile, readEntryFile, writeEntryFile } from './cache'
 import type { CrashInfo } from './lifecycle'
-import { hashLogFiles } from './log-hash'
 import type { EnginePool } from './pool'
 import type { LearnTupleAnswer, WorkloadSetup, WorkUnit } from './protocol'
+import { runUnitsStoring, UnitCache, unitCacheScope, type UnitCacheScope } from './unit-cache'
 
 /** Bump when what a tuple computes changes in a way the engine hash would not show. */
 export const LEARN_CACHE_VERSION = 1
 
-export interface LearnCacheScope {
-  /** sha256 of the log's files (hashLogFiles). */
-  workloadHash: string
-  /** The code that computes units (the worker bundle's sha256). */
-  engine: string
-  setup: WorkloadSetup
-}
+/** Wall-clock milliseconds between two checkpoints of a running tuple (at most this much of a
+ * tuple's work is lost on cancel). */
+export const LEARN_CHECKPOINT_MS = 1000
 
-/** One JSON file per tuple, named by a sha256 key over everything that determines it. */
-export class LearnCache {
-  readonly dir: string
+export type LearnCacheScope = UnitCacheScope
+
+/** One JSON file per tuple, named by a sha256 key over everything that determines it; beside it,
+ * while the tuple runs, its checkpoint (`<key>.learn-partial.json`, the same key: another log,
+ * split, seed or budget never reads it), removed once the tuple is stored. */
+export class LearnCache extends UnitCache<LearnTupleAnswer> {
   constructor(dir: string = DEFAULT_CACHE_DIR) {
-    this.dir = resolve(dir)
+    super(dir, '.learn.json')
   }
 
   /** K (config.tuples) is not part of the key: tuple k is the same whatever K is. */
   key(scope: LearnCacheScope, config: TrialsConfig, tuple: number): string {
-    const { name: _name, ...importOptions } = scope.setup.importOptions
     const { tuples: _k, ...budget } = config
-    return createHash('sha256').update(canonicalJson({ kind: 'learn-tuple', v: LEARN_CACHE_VERSION, workload: scope.workloadHash, engine: scope.engine, importOptions, split: scope.setup.split, budget, tuple })).digest('hex')
+    return this.hashKey(scope, { kind: 'learn-tuple', v: LEARN_CACHE_VERSION, split: scope.setup.split, budget, tuple })
   }
 
-  path(key: string): string {
-    return join(this.dir, `${key}.learn.json`)
+  protected decode(text: string, key: string): LearnTupleAnswer | null {
+    return decodeLearnEntry(text, key)
   }
 
-  /** The cached tuple, or null when absent, not a regular file, unreadable, of another key or malformed. */
-  async get(key: string): Promise<LearnTupleAnswer | null> {
-    const buf = await readEntryFile(this.path(key))
-    return buf === null || buf === 'not-a-file' ? null : decodeLearnEntry(buf.toString('utf8'), key)
-  }
-
-  /** Stores the tuple atomically (temp file + rename). */
-  async put(key: string, a: LearnTupleAnswer): Promise<void> {
+  protected encode(key: string, a: LearnTupleAnswer): string {
     // Infinity (the normalised std before two trials) is not JSON: written as null.
-    await writeEntryFile(this.path(key), JSON.stringify({ v: LEARN_CACHE_VERSION, key, answer: a }))
+    return JSON.stringify({ v: LEARN_CACHE_VERSION, key, answer: a })
+  }
+
+  partialPath(key: string): string {
+    return join(this.dir, `${key}.learn-partial.json`)
+  }
+
+  /** The checkpoint of tuple k under `key` when it is one `config` can continue (isCheckpointOf), else null. */
+  async getPartial(key: string, config: TrialsConfig, k: number): Promise<TupleCheckpoint | null> {
+    const buf = await readEntryFile(this.partialPath(key))
+    if (buf === null || buf === 'not-a-file') return null
+    const cp = decodeLearnCheckpoint(buf.toString('utf8'), key)
+    return cp && isCheckpointOf(cp, config, k) ? cp : null
+  }
+
+  /** Stores a checkpoint atomically (temp file + rename). */
+  async putPartial(key: string, cp: TupleCheckpoint): Promise<void> {
+    await writeEntryFile(this.partialPath(key), JSON.stringify({ v: LEARN_CACHE_VERSION, key, checkpoint: cp }))
+  }
+
+  async dropPartial(key: string): Promise<void> {
+    await rm(this.partialPath(key), { force: true })
+  }
+}
+
+/** The checkpoint of a partial entry's text when it is one of this version recorded under `key`
+ * (its fit to a run is isCheckpointOf's). */
+export function decodeLearnCheckpoint(text: string, key: string): TupleCheckpoint | null {
+  try {
+    const e = JSON.parse(text) as { v?: unknown; key?: unknown; checkpoint?: { convergence?: unknown } }
+    if (e.v !== LEARN_CACHE_VERSION || e.key !== key || typeof e.checkpoint !== 'object' || e.checkpoint === null || !Array.isArray(e.checkpoint.convergence)) return null
+    const convergence = (e.checkpoint.convergence as { trials?: unknown; normStd?: unknown }[]).map((c) => ({ trials: c?.trials, normStd: c?.normStd === null ? Infinity : c?.normStd }))
+    return { ...(e.checkpoint as TupleCheckpoint), convergence: convergence as unknown as TupleCheckpoint['convergence'] }
+  } catch {
+    return null
   }
 }
 
@@ -108,37 +133,53 @@ export interface LearnRunOptions {
   onWorkerCrash?: (info: CrashInfo) => void
   /** Non-fatal problems (a cache entry that could not be written). */
   onWarning?: (message: string) => void
+  /** Milliseconds between two checkpoints of a running tuple (default LEARN_CHECKPOINT_MS; 0: after
+   * every batch). Only with a cache. */
+  checkpointMs?: number
 }
 
 export interface LearnRun {
   result: TrialsResult
   cachedTuples: number
   computedTuples: number
+  /** Of the computed tuples, those continued from a checkpoint, and the trials their checkpoints held. */
+  resumedTuples: number
+  resumedTrials: number
 }
 
-/** Every tuple of the run; cached tuples are read, the others computed on the pool. */
+/** Every tuple of the run; cached tuples are read, the others computed on the pool, from their
+ * checkpoint when the cache has one (docs/LEARN.md §Trials). */
 export async function learnTrialsOnPool(pool: EnginePool, log: LearnLogInput, config: TrialsConfig, opts: LearnRunOptions = {}): Promise<LearnRun> {
   opts.signal?.throwIfAborted()
   const K = config.tuples
   if (!(Number.isInteger(K) && K >= 1 && K <= 1e6)) throw new Error(`the number of tuples must be a whole number from 1 to 10⁶, got ${K}`)
   const setup: WorkloadSetup = { ...log.setup, prepare: false }
   const answers: (LearnTupleAnswer | null)[] = Array.from({ length: K }, () => null)
+  const checkpoints = new Map<number, TupleCheckpoint>()
+  const { cache } = opts
   let scope: LearnCacheScope | null = null
   let cachedTuples = 0
-  if (opts.cache) {
-    scope = { workloadHash: log.workloadHash ?? (await hashLogFiles(setup.logPaths ?? [setup.logPath], opts.signal)), engine: await hashFile(pool.workerPath), setup }
+  if (cache) {
+    scope = await unitCacheScope(setup, await hashFile(pool.workerPath), log.workloadHash, opts.signal)
     for (let k = 0; k < K; k++) {
-      const a = await opts.cache.get(opts.cache.key(scope, config, k))
-      if (a && a.result.tuple === k) { answers[k] = a; cachedTuples++ }
+      const key = cache.key(scope, config, k)
+      const a = await cache.get(key)
+      if (a && a.result.tuple === k) { answers[k] = a; cachedTuples++; continue }
+      const cp = await cache.getPartial(key, config, k)
+      if (cp) checkpoints.set(k, cp)
     }
   }
+  const todo = answers.map((_, k) => k).filter((k) => answers[k] === null)
+  // Per unit: the trials its checkpoint held (counted as done, not as simulated in this run).
+  const resumed = todo.map((k) => checkpoints.get(k)?.trials ?? 0)
   let tuplesDone = cachedTuples, trialsDone = 0, computeStart = 0
   const partial = new Map<number, number>()
+  todo.forEach((_, i) => { if (resumed[i] > 0) partial.set(i, resumed[i]) })
   const report = () => {
     if (!opts.onProgress) return
-    let part = 0
-    for (const v of partial.values()) part += v
-    const trials = trialsDone + part
+    let part = 0, simulated = 0
+    for (const [i, v] of partial) { part += v; simulated += v - resumed[i] }
+    const trials = trialsDone + simulated
     const elapsed = computeStart > 0 ? (performance.now() - computeStart) / 1000 : 0
     const rate = trials > 0 && elapsed > 0 ? trials / elapsed : null
     const done = tuplesDone * config.trials + part
@@ -146,35 +187,44 @@ export async function learnTrialsOnPool(pool: EnginePool, log: LearnLogInput, co
     opts.onProgress({ tuplesDone, tuplesTotal: K, cachedTuples, trials, trialsPerSecond: rate, fraction: Math.min(1, done / (K * config.trials)), etaSeconds: tuplesDone === K ? 0 : rate ? left / rate : null })
   }
   report()
-  const todo = answers.map((_, k) => k).filter((k) => answers[k] === null)
   if (todo.length > 0) {
-    const writes: Promise<void>[] = []
-    const session = pool.session({ setup, signal: opts.signal, cancelledMessage: 'the learning trials were cancelled; finished tuples are kept in the cache', onWorkerCrash: opts.onWorkerCrash })
-    try {
-      computeStart = performance.now()
-      const units: WorkUnit[] = todo.map((k) => ({ kind: 'learn-tuple', config, tuple: k }))
-      await session.run(units, {
-        onProgress: (i, m) => { if (m.type === 'progress') { partial.set(i, m.samplesDone); report() } },
-        onDone: (i, r) => {
-          const k = todo[i]
-          const a = r as LearnTupleAnswer
-          answers[k] = a
-          partial.delete(i)
-          tuplesDone++; trialsDone += a.result.trials
-          report()
-          const { cache } = opts
-          if (cache && scope) {
-            writes.push(cache.put(cache.key(scope, config, k), a).catch((e: unknown) => {
-              opts.onWarning?.(`could not write the cache entry of tuple ${k + 1} in ${cache.dir}: ${(e as Error).message}`)
-            }))
-          }
-        },
-      })
-    } finally {
-      await session.close()
-      await Promise.all(writes)
+    // A tuple's writes in order (checkpoints, then its entry and the checkpoint's removal), so that
+    // an older checkpoint never lands after a newer one; a failed write does not stop the next.
+    const chains = new Map<number, Promise<void>>()
+    const chain = (k: number, write: () => Promise<void>) => {
+      const p = (chains.get(k) ?? Promise.resolve()).catch(() => {}).then(write)
+      chains.set(k, p)
+      return p
     }
+    computeStart = performance.now()
+    const checkpointMs = cache ? opts.checkpointMs ?? LEARN_CHECKPOINT_MS : null
+    const units: WorkUnit[] = todo.map((k) => {
+      const from = checkpoints.get(k)
+      return { kind: 'learn-tuple', config, tuple: k, ...(checkpointMs === null ? {} : { checkpointMs }), ...(from ? { from } : {}) }
+    })
+    await runUnitsStoring(pool, { setup, signal: opts.signal, cancelledMessage: 'the learning trials were cancelled; finished tuples and a checkpoint of the others are kept in the cache', onWorkerCrash: opts.onWorkerCrash }, units, {
+      onProgress: (i, m) => {
+        if (m.type !== 'progress') return
+        partial.set(i, m.samplesDone)
+        report()
+        const cp = m.checkpoint
+        if (cache && scope && cp) { const key = cache.key(scope, config, todo[i]); return chain(todo[i], () => cache.putPartial(key, cp)) }
+      },
+      onDone: (i, r) => {
+        const k = todo[i]
+        const a = r as LearnTupleAnswer
+        answers[k] = a
+        partial.delete(i)
+        tuplesDone++; trialsDone += a.result.trials - resumed[i]
+        report()
+        if (cache && scope) { const key = cache.key(scope, config, k); return chain(k, async () => { await cache.put(key, a); await cache.dropPartial(key) }) }
+      },
+      onWriteError: (i, e) => opts.onWarning?.(`could not write the cache entry of tuple ${todo[i] + 1} in ${cache!.dir}: ${e.message}`),
+    })
   }
   const done = answers as LearnTupleAnswer[]
-  return { result: poolTrials(config, done[0].machineProcs, done[0].trainingJobs, done.map((a) => a.result)), cachedTuples, computedTuples: K - cachedTuples }
+  return {
+    result: poolTrials(config, done[0].machineProcs, done[0].trainingJobs, done.map((a) => a.result)), cachedTuples, computedTuples: K - cachedTuples,
+    resumedTuples: checkpoints.size, resumedTrials: resumed.reduce((x, y) => x + y, 0),
+  }
 }

@@ -27,6 +27,7 @@ import { InputError } from '../core/workload/errors'
 import { packageRoot } from '../node/package-root'
 import { FileInputError } from '../node/read-log'
 import { unitLabel, unitName } from './label'
+import { trace, tracing } from './trace'
 import { needsSetup, type FromWorker, type ToWorker, type UnitResult, type WorkloadSetup, type WorkUnit } from './protocol'
 
 /** A unit that stops its worker this many times ends the session. */
@@ -235,6 +236,7 @@ export class WorkerSession {
   }
 
   private startWorker(worker: number): void {
+    trace(`forking worker ${worker}`)
     const handle = this.fork(this.workerPath, { worker })
     let exited!: () => void
     const slot: Slot = { worker, handle, pid: handle.pid, state: 'starting', job: null, samplesDone: 0, exited: new Promise((r) => { exited = r }) }
@@ -245,6 +247,7 @@ export class WorkerSession {
   }
 
   private onMessage(slot: Slot, m: FromWorker): void {
+    if (tracing && m.type !== 'progress' && m.type !== 'import-progress') trace(`worker ${slot.worker}: ${m.type}${m.type === 'done' ? ` ${m.id}` : ''}`)
     switch (m.type) {
       case 'ready':
         // A utility process has no pid until it has spawned (Electron): it has by now.

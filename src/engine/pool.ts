@@ -15,6 +15,7 @@ import { cellLabel } from './label'
 import { hashLogFiles } from './log-hash'
 import { defaultWorkerCount, defaultWorkerPath, forkNode, WorkerSession, type CrashInfo, type ForkWorker, type SessionOptions, type WorkerState } from './lifecycle'
 import type { WorkloadSetup } from './protocol'
+import { trace } from './trace'
 
 export { cellLabel } from './label'
 export { hashLogFiles } from './log-hash'
@@ -77,6 +78,7 @@ export class EnginePool {
   /** Runs every cell (duplicates once) and returns the results keyed by cellKey, in cell order. */
   async run(setup: WorkloadSetup, cells: CellSpec[], opts: RunOptions = {}): Promise<Map<string, CellResult>> {
     opts.signal?.throwIfAborted()
+    trace(`pool run: ${cells.length} cells on ${this.workers} workers`)
     if (!existsSync(this.workerPath)) throw new Error(`the engine worker is not built: ${this.workerPath} is missing (run npm run build:cli)`)
     const unique = new Map<string, CellSpec>()
     for (const c of cells) if (!unique.has(cellKey(c))) unique.set(cellKey(c), c)
@@ -85,17 +87,22 @@ export class EnginePool {
     if (opts.cache) {
       scope = { workloadHash: opts.workloadHash ?? (await hashLogFiles(setup.logPaths ?? [setup.logPath])), engine: await hashFile(this.workerPath), setup }
       const refusedBefore = opts.cache.rejected.length
-      for (const [key, cell] of unique) {
-        const r = await opts.cache.get(opts.cache.key(scope, cell))
-        if (r) results.set(key, r)
-      }
-      const refused = opts.cache.rejected.slice(refusedBefore)
+      // Read CACHE_READS entries at a time: one after the other, 772 missing entries kept the
+      // workers from starting for 0.2 s of CPU and 0.8 s of wall time on a busy machine
+      // (docs/PERFORMANCE.md §The pool at full speed). Kept in cell order whatever order they arrive in.
+      const { cache } = opts
+      const keyed = [...unique].map(([key, cell]) => { const cacheKey = cache.key(scope!, cell); return { key, cacheKey, path: cache.path(cacheKey) } })
+      const found = await mapLimited(keyed, CACHE_READS, (k) => cache.get(k.cacheKey))
+      keyed.forEach((k, i) => { const r = found[i]; if (r) results.set(k.key, r) })
+      const order = new Map(keyed.map((k, i) => [k.path, i]))
+      const refused = opts.cache.rejected.slice(refusedBefore).sort((a, b) => (order.get(a.path) ?? 0) - (order.get(b.path) ?? 0))
       const dir = opts.cache.dir
       const entries = (k: number) => `${k} cache entr${k === 1 ? 'y' : 'ies'} in ${dir}`
       const foreign = refused.filter((r) => r.reason === 'foreign').length
       if (foreign > 0) opts.onWarning?.(`${entries(foreign)} held another cell's result (files renamed or copied over each other) and will be recomputed`)
       if (refused.length > foreign) opts.onWarning?.(`${entries(refused.length - foreign)} ${refused.length - foreign === 1 ? 'is' : 'are'} not a regular file (a FIFO, socket or device) and will be recomputed: ${refused.find((r) => r.reason === 'not-a-file')!.path}`)
     }
+    trace(`pool run: ${results.size} cells from the cache`)
     opts.signal?.throwIfAborted()
     const progress = new CampaignProgress(unique, results)
     const todo = [...unique].filter(([k]) => !results.has(k)).map(([, cell]) => cell)
@@ -111,7 +118,7 @@ export class EnginePool {
           onDone: (i, r) => {
             const cell = todo[i]
             results.set(cellKey(cell), r)
-            progress.computed(r)
+            progress.computed(cell, r)
             opts.onCell?.(cell, r)
             const { cache } = opts
             if (cache && scope) {
@@ -122,8 +129,10 @@ export class EnginePool {
           },
         })
       } finally {
+        trace('pool run: cells done, closing')
         await session.close()
         await Promise.all(writes)
+        trace('pool run: closed')
       }
       opts.onProgress?.(progress.snapshot(session, true))
     } else {
@@ -133,29 +142,53 @@ export class EnginePool {
   }
 }
 
-/** A campaign's progress in cells and week samples, and its ETA from this run's computing rate. */
+/** Cache entries read at once before a run. */
+const CACHE_READS = 32
+
+/** f over every item, at most `limit` at a time; the results in the items' order. */
+async function mapLimited<T, R>(items: readonly T[], limit: number, f: (item: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length)
+  let next = 0
+  const lane = async () => { while (next < items.length) { const i = next++; out[i] = await f(items[i]) } }
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane))
+  return out
+}
+
+/** A campaign's progress in cells and week samples, and its ETA from this run's computing rate.
+ * Kept as running sums, so a snapshot costs the same whatever the number of cells: the parent
+ * takes one at every message of a worker (about ten per cell), and a scan of every cell each time
+ * grew with the square of the cells (docs/PERFORMANCE.md §The pool at full speed). */
 class CampaignProgress {
   readonly cachedCells: number
   private computedSamples = 0
   private computeStart = 0
+  /** Week samples of the cells with a result (cached or computed). */
+  private samplesOfResults = 0
+  /** Week samples of the cells still to compute, from the week counts of the setup once a worker has read it. */
+  private toCompute: { samples: number; weeks: WeekCounts } | null = null
 
   constructor(private readonly cells: Map<string, CellSpec>, private readonly results: Map<string, CellResult>) {
     this.cachedCells = results.size
+    for (const r of results.values()) this.samplesOfResults += r.jobs.length
   }
 
-  computed(r: CellResult): void {
+  /** A computed cell's result, just added to the results. */
+  computed(cell: CellSpec, r: CellResult): void {
     this.computedSamples += r.jobs.length
+    this.samplesOfResults += r.jobs.length
+    if (this.toCompute) this.toCompute.samples -= cellWeeks(cell, this.toCompute.weeks)
   }
 
   snapshot(session: WorkerSession | null, finished: boolean): EngineProgress {
     const weeks = session?.weeks ?? null
     if (weeks && this.computeStart === 0) this.computeStart = Date.now()
-    let samplesTotal = 0, samplesDone = 0
-    for (const [key, cell] of this.cells) {
-      const r = this.results.get(key)
-      samplesTotal += r ? r.jobs.length : weeks ? (cell.samples === 'real' ? weeks[cell.part === 'train' ? 'trainReal' : 'testReal'] ?? weeks[cell.part] : weeks[cell.part]) : 0
-      if (r) samplesDone += r.jobs.length
+    if (weeks && !this.toCompute) {
+      let samples = 0
+      for (const [key, cell] of this.cells) if (!this.results.has(key)) samples += cellWeeks(cell, weeks)
+      this.toCompute = { samples, weeks }
     }
+    let samplesTotal = this.samplesOfResults + (weeks && this.toCompute ? this.toCompute.samples : 0)
+    let samplesDone = this.samplesOfResults
     const workers = finished ? [] : session?.workers ?? []
     const partial = workers.reduce((a, w) => a + w.samplesDone, 0)
     samplesDone += partial
@@ -172,3 +205,9 @@ class CampaignProgress {
   }
 }
 
+type WeekCounts = NonNullable<WorkerSession['weeks']>
+
+/** Week samples a cell runs on, from the setup's week counts. */
+function cellWeeks(cell: CellSpec, weeks: WeekCounts): number {
+  return cell.samples === 'real' ? weeks[cell.part === 'train' ? 'trainReal' : 'testReal'] ?? weeks[cell.part] : weeks[cell.part]
+}

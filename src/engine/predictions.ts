@@ -4,14 +4,12 @@
 // JSON file per (log, triple, options)), so a re-run or an interrupted campaign only computes what
 // is missing. Units are pure and merged by index, so the result is the same bit for bit whatever
 // the number of workers; leave-one-out runs afterwards on the merged table (src/core/predict/campaign.ts).
-import { createHash } from 'node:crypto'
-import { join, resolve } from 'node:path'
 import { findTriple, type PredictionCampaignOptions, type TripleMetrics } from '../core/predict/campaign'
-import { canonicalJson, DEFAULT_CACHE_DIR, hashFile, readEntryFile, writeEntryFile } from './cache'
+import { DEFAULT_CACHE_DIR, hashFile } from './cache'
 import type { CrashInfo } from './lifecycle'
-import { hashLogFiles } from './log-hash'
 import type { EnginePool } from './pool'
 import type { WorkloadSetup, WorkUnit } from './protocol'
+import { runUnitsStoring, UnitCache, unitCacheScope, type UnitCacheScope } from './unit-cache'
 
 /** Bump when what a unit computes changes in a way the engine hash would not show. */
 export const PREDICTION_CACHE_VERSION = 1
@@ -19,40 +17,25 @@ export const PREDICTION_CACHE_VERSION = 1
 const METRIC_FIELDS = ['jobs', 'avgBsld', 'maxBsld', 'avgWait', 'extremeShare', 'extremeJobs', 'extremeBound', 'mae', 'meanELoss', 'underShare', 'corrections'] as const satisfies readonly (keyof TripleMetrics)[]
 
 /** What every unit of one log has in common, for its cache keys. */
-export interface PredictionCacheScope {
-  /** sha256 of the log's files (hashLogFiles). */
-  workloadHash: string
-  /** The code that computes units (the worker bundle's sha256). */
-  engine: string
-  setup: WorkloadSetup
-}
+export type PredictionCacheScope = UnitCacheScope
 
 /** One JSON file per (log, triple, options), named by a sha256 key over everything that determines it. */
-export class PredictionCache {
-  readonly dir: string
+export class PredictionCache extends UnitCache<TripleMetrics> {
   constructor(dir: string = DEFAULT_CACHE_DIR) {
-    this.dir = resolve(dir)
+    super(dir, '.pred.json')
   }
 
   key(scope: PredictionCacheScope, triple: string, options: PredictionCampaignOptions): string {
-    const { name: _name, ...importOptions } = scope.setup.importOptions
-    return createHash('sha256').update(canonicalJson({ kind: 'prediction-triple', v: PREDICTION_CACHE_VERSION, workload: scope.workloadHash, engine: scope.engine, importOptions, triple, options })).digest('hex')
+    return this.hashKey(scope, { kind: 'prediction-triple', v: PREDICTION_CACHE_VERSION, triple, options })
   }
 
-  path(key: string): string {
-    return join(this.dir, `${key}.pred.json`)
+  protected decode(text: string, key: string): TripleMetrics | null {
+    return decodePredictionEntry(text, key)
   }
 
-  /** The cached metrics, or null when absent, not a regular file, unreadable, of another key or malformed. */
-  async get(key: string): Promise<TripleMetrics | null> {
-    const buf = await readEntryFile(this.path(key))
-    return buf === null || buf === 'not-a-file' ? null : decodePredictionEntry(buf.toString('utf8'), key)
-  }
-
-  /** Stores the metrics atomically (temp file + rename). */
-  async put(key: string, r: TripleMetrics): Promise<void> {
+  protected encode(key: string, r: TripleMetrics): string {
     const result = Object.fromEntries(METRIC_FIELDS.map((f) => [f, r[f]]))
-    await writeEntryFile(this.path(key), JSON.stringify({ v: PREDICTION_CACHE_VERSION, key, result }))
+    return JSON.stringify({ v: PREDICTION_CACHE_VERSION, key, result })
   }
 }
 
@@ -128,7 +111,7 @@ export async function predictionCampaignOnPool(pool: EnginePool, logs: readonly 
     const setup: WorkloadSetup = { ...log.setup, prepare: false }
     let scope: PredictionCacheScope | null = null
     if (opts.cache) {
-      scope = { workloadHash: log.workloadHash ?? (await hashLogFiles(setup.logPaths ?? [setup.logPath], opts.signal)), engine, setup }
+      scope = await unitCacheScope(setup, engine, log.workloadHash, opts.signal)
       for (let t = 0; t < triples.length; t++) {
         const r = await opts.cache.get(opts.cache.key(scope, triples[t], options))
         if (r && r.jobs === log.jobs) { metrics[l][t] = r; unitsDone++; cachedUnits++; weightDone += log.jobs }
@@ -141,32 +124,22 @@ export async function predictionCampaignOnPool(pool: EnginePool, logs: readonly 
     const costly = (t: number) => (findTriple(triples[t])?.learned ? 0 : 1)
     const todo = triples.map((_, t) => t).filter((t) => metrics[l][t] === null).sort((x, y) => costly(x) - costly(y) || x - y)
     if (todo.length === 0) continue
-    const writes: Promise<void>[] = []
-    const session = pool.session({ setup, signal: opts.signal, cancelledMessage: 'the prediction campaign was cancelled; finished triples are kept in the cache', onWorkerCrash: opts.onWorkerCrash })
-    try {
-      if (computeStart === 0) computeStart = performance.now()
-      const units: WorkUnit[] = todo.map((t) => ({ kind: 'prediction-triple', triple: triples[t], options }))
-      await session.run(units, {
-        onProgress: (i, m) => { if (m.type === 'progress') { partial.set(`${l}:${i}`, log.jobs * (m.samplesDone / Math.max(1, m.samples))); report(l) } },
-        onDone: (i, r) => {
-          const t = todo[i]
-          const result = r as TripleMetrics
-          metrics[l][t] = result
-          partial.delete(`${l}:${i}`)
-          unitsDone++; weightDone += log.jobs; computedWeight += log.jobs
-          report(l)
-          const { cache } = opts
-          if (cache && scope) {
-            writes.push(cache.put(cache.key(scope, triples[t], options), result).catch((e: unknown) => {
-              opts.onWarning?.(`could not write the cache entry of ${triples[t]} in ${cache.dir}: ${(e as Error).message}`)
-            }))
-          }
-        },
-      })
-    } finally {
-      await session.close()
-      await Promise.all(writes)
-    }
+    if (computeStart === 0) computeStart = performance.now()
+    const units: WorkUnit[] = todo.map((t) => ({ kind: 'prediction-triple', triple: triples[t], options }))
+    const { cache } = opts
+    await runUnitsStoring(pool, { setup, signal: opts.signal, cancelledMessage: 'the prediction campaign was cancelled; finished triples are kept in the cache', onWorkerCrash: opts.onWorkerCrash }, units, {
+      onProgress: (i, m) => { if (m.type === 'progress') { partial.set(`${l}:${i}`, log.jobs * (m.samplesDone / Math.max(1, m.samples))); report(l) } },
+      onDone: (i, r) => {
+        const t = todo[i]
+        const result = r as TripleMetrics
+        metrics[l][t] = result
+        partial.delete(`${l}:${i}`)
+        unitsDone++; weightDone += log.jobs; computedWeight += log.jobs
+        report(l)
+        return cache && scope ? cache.put(cache.key(scope, triples[t], options), result) : undefined
+      },
+      onWriteError: (i, e) => opts.onWarning?.(`could not write the cache entry of ${triples[todo[i]]} in ${cache!.dir}: ${e.message}`),
+    })
   }
   return { metrics: metrics as TripleMetrics[][], cachedUnits, computedUnits: total - cachedUnits }
 }

@@ -25,7 +25,7 @@ import type { ImportedLog } from './import'
 import type { WhatIfId, WhatIfOutcome } from '../core/predict/walltimes'
 import type { FidelityReplay, FidelityReplayId } from '../core/export/predicted-fidelity'
 import type { PredictionCampaignOptions, TripleMetrics } from '../core/predict/campaign'
-import type { TrialsConfig, TupleResult } from '../core/learn/types'
+import type { TrialsConfig, TupleCheckpoint, TupleResult } from '../core/learn/types'
 
 /** What every worker needs to build the workload's week samples itself. */
 export interface WorkloadSetup {
@@ -77,7 +77,11 @@ export type WorkUnit =
   /** One (S, Q) tuple of the learned-priority trials (src/core/learn/trials.ts runTuple, all its
    * trials in batches inside the worker) on the training part of the setup's log (read with
    * `prepare: false`, split here by the setup's split); src/engine/learn.ts. */
-  | { kind: 'learn-tuple'; config: TrialsConfig; tuple: number }
+  | { kind: 'learn-tuple'; config: TrialsConfig; tuple: number
+      /** Milliseconds between two checkpoints sent with the unit's progress (none when absent). */
+      checkpointMs?: number
+      /** Continue from this checkpoint of the tuple (src/core/learn/trials.ts isCheckpointOf). */
+      from?: TupleCheckpoint }
   /** A whole import (src/engine/import.ts): no setup needed. `options.name` is the name the
    * report shows. */
   /** `paths`: a log kept as several files, read as one (path is then the first); `names`: those
@@ -137,7 +141,9 @@ export type FromWorker =
   | { type: 'ready'; transport?: 'parentPort' | 'process' }
   | { type: 'setup-done'; trainWeeks: number; testWeeks: number; trainRealWeeks?: number; testRealWeeks?: number }
   /** Progress through unit `id`: week samples of a cell, simulations of an online trace. */
-  | { type: 'progress'; id: number; samplesDone: number; samples: number }
+  | { type: 'progress'; id: number; samplesDone: number; samples: number
+      /** A 'learn-tuple' unit's checkpoint, at most every checkpointMs of its unit. */
+      checkpoint?: TupleCheckpoint }
   /** Progress of an import: one per 1 MiB read. */
   | { type: 'import-progress'; id: number; bytesRead: number; totalBytes: number; jobsRead: number; simulated?: { jobs: number; of: number } }
   | { type: 'done'; id: number; result: UnitResult }

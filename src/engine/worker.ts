@@ -33,6 +33,7 @@ import { whatIfRun } from './analyses'
 import { fidelityReplay } from '../core/export/predicted-fidelity'
 import { runTuple } from '../core/learn/trials'
 import { splitWorkload } from '../core/tune/split'
+import { trace, tracing } from './trace'
 
 const port = workerPort()
 const progress = new ProgressReporter((m) => port.post(m))
@@ -58,6 +59,7 @@ port.onMessage((msg, ports) => {
   }
   chain = chain.then(() => handle(msg)).catch((e: unknown) => postError(null, e))
 })
+trace(`worker loaded (${performance.now().toFixed(0)} ms after its process started)`)
 port.post({ type: 'ready', transport: port.transport })
 
 async function handle(msg: ToWorker): Promise<void> {
@@ -72,8 +74,11 @@ async function handle(msg: ToWorker): Promise<void> {
 async function setup(s: WorkloadSetup): Promise<void> {
   state = null
   try {
+    trace('setup: reading the log')
     const w = await readLogs(s.logPaths ?? [s.logPath], s.importOptions)
+    trace('setup: log read')
     const prepared = s.prepare === false ? null : prepare(w.jobs, w.machineProcs, s.split, s.resample, s.compat ?? 'none')
+    trace('setup: prepared')
     // The node-level machine (docs/CLUSTER.md), built here as the parent builds it: same inputs, same model.
     const machine = campaignMachine(s.machine, w)
     state = { workload: w, setup: s, prepared, trainWeeks: null, machine, extremeBounds: new Map() }
@@ -86,9 +91,12 @@ async function setup(s: WorkloadSetup): Promise<void> {
 async function run(id: number, unit: WorkUnit): Promise<void> {
   if (crashAfter !== null && unitsFinished >= crashAfter) process.exit(1)
   try {
+    const t0 = tracing ? performance.now() : 0
     const result = unit.kind === 'import' ? await importLog(id, unit) : compute(id, unit)
     unitsFinished++
+    const t1 = tracing ? performance.now() : 0
     port.post({ type: 'done', id, result })
+    if (tracing) trace(`unit ${id} ${unit.kind === 'cell' ? cellLabel(unit.cell) : unit.kind}: compute ${(t1 - t0).toFixed(1)} ms, post ${(performance.now() - t1).toFixed(2)} ms`)
   } catch (e) {
     postError(id, e)
   }
@@ -138,11 +146,18 @@ function compute(id: number, unit: Exclude<WorkUnit, { kind: 'import' }>): UnitR
       // The training part, split once per setup (docs/LEARN.md §Trials).
       if (learnTrain === null || learnTrain.of !== w) learnTrain = { of: w, jobs: splitWorkload(w.jobs, w.machineProcs, s.split).train }
       const train = learnTrain.jobs
-      let last = Date.now()
-      const result = runTuple(train, w.machineProcs, unit.config, unit.tuple, (done) => {
+      let last = Date.now(), lastCheckpoint = last
+      const every = unit.checkpointMs
+      const result = runTuple(train, w.machineProcs, unit.config, unit.tuple, (done, checkpoint) => {
         const now = Date.now()
-        if (now - last >= UNIT_PROGRESS_MS) { last = now; port.post({ type: 'progress', id, samplesDone: done, samples: unit.config.trials }) }
-      })
+        // A checkpoint goes with a progress message; the parent writes it (docs/LEARN.md §Trials).
+        const withCheckpoint = every !== undefined && now - lastCheckpoint >= every && done < unit.config.trials
+        if (now - last >= UNIT_PROGRESS_MS || withCheckpoint) {
+          last = now
+          if (withCheckpoint) lastCheckpoint = now
+          port.post({ type: 'progress', id, samplesDone: done, samples: unit.config.trials, ...(withCheckpoint ? { checkpoint: checkpoint() } : {}) })
+        }
+      }, unit.from)
       return { result, machineProcs: w.machineProcs, trainingJobs: train.count }
     }
     case 'mixed-stats': return featureStats(trainWeeks(), w.machineProcs, s.compat ?? 'none')

@@ -35,6 +35,8 @@ export interface Dialogs {
   openProject(): Promise<string | null>
   saveProject(defaultName: string): Promise<string | null>
   saveFile(suggestedName: string, mime: string): Promise<string | null>
+  /** A folder (created if need be), e.g. for a Slurm job array's plan; null when cancelled. */
+  chooseFolder(title: string): Promise<string | null>
 }
 
 export function electronDialogs(getWindow: () => BrowserWindow | null): Dialogs {
@@ -61,6 +63,7 @@ export function electronDialogs(getWindow: () => BrowserWindow | null): Dialogs 
       const p = await save({ title: 'Save the EasyTune project', defaultPath: join(documents(), defaultName), filters: [{ name: 'EasyTune project', extensions: [PROJECT_EXTENSION] }] })
       return p === null ? null : withExtension(p, PROJECT_EXTENSION)
     },
+    chooseFolder: (title) => open({ title, defaultPath: documents(), properties: ['openDirectory', 'createDirectory', 'promptToCreate'] }),
     saveFile: async (suggestedName, mime) => {
       const filters = saveFilters(suggestedName, mime)
       const p = await save({ title: `Save ${suggestedName}`, defaultPath: join(documents(), suggestedName), filters })

@@ -5,6 +5,7 @@
 //   saveReportPdf   main prints the report it generates itself (pdf.ts), never HTML from the page
 //   saveProject / openProject / autosave   the project file main remembers (project.ts)
 //   getSettings / setSettings              electron-store (settings.ts)
+//   writeSlurmArray main's folder dialog picks where the plan folder goes
 // The IPC handlers (ipc.ts) call this table generically, by the operation's name.
 import type { Backend } from '../backend/backend'
 import { OPERATION_NAMES, type Implementation, type OperationName } from '../shared/contract'
@@ -17,11 +18,11 @@ import type { DesktopProject } from './project'
 export interface DesktopServices {
   project: Pick<DesktopProject, 'save' | 'open' | 'autosave'>
   settings: { get(): Settings; set(patch: Partial<Settings>): Settings }
-  dialogs: Pick<Dialogs, 'openLog'>
+  dialogs: Pick<Dialogs, 'openLog' | 'chooseFolder'>
   renderPdf(html: string): Promise<Uint8Array>
 }
 
-export type DesktopBackend = Pick<Backend, OperationName | 'importFromPath'>
+export type DesktopBackend = Pick<Backend, OperationName | 'importFromPath' | 'writeSlurmArrayIn'>
 
 export function desktopImplementation(backend: DesktopBackend, s: DesktopServices): Implementation {
   const own: Partial<Implementation> = {
@@ -39,6 +40,10 @@ export function desktopImplementation(backend: DesktopBackend, s: DesktopService
     saveProject: (state, options) => s.project.save(state, options ?? {}),
     openProject: (file) => s.project.open(file),
     autosave: (state) => s.project.autosave(state),
+    writeSlurmArray: async (req, options) => {
+      const dir = await s.dialogs.chooseFolder('Choose a folder the cluster\'s nodes share, for the plan of the job array')
+      return dir === null ? null : backend.writeSlurmArrayIn(dir, req, options)
+    },
     getSettings: () => s.settings.get(),
     setSettings: (patch) => s.settings.set(patch),
   }

@@ -4,9 +4,13 @@ import { createReadStream, promises as fsp } from 'node:fs'
 import { createGunzip } from 'node:zlib'
 import { basename, join } from 'node:path'
 import { InputError } from '../core/workload/errors'
-import { Importer, importParsedFiles, type ImportOptions, type Workload } from '../core/workload/import'
+import { importParsedFiles, type ImportOptions, type Workload } from '../core/workload/import'
 import type { ParsedLog } from '../core/workload/types'
 import { nonRegularKind } from './regular-file'
+import { ParallelImporter, type ParallelOptions } from './parse-parallel'
+
+/** Import options, and how a big SWF log is parsed in parallel (src/node/parse-parallel.ts; tests force small chunks). */
+export type ReadOptions = ImportOptions & { parallel?: ParallelOptions }
 
 export interface ReadProgress {
   /** Compressed bytes read from disk so far, and the file size. */
@@ -27,10 +31,10 @@ export class FileInputError extends Error {
 /** Progress comes at most every `progressEveryMs` (and at most once per 1 MiB read) while reading,
  * and once more when the log is read and cleaned (all bytes, the final job count). An abort of
  * `signal` stops reading: readLog then rejects with the stream's AbortError (name 'AbortError'). */
-export async function readLog(path: string, opts: ImportOptions = {}, onProgress?: (p: ReadProgress) => void, signal?: AbortSignal, progressEveryMs = 100): Promise<Workload> {
+export async function readLog(path: string, opts: ReadOptions = {}, onProgress?: (p: ReadProgress) => void, signal?: AbortSignal, progressEveryMs = 100): Promise<Workload> {
   const { importer, log } = await parseFile(path, opts, onProgress, signal, progressEveryMs)
   try {
-    return importParsedFiles([{ name: basename(path), log }], opts, importer.format)
+    return importParsedFiles([{ name: basename(path), log }], opts, importer.format, true) // the parse is ours: cleaned in place
   } catch (e) {
     throw toFileError(path, e, false)
   }
@@ -43,7 +47,7 @@ export async function readLog(path: string, opts: ImportOptions = {}, onProgress
  * format. One path reads exactly as readLog. Progress counts the bytes of all files. `names`: the
  * files as the user knows them (an upload's temporary path means nothing), for the report.
  */
-export async function readLogs(paths: readonly string[], opts: ImportOptions = {}, onProgress?: (p: ReadProgress & { file: string }) => void, signal?: AbortSignal, progressEveryMs = 100, names?: readonly string[]): Promise<Workload> {
+export async function readLogs(paths: readonly string[], opts: ReadOptions = {}, onProgress?: (p: ReadProgress & { file: string }) => void, signal?: AbortSignal, progressEveryMs = 100, names?: readonly string[]): Promise<Workload> {
   if (paths.length === 0) throw new InputError('no log file was given')
   if (paths.length === 1) return readLog(paths[0], opts, onProgress && ((p) => onProgress({ ...p, file: paths[0] })), signal, progressEveryMs)
   const sizes: number[] = []
@@ -64,7 +68,7 @@ export async function readLogs(paths: readonly string[], opts: ImportOptions = {
     jobs += log.jobs.count
   }
   try {
-    return importParsedFiles(parts, opts, formatSource)
+    return importParsedFiles(parts, opts, formatSource, true)
   } catch (e) {
     if (e instanceof InputError) throw new FileInputError(paths[0], e.line, `${e.message} (the ${paths.length} files read as one log)`)
     throw e
@@ -114,11 +118,13 @@ async function fileSize(path: string): Promise<number> {
   return size
 }
 
-/** Reads and parses one file (not cleaned yet). */
-async function parseFile(path: string, opts: ImportOptions, onProgress: ((p: ReadProgress) => void) | undefined, signal: AbortSignal | undefined, progressEveryMs: number): Promise<{ importer: Importer; log: ParsedLog }> {
+/** Reads and parses one file (not cleaned yet): big SWF logs in parallel threads (parse-parallel.ts). */
+async function parseFile(path: string, { parallel, ...opts }: ReadOptions, onProgress: ((p: ReadProgress) => void) | undefined, signal: AbortSignal | undefined, progressEveryMs: number): Promise<{ importer: ParallelImporter; log: ParsedLog }> {
   const size = await fileSize(path)
   const gz = await isGzip(path)
-  const importer = new Importer({ name: basename(path), ...opts })
+  const expected = gz ? await gzipSize(path, size) : size
+  const importer = new ParallelImporter({ name: basename(path), ...opts }, { expectedBytes: expected, ...parallel })
+  if (expected !== null) importer.expectBytes(expected)
   let bytesRead = 0
   let lastReport = 0
   try {
@@ -130,13 +136,18 @@ async function parseFile(path: string, opts: ImportOptions, onProgress: ((p: Rea
     })
     const stream = gz ? raw.pipe(createGunzip()) : raw
     if (gz) raw.on('error', (e) => stream.destroy(e))
-    for await (const chunk of stream) importer.feed(chunk as Uint8Array)
+    for await (const chunk of stream) {
+      const wait = importer.feed(chunk as Uint8Array)
+      if (wait) await wait
+    }
     signal?.throwIfAborted()
-    const log = importer.endParsed()
+    const log = await importer.endParsed()
     onProgress?.({ bytesRead: size, totalBytes: size, jobsRead: importer.jobsRead })
     return { importer, log }
   } catch (e) {
     throw toFileError(path, e, gz)
+  } finally {
+    importer.dispose()
   }
 }
 
@@ -149,6 +160,27 @@ function toFileError(path: string, e: unknown, gz: boolean): Error {
     return new FileInputError(path, null, `the gzip data is truncated or corrupt (${err.message}); download or copy the file again`)
   }
   return err
+}
+
+/** Compressed text rarely shrinks more than this (SWF and sacct logs: 5–15 times). */
+const MAX_GZIP_RATIO = 64
+
+/**
+ * The decompressed size a gzip file's trailer states (ISIZE, RFC 1952: the size modulo 2^32 of its
+ * last member), or null when it cannot be right: smaller than the file or more than 64 times it (a
+ * wrapped size, a crafted trailer). Only an estimate for sizing the columns: the data decides.
+ */
+async function gzipSize(path: string, size: number): Promise<number | null> {
+  if (size < 18) return null
+  const fh = await fsp.open(path, 'r')
+  try {
+    const b = Buffer.alloc(4)
+    const { bytesRead } = await fh.read(b, 0, 4, size - 4)
+    const isize = bytesRead === 4 ? b.readUInt32LE(0) : 0
+    return isize >= size && isize <= size * MAX_GZIP_RATIO ? isize : null
+  } finally {
+    await fh.close()
+  }
 }
 
 async function isGzip(path: string): Promise<boolean> {

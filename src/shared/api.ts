@@ -7,7 +7,7 @@ import type { ImportReport } from '../core/workload/import'
 import type { EvaluationResult } from '../core/tune/result'
 import type { InspectData } from '../core/workload/inspect'
 import type { WalltimesReport } from '../core/predict/walltimes'
-import type { AnalysisRequestSchema, CampaignRequestSchema, CampaignSettingsSchema, CandidateSchema, ImportOptionsSchema, ImportTrackingSchema, LogSourceSchema, MixedAnalysisOptionsSchema, OnlineAnalysisOptionsSchema, PredictedExportOptionsSchema, PredictedOrderOptionsSchema, ProjectStateSchema } from './schemas'
+import type { AnalysisRequestSchema, LearnAnalysisOptionsSchema, LearnedStateSchema, CampaignRequestSchema, CampaignSettingsSchema, CandidateSchema, ImportOptionsSchema, ImportTrackingSchema, LogSourceSchema, MixedAnalysisOptionsSchema, OnlineAnalysisOptionsSchema, PredictedExportOptionsSchema, PredictedOrderOptionsSchema, ProjectStateSchema, SlurmArrayOptionsSchema } from './schemas'
 
 export type { InspectData } from '../core/workload/inspect'
 export type { WalltimesGroup, WalltimesReport, WalltimesWhatIf, WhatIfOutcome } from '../core/predict/walltimes'
@@ -23,10 +23,15 @@ export type ImportOptionsDto = z.output<typeof ImportOptionsSchema>
 export type ImportTracking = z.output<typeof ImportTrackingSchema>
 export type CandidateDto = z.output<typeof CandidateSchema>
 export type CampaignRequest = z.output<typeof CampaignRequestSchema>
+export type SlurmArrayOptions = z.output<typeof SlurmArrayOptionsSchema>
 export type CampaignSettings = z.output<typeof CampaignSettingsSchema>
 export type OnlineAnalysisOptions = z.output<typeof OnlineAnalysisOptionsSchema>
 export type MixedAnalysisOptions = z.output<typeof MixedAnalysisOptionsSchema>
 export type AnalysisRequest = z.output<typeof AnalysisRequestSchema>
+export type LearnAnalysisOptions = z.output<typeof LearnAnalysisOptionsSchema>
+/** What the Candidates step learned, as the project file keeps it. */
+export type LearnedState = z.output<typeof LearnedStateSchema>
+export type { LearnDocument } from '../core/learn/report'
 export type PredictedOrderOptions = z.output<typeof PredictedOrderOptionsSchema>
 export type PredictedExportOptions = z.output<typeof PredictedExportOptionsSchema>
 /** Everything needed to restore the wizard: saved as one project file. */
@@ -59,6 +64,21 @@ export interface CampaignEstimate {
   workers: number
 }
 
+/** A plan folder written for a Slurm job array (writeSlurmArray): where, what, and the shell
+ * commands that submit it (sbatch's own options: code for the cluster, shown as is). */
+export interface SlurmArrayWritten {
+  folder: string
+  cells: number
+  shards: number
+  cpusPerTask: number
+  memMB: number
+  timeMinutes: number
+  /** Run on a login node: the array, then the merge after it. */
+  submit: string[]
+  /** The result the merge job writes. */
+  resultFile: string
+}
+
 /** A campaign's events (startCampaign), named by its `campaignId`: progress, partial cells,
  * warnings, then exactly one of done / error / cancelled. */
 export type CampaignEvent =
@@ -87,13 +107,32 @@ export type ImportEvent = { importId: string; kind: 'progress'; bytesRead: numbe
  * most ~5 per second), then exactly one of done / error / cancelled. `result` is exactly the JSON
  * document of `easytune online|mixed --json` (read like an opened file); for 'walltimes', the
  * what-if (WalltimesWhatIf, the `whatIf` of `easytune walltimes --json`); for 'predicted-order',
- * the fidelity (PredictedOrderFidelity, the `predictedOrder` of `easytune export --predicted-order --json`). */
+ * the fidelity (PredictedOrderFidelity, the `predictedOrder` of `easytune export --predicted-order --json`);
+ * for 'learn', the document of `easytune learn --json` (LearnDocument), with `learn` on its progress. */
 export type AnalysisEvent =
-  | { analysisId: string; kind: 'progress'; analysis: AnalysisRequest['kind']; fraction: number }
+  | { analysisId: string; kind: 'progress'; analysis: AnalysisRequest['kind']; fraction: number; learn?: LearnProgressDetail }
   | { analysisId: string; kind: 'done'; analysis: AnalysisRequest['kind']; result: unknown }
   | { analysisId: string; kind: 'error'; message: string }
   | { analysisId: string; kind: 'cancelled' }
 
+
+/** A 'learn' analysis's progress beyond its fraction: the trials (src/engine/learn.ts LearnProgress),
+ * then the regression over ℱ. */
+export interface LearnProgressDetail {
+  phase: 'trials' | 'regression'
+  tuplesDone: number
+  tuplesTotal: number
+  cachedTuples: number
+  /** Trials simulated so far in this run. */
+  trials: number
+  /** Trials per second of this run's computing; null until there is one. */
+  trialsPerSecond: number | null
+  /** Seconds left for the trials (an upper bound: tuples may stop early); null until there is a rate. */
+  etaSeconds: number | null
+  /** Members of ℱ fitted so far, of `functionsTotal` (regression phase). */
+  functionsDone: number
+  functionsTotal: number
+}
 
 export interface AppInfo {
   version: string

@@ -34,12 +34,12 @@
 import { z } from 'zod'
 import type { ImportReport } from '../core/workload/import'
 import type { ExportBundle } from '../core/export/types'
-import type { AnalysisEvent, AppInfo, CampaignEstimate, CampaignEvent, ImportEvent, ProjectState, SplitPreview, TimeLimitsView, WorkloadSummary } from './api'
+import type { AnalysisEvent, AppInfo, CampaignEstimate, CampaignEvent, ImportEvent, ProjectState, SlurmArrayWritten, SplitPreview, TimeLimitsView, WorkloadSummary } from './api'
 import { ApiInputError } from './errors'
 import {
   AnalysisRequestSchema, CampaignRequestSchema, EvaluationResultSchema, ExportOptionsSchema, FileNameSchema, IdSchema, ImportOptionsSchema,
   ImportTrackingSchema, LogSourceSchema, MAX_TEXT_CHARS, MimeSchema, parseOrThrow, PathSchema, PredictedExportOptionsSchema, ProjectStateSchema, SaveProjectOptionsSchema,
-  SettingsPatchSchema, SplitSchema,
+  SettingsPatchSchema, SlurmArrayOptionsSchema, SplitSchema,
 } from './schemas'
 import type { Settings } from './settings'
 
@@ -94,13 +94,19 @@ export const CONTRACT = {
   estimateCampaign: call(['request'], [CampaignRequestSchema], returns<CampaignEstimate>()),
   /** Its events come on the campaign stream under the returned id. */
   startCampaign: call(['request'], [CampaignRequestSchema], returns<{ campaignId: string }>(), { events: 'campaign' }),
-  /** An online-selection emulation, a mixed-policy search, the Time limits what-if or the
-   * predicted-order export's fidelity on the engine workers; its events come on the analysis stream under the returned id, and cancel(id) stops it. */
+  /** An online-selection emulation, a mixed-policy search, the Time limits what-if, the
+   * predicted-order export's fidelity or the Candidates step's learning of a policy (kind 'learn',
+   * the trials and regression of `easytune learn`) on the engine workers; its events come on the analysis stream under the returned id, and cancel(id) stops it. */
   startAnalysis: call(['request'], [AnalysisRequestSchema], returns<{ analysisId: string }>(), { events: 'analysis' }),
   /** The Time limits step's tables: requested against actual time per user, account and partition
    * (pseudonymised, with the real names for local display only). Its what-if is startAnalysis
    * with kind 'walltimes'. */
   getTimeLimits: call(['workloadId'], [IdSchema], returns<TimeLimitsView>()),
+  /** "Run on a Slurm cluster…" (docs/CLI.md §Running on a Slurm cluster): writes the campaign's plan
+   * folder (plan, job-array and merge scripts) instead of running it, and answers the commands
+   * that submit it. Desktop: main asks for the folder (null when the person cancelled); browser
+   * mode: a new folder in the folder the server was started in. */
+  writeSlurmArray: call(['request', 'options'], [CampaignRequestSchema, SlurmArrayOptionsSchema], returns<SlurmArrayWritten | null>()),
   /** Cancels a campaign, an analysis or a tracked import (by its importId); unknown ids are ignored. */
   cancel: call(['id'], [IdSchema], returns<void>()),
   /** Deletes the cached campaign cells (only a speed-up: a later run computes them again) and

@@ -12,7 +12,7 @@
 // exist (findPolicy), thresholds that pass thresholdProblem (the one threshold rule).
 import { z } from 'zod'
 import { MAX_CONF_CHARS } from '../core/export/slurm-conf'
-import { FN_MAX_LENGTH, FN_PREFIX, isFnSpec } from '../core/sim/fn'
+import { FN_MAX_LENGTH, FN_PREFIX, fnSpec, isFnSpec } from '../core/sim/fn'
 import { findPolicy, unknownPolicyMessage } from '../core/sim/policies'
 import { PRESET_IDS } from '../core/tune/campaign'
 import { COMPAT_MODES } from '../core/sim/types'
@@ -33,7 +33,7 @@ export const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype'])
 /** Deepest nesting of any argument (the result document allows RESULT_LIMITS.depth). */
 const MAX_DEPTH = 64
 /** Bounds of startAnalysis's options: a run the app starts should end within minutes. */
-export const ANALYSIS_LIMITS = { onlineWeeks: 260, traces: 20, mixedWeeks: 500, budget: 1000 } as const
+export const ANALYSIS_LIMITS = { onlineWeeks: 260, traces: 20, mixedWeeks: 500, budget: 1000, learnTrials: 1_024_000, learnTuples: 1024 } as const
 /** An evaluation result's inertness limits (it came from us, but went through the renderer). */
 export const RESULT_LIMITS = { depth: 24, nodes: 2_000_000, chars: 1 << 20 } as const
 
@@ -138,6 +138,13 @@ export const CampaignSettingsShape = {
 export const CampaignSettingsSchema = z.strictObject(CampaignSettingsShape)
 export const CampaignRequestSchema = z.strictObject({ workloadId: IdSchema, split: SplitSchema, ...CampaignSettingsShape })
 
+/** A campaign written as a Slurm job array (docs/CLI.md §Running on a Slurm cluster): how many array
+ * tasks share the cells, and the CPUs (engine workers) of each. */
+export const SlurmArrayOptionsSchema = z.strictObject({
+  shards: z.number().int().min(1).max(10_000),
+  cpusPerTask: z.number().int().min(1).max(1024),
+})
+
 // ---------------------------------------------------------------- analyses
 
 const STRATEGY_IDS = ['full', 'noisy', 'egreedy', 'random'] as const
@@ -177,13 +184,25 @@ export const PredictedOrderOptionsSchema = z.strictObject({
   threshold: ThresholdSchema,
   historyDays: int(1, MAX_HISTORY_DAYS),
 })
+/** The Candidates step's "Learn a policy for this site" (docs/LEARN.md §The app): the budget of
+ * `easytune learn` (the rest is DEFAULTS.learnTrials: |S|, |Q|, the early stop, τ). Bounded so that
+ * a run the app starts ends within minutes to an hour on a small machine (tuples stop early). */
+export const LearnAnalysisOptionsSchema = z.strictObject({
+  /** Ceiling of trials per (S, Q) tuple. */
+  trials: int(1, ANALYSIS_LIMITS.learnTrials),
+  /** Number of (S, Q) tuples. */
+  tuples: int(1, ANALYSIS_LIMITS.learnTuples),
+  seed,
+})
 export const AnalysisRequestSchema = z.discriminatedUnion('kind', [
   z.strictObject({ workloadId: IdSchema, kind: z.literal('online'), options: OnlineAnalysisOptionsSchema }),
   /** `split`: the wizard's train/test split (the search is on train, judged on test). */
   z.strictObject({ workloadId: IdSchema, kind: z.literal('mixed'), options: MixedAnalysisOptionsSchema, split: SplitSchema }),
   z.strictObject({ workloadId: IdSchema, kind: z.literal('walltimes'), options: WalltimesAnalysisOptionsSchema }),
   z.strictObject({ workloadId: IdSchema, kind: z.literal('predicted-order'), options: PredictedOrderOptionsSchema }),
-], { error: 'must be online, mixed, walltimes or predicted-order' })
+  /** `split`: the wizard's train/test split (the tuples are drawn from its training part). */
+  z.strictObject({ workloadId: IdSchema, kind: z.literal('learn'), options: LearnAnalysisOptionsSchema, split: SplitSchema }),
+], { error: 'must be online, mixed, walltimes, predicted-order or learn' })
 
 // ---------------------------------------------------------------- result and project documents
 
@@ -256,6 +275,64 @@ export const EvaluationResultSchema = z.unknown().superRefine((v, ctx) => {
   r.ranking.forEach((i, at) => { if (i >= n) ctx.addIssue({ code: 'custom', path: ['ranking', at], message: `must be a candidate's index, between 0 and ${n - 1}, got ${i}` }) })
 })).transform((r) => upgradeResult(r as unknown as EvaluationResult))
 
+/** An fn: expression (after the prefix) that parses, kept in its canonical writing. */
+const FnExpressionSchema = z.string().min(1).max(FN_MAX_LENGTH).transform((s, ctx) => {
+  try {
+    return fnSpec(s).slice(FN_PREFIX.length)
+  } catch (e) {
+    ctx.addIssue({ code: 'custom', message: (e as Error).message })
+    return z.NEVER
+  }
+})
+/** An fn: order (`fn:<expression>`) that parses, kept as its canonical spec. */
+const FnOrderSchema = z.string().max(FN_PREFIX.length + FN_MAX_LENGTH).transform((s, ctx) => {
+  if (!isFnSpec(s)) {
+    ctx.addIssue({ code: 'custom', message: 'must be an fn: order (fn:<expression>)' })
+    return z.NEVER
+  }
+  try {
+    return fnSpec(s.slice(FN_PREFIX.length))
+  } catch (e) {
+    ctx.addIssue({ code: 'custom', message: (e as Error).message })
+    return z.NEVER
+  }
+})
+const finiteNumber = z.number().min(-1e300).max(1e300)
+/** One learned function as the 'learn' analysis ranks it (the `functions[]` of `easytune learn --json`). */
+export const LearnedFunctionSchema = z.strictObject({
+  position: int(1, 10_000),
+  id: z.string().max(64).regex(/^learned:[a-z0-9*+/]+$/, 'must be a learned id such as learned:log10*id+log10'),
+  kind: z.literal('learned'),
+  expression: FnExpressionSchema,
+  /** eq. 5 error (score units). */
+  rank: z.number().min(0).max(1e300),
+  /** eq. 4 weighted error. */
+  weightedError: z.number().min(0).max(1e300),
+  form: z.string().max(200),
+  coefficients: z.strictObject({ c1: finiteNumber, c2: finiteNumber, c3: finiteNumber }),
+  simplified: z.strictObject({ expression: FnExpressionSchema, coefficient: finiteNumber.nullable() }).nullable(),
+  sameFormAs: z.enum(['F1', 'F2', 'F3', 'F4']).nullable(),
+  iterations: int(0, 1_000_000),
+})
+/** What the Candidates step learned (docs/LEARN.md §The app): the run's budget and split, what the
+ * trials gave (their count and the score-convergence series), the ranked functions, and the fn:
+ * orders added to the candidates from it. Kept in the project file. */
+export const LearnedStateSchema = z.strictObject({
+  /** The log it was learned on. */
+  log: z.strictObject({ name: z.string().max(1024), sha256: z.string().regex(/^[0-9a-f]{64}$/, 'must be 64 lowercase hexadecimal digits') }),
+  options: LearnAnalysisOptionsSchema,
+  split: SplitSchema,
+  machineProcs: int(1, 1e8),
+  trainingJobs: int(0, 1e9),
+  /** Trials simulated in all. */
+  trials: int(0, 1e15),
+  /** Pooled normalised standard deviation of the scores against the trials per tuple (null: not yet defined). */
+  convergence: z.array(z.strictObject({ trials: int(0, 1e9), normStd: z.number().min(0).max(1e300).nullable() })).max(100_000),
+  functions: z.array(LearnedFunctionSchema).max(1000),
+  /** fn: orders (canonical specs) added to the candidates from this list. */
+  added: z.array(FnOrderSchema).max(500),
+})
+
 export const ProjectStateSchema = z.strictObject({
   version: z.literal(1, 'must be 1 (no other project file version is supported)'),
   log: z.strictObject({ name: z.string().max(1024), sha256: z.string().regex(/^[0-9a-f]{64}$/, 'must be 64 lowercase hexadecimal digits') }).nullable(),
@@ -268,6 +345,8 @@ export const ProjectStateSchema = z.strictObject({
   /** The same step by its id (the renderer's STEPS); absent in files written before the Time
    * limits step, whose `step` counts the steps without it. */
   stepId: z.string().max(32).regex(/^[a-z]+$/, 'must be a step id such as "inspect"').optional(),
+  /** What "Learn a policy for this site" learned; absent in files from before it (or null: nothing learned). */
+  learned: LearnedStateSchema.nullable().optional(),
 })
 
 export const ExportOptionsSchema = z.strictObject({

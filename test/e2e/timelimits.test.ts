@@ -8,13 +8,13 @@
 // `easytune export <log> --predicted-order --threshold 20h`, byte for byte.
 // Screenshots go to test-artifacts/timelimits/. Without /usr/bin/chromium the suite is skipped,
 // unless EASYTUNE_CI=1 (CI), where it fails.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { chromium, type Browser, type Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { CHROMIUM, CHROMIUM_ARGS, requireChromium, skipWithoutChromium } from '../support/chromium'
-import { serveApp, type ServedApp } from '../support/serve-app'
+import type { Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
+import { skipWithoutChromium } from '../support/chromium'
+import { paintedPixels, servedBrowser } from '../support/served-browser'
 import { plainClean, plainSwf } from '../support/plain-reading'
 import { SAMPLE_LOG } from '../support/sample'
 import { runCli } from '../support/cli'
@@ -39,38 +39,18 @@ function plainUsers(): { rows: number; ids: Set<string> } {
   return { rows: ids.size + (unknown ? 1 : 0), ids }
 }
 
-/** Non-transparent pixels of each canvas on the page. */
-const PAINTED = `[...document.querySelectorAll('canvas')].map((c) => {
-  const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data
-  let n = 0
-  for (let i = 3; i < d.length; i += 4) if (d[i] > 0) n++
-  return n
-})`
+const PAINTED = paintedPixels()
 
 describe.skipIf(skip)('the Time limits step in Chromium against easytune serve', () => {
-  let browser: Browser
-  let app: ServedApp | null = null
-
-  beforeAll(async () => {
-    requireChromium()
-    rmSync(OUT, { recursive: true, force: true })
-    mkdirSync(OUT, { recursive: true })
-    app = await serveApp('easytune-timelimits-e2e-')
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS })
-  }, 240_000)
-
-  afterAll(async () => {
-    await browser?.close()
-    await app?.stop()
-  })
+  const served = servedBrowser('easytune-timelimits-e2e-', OUT)
 
   it('imports the sample, shows every user pseudonymised, real names on request, the what-if, and deploys ordering by predicted runtime', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true })
+    const context = await served.browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true })
     const page = await context.newPage()
     const errors: string[] = []
     page.on('pageerror', (e) => errors.push(e.message))
     page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()) })
-    await page.goto(app!.url)
+    await page.goto(served.app.url)
     await page.waitForSelector('html[data-easytune-ready]', { timeout: 30_000 })
 
     await page.click('[data-testid="open-sample"]')

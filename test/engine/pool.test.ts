@@ -63,6 +63,20 @@ describe('results', () => {
     expect(busy.length).toBeGreaterThan(0)
     expect(busy.every((w) => typeof w.pid === 'number' && /^EASY-/.test(w.cell ?? ''))).toBe(true)
   })
+
+  test('with half the cells cached, the samples total is the same at every event and samples only grow', async () => {
+    // 4 cells of 6 resampled weeks each: 24 samples, 12 of them (2 cells) from the cache.
+    const cache = new CellCache(cacheDir('progress-half'))
+    await new EnginePool({ workers: 1, workerPath }).run(kthSetup(), CELLS.slice(0, 2), { cache })
+    const events: EngineProgress[] = []
+    await new EnginePool({ workers: 2, workerPath }).run(kthSetup(), CELLS, { cache, onProgress: (p) => events.push(structuredClone(p)) })
+    const known = events.filter((e) => e.samplesTotal > 0)
+    expect(known.length).toBeGreaterThan(2)
+    expect(known.every((e) => e.samplesTotal === 24 && e.samplesDone >= 12 && e.samplesDone <= 24)).toBe(true)
+    const done = known.map((e) => e.samplesDone)
+    expect(done).toEqual([...done].sort((a, b) => a - b))
+    expect(events[events.length - 1]).toMatchObject({ cellsDone: 4, cachedCells: 2, samplesDone: 24, samplesTotal: 24 })
+  })
 })
 
 describe('crashes', () => {

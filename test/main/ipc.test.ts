@@ -45,8 +45,9 @@ function setup() {
     generateReport: vi.fn(() => '<html>report</html>'),
     saveText: vi.fn((name: string, content: string, mime: string) => ({ name, content, mime })),
     restoreLastProject: vi.fn(async () => null),
+    writeSlurmArrayIn: vi.fn(async (folder: string) => ({ folder, cells: 20, shards: 4 })),
   })
-  const dialogs = { openLog: vi.fn(async (): Promise<string | readonly string[] | null> => logFile), saveFile: vi.fn(async (): Promise<string | null> => join(dir, 'out.txt')) }
+  const dialogs = { openLog: vi.fn(async (): Promise<string | readonly string[] | null> => logFile), saveFile: vi.fn(async (): Promise<string | null> => join(dir, 'out.txt')), chooseFolder: vi.fn(async (): Promise<string | null> => join(dir, 'plan')) }
   const project = { save: vi.fn(async () => true), open: vi.fn(async () => null), autosave: vi.fn(async () => {}) }
   const settings = { get: vi.fn(() => ({ theme: 'system' as const, workers: null, recentProjects: [] })), set: vi.fn((p: object) => ({ theme: 'dark' as const, workers: null, recentProjects: [], ...p })) }
   const ports = new EventPorts(() => ({ port1: { postMessage: vi.fn(), close: vi.fn(), start: vi.fn() }, port2: { postMessage: vi.fn(), close: vi.fn(), start: vi.fn() } }))
@@ -106,8 +107,14 @@ describe('hostile senders', () => {
   })
 })
 
+const SLURM_REQUEST = { workloadId: 'w1', split: { kind: 'midpoint' }, resample: { method: 'none', weeks: 1, seed: 1 }, candidates: { preset: 'ch5' }, thresholds: [null], objective: 'avgWait', tau: 10, maxWaitRatio: null, workers: null }
+
 describe('malformed arguments', () => {
   it.each([
+    ['writeSlurmArray', [SLURM_REQUEST, { shards: 0, cpusPerTask: 1 }], /shards must be at least 1/],
+    ['writeSlurmArray', [SLURM_REQUEST, { shards: 2.5, cpusPerTask: 1 }], /shards/],
+    ['writeSlurmArray', [SLURM_REQUEST, { shards: 2, cpusPerTask: 1, folder: '/etc' }], /unknown field "folder"/],
+    ['writeSlurmArray', [SLURM_REQUEST], /takes 2 arguments, got 1/],
     ['importLog', [{ kind: 'path', path: '/etc/passwd' }, {}], /source's kind must be sample, dialog, handle or handles/],
     ['importLog', [{ kind: 'sample', path: '/etc/passwd' }, {}], /unknown field "path"/],
     ['importLog', [{ kind: 'handle', handle: '../../etc' }, {}], /not a valid id/],
@@ -153,6 +160,14 @@ describe('good calls reach the implementation', () => {
     await expect(t.ok('startAnalysis', { ...analysis, options: { ...analysis.options, budget: 5000 } })).rejects.toThrow(/budget must be at most 1000/)
     expect(t.backend.startAnalysis).toHaveBeenCalledTimes(1)
     await expect(t.ok('getAppInfo')).resolves.toMatchObject({ mode: 'desktop', citations: expect.arrayContaining([expect.stringMatching(/Tuning EASY-Backfilling Queues/)]) })
+  })
+  it('writes a Slurm job array\'s plan into the folder main\'s dialog chose; nothing when cancelled', async () => {
+    await expect(t.ok('writeSlurmArray', SLURM_REQUEST, { shards: 4, cpusPerTask: 2 })).resolves.toEqual({ folder: join(dir, 'plan'), cells: 20, shards: 4 })
+    expect(t.backend.writeSlurmArrayIn).toHaveBeenCalledWith(join(dir, 'plan'), expect.objectContaining({ workloadId: 'w1', thresholds: [null] }), { shards: 4, cpusPerTask: 2 })
+    expect(t.backend.writeSlurmArray).not.toHaveBeenCalled()
+    t.dialogs.chooseFolder.mockResolvedValueOnce(null)
+    await expect(t.ok('writeSlurmArray', SLURM_REQUEST, { shards: 4, cpusPerTask: 2 })).resolves.toBeNull()
+    expect(t.backend.writeSlurmArrayIn).toHaveBeenCalledTimes(1)
   })
   it('imports through the open dialog: the path stays in main', async () => {
     await expect(t.ok('importLog', { kind: 'dialog' }, { overrun: 'clamp' })).resolves.toEqual({ id: 'w2' })

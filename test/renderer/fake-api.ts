@@ -153,6 +153,11 @@ export function fakeApi(over: Partial<EasyTuneApi> = {}): FakeApi {
     getTimeLimits: vi.fn(async () => makeTimeLimits()),
     cancel: vi.fn(async () => {}),
     clearCellCache: vi.fn(async () => ({ cells: 3, bytes: 4_500 })),
+    writeSlurmArray: vi.fn(async (_req, options) => ({
+      folder: '/scratch/alice/easytune-plan', cells: 20, shards: options.shards, cpusPerTask: options.cpusPerTask, memMB: 448, timeMinutes: 90,
+      submit: ['jobid=$(sbatch --parsable /scratch/alice/easytune-plan/campaign.sbatch)', 'sbatch --dependency=afterok:${jobid%%;*} /scratch/alice/easytune-plan/merge.sbatch'],
+      resultFile: '/scratch/alice/easytune-plan/result.json',
+    })),
     onCampaignEvent: vi.fn((l: (e: CampaignEvent) => void) => { listeners.add(l); return () => { listeners.delete(l) } }),
     onImportEvent: vi.fn((l: (e: ImportEvent) => void) => { importListeners.add(l); return () => { importListeners.delete(l) } }),
     onAnalysisEvent: vi.fn((l: (e: AnalysisEvent) => void) => { analysisListeners.add(l); return () => { analysisListeners.delete(l) } }),

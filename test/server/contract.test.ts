@@ -52,7 +52,7 @@ describe('API argument schemas', () => {
     expect(ok('startAnalysis', [online])).toEqual([online])
     expect(ok('startAnalysis', [mixed])).toEqual([mixed])
     const bad = (req: unknown, re: RegExp) => rejects('startAnalysis', [req], re)
-    bad({ ...online, kind: 'evaluate' }, /startAnalysis: request's kind must be online, mixed, walltimes or predicted-order/)
+    bad({ ...online, kind: 'evaluate' }, /startAnalysis: request's kind must be online, mixed, walltimes, predicted-order or learn/)
     // The Time limits what-if: nothing to choose (yet), so any option is refused, and the workload id is checked like the others.
     const walltimes = { workloadId: 'w1', kind: 'walltimes', options: {} }
     expect(ok('startAnalysis', [walltimes])).toEqual([walltimes])

@@ -12,12 +12,12 @@
 // Not exercised here: the Age factor (a mixture's wait term) needs slurmdbd, which Slurm requires
 // for PriorityWeightAge (without it slurmctld ignores the weight); its generated values are
 // checked instead (last test).
-import { mkdtempSync, rmSync } from 'node:fs'
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { exportConfig } from '../../src/core/export/index'
-import { slurmPlan, BASE } from '../../src/core/export/slurm-plan'
+import { slurmPlan, BASE, ENC_SCALE, EPOCH0, SF_OFFSET } from '../../src/core/export/slurm-plan'
 import { evaluate } from '../../src/core/export/expr'
 import { readExportInput } from '../../src/core/export/validate'
 import { simulate } from '../../src/core/sim/easy'
@@ -186,6 +186,51 @@ describe.skipIf(skip)('exported Slurm configuration on a real loopback Slurm', (
     } finally {
       c.stop()
       c.useSiteConf(null)
+    }
+  }, 60_000)
+
+  // docs/LEARN.md §Export: a learned function of r, n and s; the site factor follows a change of
+  // time limit by an admin (raised) and by the job's owner (lowered), with s from the recorded submit time.
+  it('a learned fn: of r, n, s (job_submit.lua): the site factor follows an admin\'s and the owner\'s change of time limit', async () => {
+    const c = cluster!
+    const spec = 'fn:log10(r)*n+870*log10(s)'
+    c.configure(exportConfig(resultFor(spec, { machineProcs: NODES }), 'slurm'))
+    // −f encoded as the exported Lua does (log encoding around SF_OFFSET)
+    const sf = (r: number, n: number, s: number) => SF_OFFSET - Math.floor(Math.log(1 + Math.log10(r) * n + 870 * Math.log10(s)) * ENC_SCALE + 0.5)
+    const chmodOut = () => chmodSync(join(dir, 'out'), 0o777)
+    try {
+      c.start()
+      chmodSync(dir, 0o755); chmodOut() // the owner (nobody) writes its start stamp there
+      const submit = (j: TestJob, user: string, sleep = 0) => c.run('sbatch', ['--parsable', `--uid=${user}`, '-J', j.name, '-n', String(j.cpus), '-t', String(j.limitMin),
+        '-o', '/dev/null', '--wrap', `date +%s.%N > ${join(dir, 'out', `start.${j.name}`)}; sleep ${sleep}`]).trim()
+      const blk = submit({ name: 'blk', cpus: NODES, limitMin: 1 }, 'root', 8)
+      await c.waitFor('the blocker to run', () => c.state(blk) === 'RUNNING', 15_000)
+      const ids = Object.fromEntries(MIX.map((j) => [j.name, submit(j, 'nobody')]))
+      const read = () => Object.fromEntries(c.run('sh', ['-c', 'SLURM_TIME_FORMAT=%s squeue -h -t PD -o "%j %Q %V %l %C"']).trim().split('\n')
+        .map((l) => l.split(' ')).map(([name, q, at, lim, cpus]) => [name, { prio: Number(q), s: Number(at) - EPOCH0, lim, cpus: Number(cpus) }]))
+      const before = read()
+      // an admin raises e's limit (1 → 20 min); c's owner lowers c's (2 → 1 min)
+      c.run('scontrol', ['update', `JobId=${ids.e}`, 'TimeLimit=20'])
+      c.run('runuser', ['-u', 'nobody', '--', 'scontrol', 'update', `JobId=${ids.c}`, 'TimeLimit=1'])
+      const after = read()
+      expect(c.state(blk), 'the blocker must still run once the order is set').toBe('RUNNING')
+      await c.waitFor('every job to finish', () => c.pending() === 0, 30_000)
+      expect(c.configErrors()).toEqual([])
+      console.info(`${spec}: priorities before and after the changes of limit:\n${JSON.stringify(before)}\n${JSON.stringify(after)}`)
+      expect([after.e.lim, after.c.lim]).toEqual(['20:00', '1:00'])
+      // priority = PriorityWeightPartition (BASE) + site factor, where r = limit·60, n = CPUs, s = submit − EPOCH0
+      const limits = (name: string, which: 'before' | 'after') => (which === 'after' && name === 'e' ? 20 : which === 'after' && name === 'c' ? 1 : MIX.find((j) => j.name === name)!.limitMin)
+      for (const [which, snap] of [['before', before], ['after', after]] as const) {
+        // ±1: at submission the Lua's s is os.time(), which can differ by a second from the recorded
+        // submit time read here; one second moves 870·log10(s) by 1.5e-5, the encoding by 0.03 at most
+        for (const j of MIX) expect(Math.abs(snap[j.name].prio - BASE - sf(60 * limits(j.name, which), j.cpus, snap[j.name].s)), `${which}: ${j.name}`).toBeLessThanOrEqual(1)
+      }
+      // log10(r)·n (the s terms differ by at most 870·log10(1 + 1/s) ≈ 1e-5): before, b 23.6 < e 24.9 < f 27.25 < d 27.3
+      // < a 28.6 < c 31.2; after, e 14·log10(1200) = 43.1 is last and c 15·log10(60) = 26.7 comes second
+      expect(Object.keys(before).sort((x, y) => before[y].prio - before[x].prio)).toEqual(['b', 'e', 'f', 'd', 'a', 'c'])
+      expect(c.startOrder()).toEqual(['blk', 'b', 'c', 'f', 'd', 'a', 'e'])
+    } finally {
+      c.stop()
     }
   }, 60_000)
 

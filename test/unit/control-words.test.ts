@@ -32,9 +32,10 @@ const noFlag = (s: string) => expect(s, s).not.toMatch(/(?<![\w-])--[a-z]/)
 
 describe('controlWords against the sources', () => {
   it('has GUI words of its own for every flag a back-end or core message names', () => {
-    // The shell scripts the export writes (squeue --format …) and the sacct command the Import step
-    // shows (sacct --duplicates …, its fields' sbatch options) are code for the cluster, not messages.
-    const flags = flagsInStrings(['src/core', 'src/engine', 'src/backend', 'src/shared'], /src[\\/]core[\\/](export[\\/]scripts|workload[\\/]sacct-command)\.ts$/)
+    // The shell scripts the export writes (squeue --format …), the sacct command the Import step
+    // shows (sacct --duplicates …, its fields' sbatch options) and a sharded campaign's sbatch
+    // scripts and commands (sbatch --array …) are code for the cluster, not messages.
+    const flags = flagsInStrings(['src/core', 'src/engine', 'src/backend', 'src/shared'], /src[\\/](core[\\/](export[\\/]scripts|workload[\\/]sacct-command)|backend[\\/]slurm-array-scripts)\.ts$/)
     expect([...flags]).toEqual(expect.arrayContaining(['procs', 'requested-fallback', 'format', 'current-conf', 'json']))
     for (const f of flags) {
       const words = controlWords(`set it with --${f} 2.`)

@@ -16,6 +16,21 @@ beforeAll(() => {
 })
 
 describe('easytune evaluate', () => {
+  it('a recommendation that differs from EASY-FCFS in its backfill order alone deploys as EASY-FCFS: gain 0 as deployed, keep', async () => {
+    // FCFS then SPF for backfilling is the only candidate, with no risk limit and no minimum gain,
+    // so it is recommended on the idealised figures; Slurm backfills in its priority order, so what
+    // deploys is FCFS itself: the deployable gain is exactly 0 (docs/CLUSTER.md §As deployed).
+    const r = await runCli(['evaluate', KTH, '--primaries', 'FCFS', '--backfills', 'SPF', '--thresholds', 'none', '--max-wait-ratio', 'none', '--min-gain', '0', '--weeks', '4', '--seed', '3', '--no-cache', '--json'])
+    expect(r.code, r.stderr).toBe(0)
+    const j = JSON.parse(r.stdout)
+    const a = j.recommendation.asDeployed
+    expect(a.label).toBe('EASY-FCFS-SPF Θ=none')
+    expect(a.train.real).toMatchObject({ gain: 0, ci: [0, 0] })
+    expect(a.test.real).toMatchObject({ gain: 0, ci: [0, 0] })
+    expect(j.recommendation.verdict).toBe('keep')
+    expect(j.recommended).toBe(0)
+  }, 120_000)
+
   it('writes a versioned result with a recommendation, both parts and the calibration', async () => {
     const r = await runCli(['evaluate', KTH, ...SMALL, '--no-cache', '--json'])
     expect(r.code, r.stderr).toBe(0)

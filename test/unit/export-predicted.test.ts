@@ -17,6 +17,8 @@ import type { SimConfig, SimJobs } from '../../src/core/sim/types'
 import { requireTool } from '../support/tools'
 import { writeJobSubmitRunner } from '../support/job-submit-runner'
 import { runCli } from '../support/cli'
+import { loadWorkload } from '../../src/cli/common'
+import { DEFAULTS } from '../../src/core/defaults'
 
 const dir = mkdtempSync(join(tmpdir(), 'easytune-predicted-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -308,6 +310,10 @@ describe('easytune export <log> --predicted-order', () => {
     expect(doc.predictedOrder.threshold).toBe(72_000)
     expect(doc.predictedOrder.jobs).toBeGreaterThan(20_000)
     for (const k of ['today', 'byLimit', 'deployable', 'planned', 'easyPlusPlus']) expect(doc.predictedOrder[k].avgWait).toBeGreaterThan(0)
+    // the command replays in slices (progress, Ctrl-C): the same figures as the replays in one go
+    const quiet = { out: () => {}, err: () => {}, tty: false }
+    const w = await loadWorkload(quiet, { paths: ['resources/KTH-SP2-1996-2.1-cln.swf.gz'], label: 'KTH' }, {})
+    expect(doc.predictedOrder).toEqual(JSON.parse(JSON.stringify(predictedOrderFidelity(w.jobs, w.machineProcs, DEFAULTS.predictedOrderHistoryDays.value, 72_000))))
     expect(readFileSync(join(out, PREDICTED_SCRIPT_FILE), 'utf8')).toContain('-v now="$now" -v theta=72000')
     const usage = await runCli(['export', 'x.json', '--target', 'slurm', '--out', out, '--threshold', '20h'])
     expect(usage.code).toBe(2)

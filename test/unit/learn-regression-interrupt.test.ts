@@ -47,7 +47,7 @@ describe('easytune learn on Ctrl-C', () => {
       const code = await exit
       expect(code, err).toBe(130)
       expect(performance.now() - sent).toBeLessThan(5000)
-      expect(err).toMatch(/interrupted: finished tuples are kept in the cache; run the same command again to resume\.\n$/)
+      expect(err).toMatch(/interrupted: finished tuples and a checkpoint of the running ones are kept in the cache; run the same command again to resume\.\n$/)
       expect(out).toBe('')
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL')

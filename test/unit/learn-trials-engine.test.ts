@@ -1,6 +1,7 @@
 // The trials on the engine pool (src/engine/learn.ts, docs/LEARN.md §Trials): the same result
 // with one worker, two workers and in this thread; progress up to every tuple; cancel keeps the
-// finished tuples in the cache, and a larger K reuses them.
+// finished tuples in the cache, and a larger K reuses them; a cancelled tuple continues from its
+// checkpoint with the result of an uninterrupted run.
 import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -54,6 +55,31 @@ describe('the trials on the pool', () => {
     const more = await learnTrialsOnPool(new EnginePool({ workers: 2 }), log, { ...config, tuples: 5 }, { cache })
     expect(more.cachedTuples).toBe(4)
     expect(more.result.tuples.slice(0, 4)).toEqual(fresh.result.tuples)
+  })
+
+  it('continues a cancelled tuple from its checkpoint, bit for bit, and only under the same seed and budget', async () => {
+    const long: TrialsConfig = { ...config, trials: 12 * TRIALS_BATCH, tuples: 2, seed: 9 }
+    const cache = new LearnCache(join(dir, 'cache-partial'))
+    const abort = new AbortController()
+    // one worker: tuple 0 runs first; cancel once it is 3 batches in, a checkpoint after every batch
+    const run = learnTrialsOnPool(new EnginePool({ workers: 1 }), log, long, { cache, checkpointMs: 0, signal: abort.signal, onProgress: (p) => { if (p.tuplesDone === 0 && p.trials >= 3 * TRIALS_BATCH) abort.abort() } })
+    await expect(run).rejects.toMatchObject({ name: 'AbortError' })
+    const files = () => readdirSync(cache.dir)
+    expect(files().filter((f) => f.endsWith('.learn.json'))).toEqual([])
+    expect(files().filter((f) => f.endsWith('.learn-partial.json'))).toHaveLength(1)
+    // another seed (or budget) never reads it
+    const other = await learnTrialsOnPool(new EnginePool({ workers: 1 }), log, { ...long, seed: 10, tuples: 1 }, { cache, checkpointMs: 0 })
+    expect(other.resumedTuples).toBe(0)
+    const resumed = await learnTrialsOnPool(new EnginePool({ workers: 2 }), log, long, { cache })
+    expect(resumed.resumedTuples).toBe(1)
+    expect(resumed.resumedTrials).toBeGreaterThanOrEqual(3 * TRIALS_BATCH)
+    expect(resumed.resumedTrials % TRIALS_BATCH).toBe(0)
+    const fresh = await learnTrialsOnPool(new EnginePool({ workers: 2 }), log, long)
+    expect(resumed.result).toEqual(fresh.result)
+    expect(JSON.stringify(resumed.result)).toBe(JSON.stringify(fresh.result))
+    // once stored, the tuple's checkpoint is gone
+    expect(files().filter((f) => f.endsWith('.learn.json'))).toHaveLength(3) // tuples 0 and 1, and the other seed's
+    expect(files().filter((f) => f.endsWith('.learn-partial.json'))).toEqual([])
   })
 
   it('reads an entry only under its own key, complete and of this version', () => {

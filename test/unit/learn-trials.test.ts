@@ -2,8 +2,8 @@
 // hand-worked instance (every permutation), the normalised std on hand-worked sums, early stop,
 // and determinism for a seed whatever the order or grouping of the tuples.
 import { describe, expect, it } from 'vitest'
-import { poolTrials, runTrials, runTuple, ScoreAccumulator, TRIALS_BATCH, TrialSimulator, trialAvgBsld, TrialsError, type TrialJobs } from '../../src/core/learn/trials'
-import type { TrialsConfig } from '../../src/core/learn/types'
+import { isCheckpointOf, poolTrials, runTrials, runTuple, ScoreAccumulator, TRIALS_BATCH, TrialSimulator, trialAvgBsld, TrialsError, type TrialJobs } from '../../src/core/learn/trials'
+import type { TrialsConfig, TupleCheckpoint } from '../../src/core/learn/types'
 
 // Machine of 2 processors, |S| = 0, Q = {A, B, C} (index 0, 1, 2):
 //   A: p = p̃ = 100 s, 2 cores;  B: p = p̃ = 10 s, 1 core;  C: p = p̃ = 20 s, 1 core.
@@ -164,5 +164,48 @@ describe('determinism', () => {
     expect(() => runTrials(jobs, 8, cfg)).toThrow(/needs \d+ processors; the machine has 8/)
     expect(() => runTrials(jobs, 16, { ...cfg, trials: 0 })).toThrow(TrialsError)
     expect(() => runTrials(jobs, 16, { ...cfg, tau: NaN })).toThrow(TrialsError)
+  })
+})
+
+describe('resuming a tuple from a checkpoint (docs/LEARN.md §Trials)', () => {
+  const jobs = synthetic()
+  const cfg: TrialsConfig = { sizeS: 16, sizeQ: 32, trials: 5 * TRIALS_BATCH + 100, tuples: 2, stopAt: 0, tau: 10, seed: 3 }
+  /** The checkpoint after `batches` batches of tuple k, through JSON as the cache stores it. */
+  const checkpointAt = (c: TrialsConfig, k: number, batches: number): TupleCheckpoint => {
+    let cp: TupleCheckpoint | null = null
+    expect(() => runTuple(jobs, 16, c, k, (done, take) => { if (done === batches * TRIALS_BATCH) { cp = JSON.parse(JSON.stringify(take())) as TupleCheckpoint; return true } })).toThrow(/cancelled/)
+    return cp!
+  }
+
+  it('gives bit for bit the result of an uninterrupted run, from any batch', () => {
+    const whole = runTuple(jobs, 16, cfg, 1)
+    for (const batches of [1, 3, 5]) {
+      const cp = checkpointAt(cfg, 1, batches)
+      expect(cp.trials).toBe(batches * TRIALS_BATCH)
+      const resumed = runTuple(jobs, 16, cfg, 1, undefined, cp)
+      expect(JSON.stringify(resumed)).toBe(JSON.stringify(whole))
+      expect(resumed).toEqual(whole)
+    }
+  })
+
+  it('stops early at the same batch as an uninterrupted run', () => {
+    const c = { ...cfg, trials: 60 * TRIALS_BATCH, stopAt: 0.05 }
+    const whole = runTuple(jobs, 16, c, 0)
+    expect(whole.stoppedEarly).toBe(true) // needs more than 2 batches, so the resumed run has some left
+    expect(whole.trials).toBeGreaterThan(2 * TRIALS_BATCH)
+    expect(runTuple(jobs, 16, c, 0, undefined, checkpointAt(c, 0, 2))).toEqual(whole)
+  })
+
+  it('refuses a checkpoint of another tuple, budget or shape', () => {
+    const cp = checkpointAt(cfg, 1, 2)
+    expect(isCheckpointOf(cp, cfg, 1)).toBe(true)
+    expect(isCheckpointOf(cp, cfg, 0)).toBe(false) // another tuple
+    expect(isCheckpointOf(cp, { ...cfg, trials: 2 * TRIALS_BATCH }, 1)).toBe(false) // at the ceiling: nothing left
+    expect(isCheckpointOf({ ...cp, trials: cp.trials + 1 }, cfg, 1)).toBe(false) // not a whole number of batches
+    expect(isCheckpointOf({ ...cp, a: cp.a.slice(1) }, cfg, 1)).toBe(false)
+    expect(isCheckpointOf({ ...cp, convergence: cp.convergence.slice(1) }, cfg, 1)).toBe(false)
+    expect(isCheckpointOf({ ...cp, y: NaN }, cfg, 1)).toBe(false)
+    expect(isCheckpointOf(cp, { ...cfg, stopAt: 10 }, 1)).toBe(false) // that tuple would have stopped already
+    expect(() => runTuple(jobs, 16, cfg, 0, undefined, cp)).toThrow(TrialsError)
   })
 })

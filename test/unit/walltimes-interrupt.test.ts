@@ -1,11 +1,10 @@
 // `easytune walltimes` shows the what-if's progress on stderr and stops on Ctrl-C (SIGINT) with
 // exit code 130, "interrupted." and nothing on stdout, within a few seconds. A real process (bundled
 // as test/unit/simulate-progress-cli.test.ts does), since only a real process receives a signal.
-import { spawn } from 'node:child_process'
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { join, resolve } from 'node:path'
-import { build } from 'vite'
+import { rmSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { bundleCli, interruptAtProgress, writeOverloadedLog } from '../support/cli-bundle'
 import { WHATIF_SCENARIOS } from '../../src/core/predict/walltimes-whatif'
 
 describe('easytune walltimes on a large overloaded log', () => {
@@ -14,50 +13,19 @@ describe('easytune walltimes on a large overloaded log', () => {
   let log = ''
 
   beforeAll(async () => {
-    mkdirSync(resolve('node_modules/.cache'), { recursive: true })
-    bundleDir = mkdtempSync(resolve('node_modules/.cache/easytune-walltimes-test-'))
-    await build({
-      configFile: false, logLevel: 'warn',
-      build: { ssr: resolve('src/cli/main.ts'), outDir: bundleDir, target: 'node20', minify: false, rolldownOptions: { output: { entryFileNames: 'easytune.js', format: 'es' } } },
-    })
-    runner = join(bundleDir, 'run.mjs')
-    writeFileSync(runner, "import { main } from './easytune.js'\nprocess.exitCode = await main(process.argv.slice(2))\n")
-    // 200,000 jobs on 64 processors, about 50 times what the machine offers (the arithmetic is in
-    // simulate-progress-cli.test.ts): the queue grows without end and each what-if takes seconds.
-    const lines = ['; MaxProcs: 64']
-    let seed = 11
-    const rnd = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff)
-    let submit = 0
-    for (let i = 1; i <= 200_000; i++) {
-      submit += Math.floor(rnd() * 20)
-      const q = 1 + Math.floor(rnd() * 64), p = 60 + Math.floor(rnd() * 1800)
-      lines.push(`${i} ${submit} -1 ${p} ${q} -1 -1 ${q} ${p * 3} ${1 + (i % 50)} 1 ${1 + (i % 50)} 1 -1 -1 -1 -1 -1`)
-    }
+    ({ dir: bundleDir, runner } = await bundleCli('easytune-walltimes-test-'))
     log = join(bundleDir, 'overloaded.swf')
-    writeFileSync(log, lines.join('\n') + '\n')
+    // about 50 times the machine (test/support/cli-bundle.ts): the queue grows without end and each what-if takes seconds
+    writeOverloadedLog(log, { seed: 11, users: true, requested: (p) => p * 3 })
   }, 120_000)
   afterAll(() => { if (bundleDir) rmSync(bundleDir, { recursive: true, force: true }) })
 
   it('shows the what-if progress and Ctrl-C ends it with 130', async () => {
-    const child = spawn(process.execPath, [runner, 'walltimes', log, '--json'], { stdio: ['ignore', 'pipe', 'pipe'] })
-    let out = '', err = ''
-    child.stdout.on('data', (d: Buffer) => { out += d })
-    let sawProgress: () => void = () => {}
-    const progress = new Promise<void>((r) => { sawProgress = r })
-    child.stderr.on('data', (d: Buffer) => { err += d; if (new RegExp(`what-if 1 of ${WHATIF_SCENARIOS.length} .* jobs started`).test(err)) sawProgress() })
-    const exit = new Promise<number | null>((r) => child.on('close', (code) => { sawProgress(); r(code) }))
-    try {
-      await progress
-      expect(err).toMatch(new RegExp(`what-if 1 of ${WHATIF_SCENARIOS.length} \\(Today's limits\\): [\\d,]+ of 200,000 jobs started \\(\\d+\\.\\d%\\)\\n`))
-      const sent = performance.now()
-      child.kill('SIGINT')
-      const code = await exit
-      expect(code, err).toBe(130)
-      expect(performance.now() - sent).toBeLessThan(3000)
-      expect(err).toMatch(/interrupted\.\n$/)
-      expect(out).toBe('')
-    } finally {
-      if (child.exitCode === null) child.kill('SIGKILL')
-    }
+    const r = await interruptAtProgress(runner, ['walltimes', log, '--json'], new RegExp(`what-if 1 of ${WHATIF_SCENARIOS.length} .* jobs started`))
+    expect(r.atProgress, r.stderr).toMatch(new RegExp(`what-if 1 of ${WHATIF_SCENARIOS.length} \\(Today's limits\\): [\\d,]+ of 200,000 jobs started \\(\\d+\\.\\d%\\)\\n`))
+    expect(r.code, r.stderr).toBe(130)
+    expect(r.msToExit).toBeLessThan(3000)
+    expect(r.stderr).toMatch(/interrupted\.\n$/)
+    expect(r.stdout).toBe('')
   }, 120_000)
 })

@@ -22,6 +22,11 @@ import { MachineInputError } from '../../core/cluster/model'
 import { ClusterConfigError } from '../../core/cluster/config'
 import { ClusterJobsError } from '../../core/cluster/jobs'
 import { COMPAT_FLAGS, compatFlag, compatHelp } from '../compat-arg'
+import { easytuneCommand, writeSlurmArray, type SlurmArrayRequest } from '../../backend/slurm-array'
+import { ARRAY_SCRIPT, LOGS_DIR, RESULT_FILE, submitSlurmArray, SubmitError } from '../../backend/slurm-array-scripts'
+import { ShardPlanError } from '../../engine/shards'
+import type { Workload } from '../../core/workload/import'
+import { join } from 'node:path'
 
 export const evaluateHelp = `easytune evaluate <log>… [options]
 
@@ -67,7 +72,8 @@ Verdict (docs/STATISTICS.md): switch, keep or insufficient-data
                            the weekly ratios (default ${shown('criterion')})
   --tau S                  bounded-slowdown bound in seconds (default ${shown('tau')})
 Engine:
-  --workers N              worker processes (default ${defaultWorkerCount()}: cores − 1)
+  --workers N              worker processes (default ${defaultWorkerCount()}: cores − 1); with --slurm-array,
+                           the CPUs of each array task (default ${shown('shardCpus')})
   --cache-dir D            where finished cells are kept (default ${DEFAULT_CACHE_DIR}); a re-run
                            only computes new cells, an interrupted run resumes
   --no-cache               compute everything, keep nothing
@@ -77,6 +83,13 @@ ${MACHINE_HELP}
                            a change to it, and export merges into it without being given it again
 ${IMPORT_HELP}
   --json [file]            the full result (docs/RESULT-SCHEMA.md) to stdout, or to the file
+Slurm job array (docs/CLI.md, Running on a Slurm cluster):
+  --slurm-array DIR        run nothing here: write the campaign's plan into DIR (a folder on a
+                           filesystem the cluster's nodes share), with campaign.sbatch (one array
+                           task per shard: easytune run-shard) and merge.sbatch (easytune merge,
+                           after the array), and print the commands that submit them
+  --shards N               how many shards (array tasks) the cells are dealt to
+  --submit                 submit both scripts with sbatch now (the merge depends on the array)
 
 Ctrl-C stops cleanly: finished cells stay in the cache and the command exits 130.
 
@@ -87,6 +100,7 @@ const FLAGS = {
   ...IMPORT_FLAGS, ...COMPAT_FLAGS, split: 'string', weeks: 'string', resample: 'string', seed: 'string', preset: 'string', primaries: 'string',
   backfills: 'string', thresholds: 'string', objective: 'string', 'max-wait-ratio': 'string', 'min-gain': 'string', confidence: 'string', 'min-weeks': 'string', criterion: 'string', tau: 'string', workers: 'string',
   'cache-dir': 'string', 'no-cache': 'boolean', json: 'optional', help: 'boolean', ...MACHINE_FLAGS, 'current-conf': 'string',
+  'slurm-array': 'string', shards: 'string', submit: 'boolean',
 } as const
 
 export async function evaluateCommand(argv: string[], io: Io): Promise<number> {
@@ -98,6 +112,11 @@ export async function evaluateCommand(argv: string[], io: Io): Promise<number> {
   const machine = machineInputs(a, str(a, 'current-conf'))
   const json = jsonTarget(a)
   const workers = positiveInt(a, 'workers')
+  const arrayDir = str(a, 'slurm-array')
+  const shards = positiveInt(a, 'shards')
+  if (arrayDir === undefined && (shards !== undefined || bool(a, 'submit'))) throw new UsageError('--shards and --submit go with --slurm-array <dir>')
+  if (arrayDir !== undefined && shards === undefined) throw new UsageError('--slurm-array needs --shards N: how many array tasks share the cells')
+  if (arrayDir !== undefined && json) throw new UsageError('--slurm-array runs nothing here, so there is no result yet: give --json to easytune merge')
   const ratioText = str(a, 'max-wait-ratio')
   const ratio = ratioText !== undefined && ratioText.trim().toLowerCase() === 'none' ? null : positiveNumber(a, 'max-wait-ratio') ?? DEFAULTS.maxWaitRatio.value
   const verdict: VerdictOptions = {
@@ -121,6 +140,10 @@ export async function evaluateCommand(argv: string[], io: Io): Promise<number> {
 
   const w = await loadWorkload(io, log, opts)
   const spec: CampaignSpec = { ...partial, split: parseSplit(str(a, 'split') ?? shown('split'), w.unixStartTime, w.jobs.count ? { first: w.jobs.submit[0], last: w.jobs.submit[w.jobs.count - 1] } : undefined) }
+  if (arrayDir !== undefined) {
+    const files = setupFiles(log)
+    return slurmArray(io, path, { dir: arrayDir, shards: shards!, workers: workers ?? DEFAULTS.shardCpus.value, command: easytuneCommand(), evaluate: { ...files, importOptions: opts, spec, verdict, machine } }, w, bool(a, 'submit'))
+  }
   const pool = new EnginePool({ workers })
   const cache = bool(a, 'no-cache') ? undefined : new CellCache(str(a, 'cache-dir') ?? DEFAULT_CACHE_DIR)
   const progress = new Progress(io, 0)
@@ -138,6 +161,7 @@ export async function evaluateCommand(argv: string[], io: Io): Promise<number> {
           signal, cache, workloadHash: sha,
           onProgress: (p) => {
             runs[runs.length - 1].cached = p.cachedCells
+            if (!io.tty) return // no progress line to draw: skip its text (about ten calls a cell)
             const eta = p.etaSeconds === null ? '' : `, ${formatDuration(p.etaSeconds)} left`
             progress.update('simulating', p.cellsTotal ? p.cellsDone / p.cellsTotal : null, `${int(p.cellsDone)}/${int(p.cellsTotal)} cells${p.cachedCells ? ` (${int(p.cachedCells)} cached)` : ''}${eta}`)
           },
@@ -162,6 +186,43 @@ export async function evaluateCommand(argv: string[], io: Io): Promise<number> {
   if (json) writeJson(io, json, { ...result, citation: citation(w) })
   if (!json || json.file !== null) io.out(formatEvaluation(result, citation(w)))
   return 0
+}
+
+/** evaluate --slurm-array: writes the plan folder, prints the commands (or submits them). */
+async function slurmArray(io: Io, path: string, req: SlurmArrayRequest, w: Workload, submit: boolean): Promise<number> {
+  let folder
+  try {
+    folder = await writeSlurmArray(req, w)
+  } catch (e) {
+    if (e instanceof ShardPlanError) {
+      io.err(`${e.message}\n`)
+      return 2
+    }
+    if (e instanceof InsufficientDataError || e instanceof MachineInputError || e instanceof ClusterConfigError || e instanceof ClusterJobsError) {
+      io.err(`${path}: ${e.message}\n`)
+      return 2
+    }
+    throw e
+  }
+  const { plan } = folder
+  const r = plan.resources
+  io.out(`Wrote the plan of ${int(plan.cells.length)} cells in ${plan.shards} shard${plan.shards === 1 ? '' : 's'} into ${folder.dir}:\n`)
+  for (const f of folder.files) io.out(`  ${f}\n`)
+  io.out(`Each array task: ${r.cpusPerTask} CPU${r.cpusPerTask === 1 ? '' : 's'}, ${r.memMB} MB, ${r.timeMinutes} min (estimates: edit the #SBATCH lines if your nodes are slower).\n`)
+  if (!submit) {
+    io.out(`\nSubmit the array, then the merge after it (on a login node of the cluster):\n${folder.submit.map((c) => `  ${c}\n`).join('')}`)
+    io.out(`\nThe result: ${join(folder.dir, RESULT_FILE)} and ${join(folder.dir, LOGS_DIR, 'merge.out')}. A failed shard i re-runs alone: sbatch --array=i ${join(folder.dir, ARRAY_SCRIPT)}\n`)
+    return 0
+  }
+  try {
+    const ids = await submitSlurmArray(folder.dir)
+    io.out(`\nSubmitted: array job ${ids.arrayJob} (${plan.shards} task${plan.shards === 1 ? '' : 's'}), merge job ${ids.mergeJob} after it (afterok). The result: ${join(folder.dir, RESULT_FILE)}.\n`)
+    return 0
+  } catch (e) {
+    if (!(e instanceof SubmitError)) throw e
+    io.err(`${e.message}\nThe plan folder is written; submit it by hand:\n${folder.submit.map((c) => `  ${c}\n`).join('')}`)
+    return 1
+  }
 }
 
 /** A fraction given as 5% or 0.05, within [lo, hi]. */

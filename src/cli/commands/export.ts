@@ -4,11 +4,14 @@ import { chmodSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { bool, jsonTarget, oneOf, parseArgs, positiveInt, str, thresholdFlag, UsageError, type ParsedArgs } from '../args'
 import { IMPORT_FLAGS, IMPORT_HELP, importOptions, loadWorkload, logArg } from '../common'
-import { table, writeJson, type Io } from '../output'
-import { checkSlurmVersion, DEFAULT_SLURM_VERSION, EXPORT_TARGETS, ExportInputError, exportConfig, exportPredictedOrder, predictedOrderFidelity } from '../../core/export/index'
+import { INTERRUPTED, int, Progress, SLICE_CHECK_EVERY, SLICE_MS, sliceProgress, table, untilInterrupted, writeJson, type Io } from '../output'
+import { checkSlurmVersion, DEFAULT_SLURM_VERSION, EXPORT_TARGETS, ExportInputError, exportConfig, exportPredictedOrder } from '../../core/export/index'
 import { DEFAULTS } from '../../core/defaults'
 import { lostParts } from '../../core/export/lost'
 import { fidelityLines } from '../../core/export/predicted'
+import { FIDELITY_REPLAYS, fidelityFrom, fidelityOf, fidelitySimulator, type PredictedOrderFidelity } from '../../core/export/predicted-fidelity'
+import { DEFAULT_TAU } from '../../core/sim/metrics'
+import type { Workload } from '../../core/workload/import'
 import { MAX_CONF_CHARS, SlurmConfError } from '../../core/export/slurm-conf'
 import type { EvaluationResult } from '../../core/tune/result'
 import type { ExportBundle, ExportTarget } from '../../shared/api'
@@ -46,9 +49,9 @@ at most the time limit), shortest first, through the site factor; reservations a
 on the time limits, as Slurm plans on them. Writes job_submit.lua, easytune-predicted-order.sh
 (run as root every minute: reads sacct, sets each pending job's SiteFactor), the slurm.conf
 settings (merged into --current-conf, keeping fair-share and QOS), a README and
-easytune-predicted-order.json. The log is replayed to state the fidelity: average wait and
-bounded slowdown of EASY-FCFS today, of the exported order, and of the thesis's planning with
-predictions (what is lost because Slurm plans on time limits).
+easytune-predicted-order.json. The log is replayed to state the fidelity (progress on stderr):
+average wait and bounded slowdown of EASY-FCFS today, of the exported order, and of the thesis's
+planning with predictions (what is lost because Slurm plans on time limits).
   --predicted-order        the positional argument is a job log (several files or a folder: one log)
   --threshold T            jobs that waited longer than T (e.g. 20h, 72000) run first, oldest first,
                            against the starvation of long jobs (default none)
@@ -119,13 +122,7 @@ export async function exportCommand(argv: string[], io: Io): Promise<number> {
   }
   // Written anyway (exit 0), but never without saying what is lost.
   if (lost.length) io.err(formatLost(lost, true))
-  mkdirSync(out, { recursive: true })
-  const written = bundle.files.map((f) => {
-    const file = join(out, f.name)
-    writeFileSync(file, f.content)
-    if (f.name.endsWith('.sh')) chmodSync(file, 0o755)
-    return { name: f.name, path: file, description: f.description }
-  })
+  const written = writeBundle(bundle, out)
   if (json) writeJson(io, json, { ...document(written), lost })
   if (!json || json.file !== null) io.out(formatBundle(bundle, out, currentConf !== undefined))
   return 0
@@ -192,7 +189,9 @@ async function exportPredicted(a: ParsedArgs, io: Io): Promise<number> {
   if (w.jobs.count === 0) { io.err(`easytune: ${log.label}: no job is left after cleaning: nothing to replay.\n`); return 1 }
   let maxRequested = 0
   for (let j = 0; j < w.jobs.count; j++) if (w.jobs.requested[j] > maxRequested) maxRequested = w.jobs.requested[j]
-  const fidelity = predictedOrderFidelity(w.jobs, w.machineProcs, historyDays, threshold)
+  const progress = new Progress(io)
+  const fidelity = await untilInterrupted(io, progress, (signal) => replayFidelity(io, progress, w, historyDays, threshold, signal))
+  if (fidelity === INTERRUPTED) return 130
   let bundle: ExportBundle
   try {
     bundle = exportPredictedOrder({ slurmVersion: version, currentConf, fidelity, maxRequested, historyDays, threshold })
@@ -201,13 +200,7 @@ async function exportPredicted(a: ParsedArgs, io: Io): Promise<number> {
     io.err(`easytune: ${e instanceof SlurmConfError ? confPath : log.label}: ${e.message}\n`)
     return 2
   }
-  mkdirSync(out, { recursive: true })
-  const written = bundle.files.map((f) => {
-    const file = join(out, f.name)
-    writeFileSync(file, f.content)
-    if (f.name.endsWith('.sh')) chmodSync(file, 0o755)
-    return { name: f.name, path: file, description: f.description }
-  })
+  const written = writeBundle(bundle, out)
   if (json) {
     writeJson(io, json, {
       schemaVersion: EXPORT_SCHEMA_VERSION, target: 'slurm', out, files: written, items: bundle.items, gaps: bundle.gaps,
@@ -216,4 +209,36 @@ async function exportPredicted(a: ParsedArgs, io: Io): Promise<number> {
   }
   if (!json || json.file !== null) io.out(formatBundle(bundle, out, currentConf !== undefined) + `\n${fidelityLines(fidelity).join('\n')}\n`)
   return 0
+}
+
+/** The fidelity's replays of the whole log (predictedOrderFidelity's, the same figures), one after
+ * the other in slices: progress on stderr (docs/CLI.md §Output), and Ctrl-C heard between two slices. */
+async function replayFidelity(io: Io, progress: Progress, w: Workload, historyDays: number, threshold: number | null, signal: AbortSignal): Promise<PredictedOrderFidelity> {
+  const show = sliceProgress(io, progress)
+  const n = w.jobs.count
+  const replays = []
+  for (const [k, id] of FIDELITY_REPLAYS.entries()) {
+    let sliceEnd = 0
+    const sim = fidelitySimulator(w.jobs, w.machineProcs, id, threshold, { checkEvery: SLICE_CHECK_EVERY, onCheck: () => performance.now() >= sliceEnd })
+    for (;;) {
+      sliceEnd = performance.now() + SLICE_MS
+      if (!sim.runUntil(Infinity)) break
+      await new Promise((resolve) => setImmediate(resolve))
+      signal.throwIfAborted()
+      show(`fidelity replay ${k + 1} of ${FIDELITY_REPLAYS.length} (${id})`, (k + sim.jobsStarted / Math.max(1, n)) / FIDELITY_REPLAYS.length, `${int(sim.jobsStarted)} of ${int(n)} jobs started`)
+    }
+    replays.push(fidelityOf(w.jobs, w.machineProcs, id, historyDays, sim.start, DEFAULT_TAU))
+  }
+  return fidelityFrom(w.jobs, w.machineProcs, historyDays, threshold, DEFAULT_TAU, replays)
+}
+
+/** Writes the bundle's files into `out` (created if missing; scripts made executable). */
+function writeBundle(bundle: ExportBundle, out: string): { name: string; path: string; description: string }[] {
+  mkdirSync(out, { recursive: true })
+  return bundle.files.map((f) => {
+    const file = join(out, f.name)
+    writeFileSync(file, f.content)
+    if (f.name.endsWith('.sh')) chmodSync(file, 0o755)
+    return { name: f.name, path: file, description: f.description }
+  })
 }

@@ -7,14 +7,13 @@ import { IMPORT_FLAGS, IMPORT_HELP, importOptions, logArg, setupFiles } from '..
 import { int, INTERRUPTED, num, Progress, table, untilInterrupted, writeJson, type Io } from '../output'
 import { DEFAULTS } from '../../core/defaults'
 import { FAMILY } from '../../core/learn/family'
-import { LM_SETTINGS, regressSteps, type RegressionResult } from '../../core/learn/regression'
-import type { TrialsConfig, TrialsResult } from '../../core/learn/types'
+import { regressSteps } from '../../core/learn/regression'
+import { learnJson, type LearnDocument } from '../../core/learn/report'
+import type { TrialsConfig } from '../../core/learn/types'
 import { formatDuration } from '../../core/util/duration'
 import { DEFAULT_CACHE_DIR } from '../../engine/cache'
 import { LearnCache, learnTrialsOnPool } from '../../engine/learn'
 import { defaultWorkerCount, EnginePool } from '../../engine/pool'
-
-export const LEARN_SCHEMA_VERSION = 1
 
 /** The trials' budget when no flag is given (docs/LEARN.md §Command line). */
 const LEARN_DEFAULTS: TrialsConfig = DEFAULTS.learnTrials.value
@@ -46,13 +45,14 @@ Options:
   --tau S                  bound of the bounded slowdown in seconds (default ${LEARN_DEFAULTS.tau})
   --workers N              worker processes (default ${defaultWorkerCount()}: cores − 1); the result is the same
                            for any number
-  --cache-dir D            where finished tuples are kept (default ${DEFAULT_CACHE_DIR}); a re-run or a
-                           larger --tuples only computes what is missing
+  --cache-dir D            where finished tuples, and a checkpoint of running ones, are kept (default
+                           ${DEFAULT_CACHE_DIR}); a re-run or a larger --tuples only computes what is missing
   --no-cache               compute everything, keep nothing
 ${IMPORT_HELP}
   --json [file]            print the result as JSON (to stdout, or to the file)
 
-Ctrl-C stops cleanly: finished tuples stay in the cache and the command exits 130.
+Ctrl-C stops cleanly: finished tuples and a checkpoint of the running ones (at most a second old)
+stay in the cache and the command exits 130; the same command resumes them, with the same result.
 
 Why these defaults:
   --trials ${LEARN_DEFAULTS.trials} --tuples ${LEARN_DEFAULTS.tuples}
@@ -109,10 +109,10 @@ export async function learnCommand(argv: string[], io: Io): Promise<number> {
       progress.update('regression', step.value / FAMILY.length, `${step.value}/${FAMILY.length} functions`)
       await new Promise((done) => setImmediate(done))
     }
-  }, 'interrupted: finished tuples are kept in the cache; run the same command again to resume.')
+  }, 'interrupted: finished tuples and a checkpoint of the running ones are kept in the cache; run the same command again to resume.')
   if (run === INTERRUPTED) return 130
   const seconds = (performance.now() - t0) / 1000
-  io.err(`simulated ${int(run.result.trials)} trials in all (${int(run.computedTuples)} tuple${run.computedTuples === 1 ? '' : 's'} computed, ${int(run.cachedTuples)} from the cache) in ${run.trialSeconds.toFixed(1)} s; fitted ${FAMILY.length} functions in ${(seconds - run.trialSeconds).toFixed(1)} s\n`)
+  io.err(`simulated ${int(run.result.trials)} trials in all (${int(run.computedTuples)} tuple${run.computedTuples === 1 ? '' : 's'} computed${run.resumedTuples ? `, ${int(run.resumedTuples)} of them continued from a checkpoint` : ''}, ${int(run.cachedTuples)} from the cache) in ${run.trialSeconds.toFixed(1)} s; fitted ${FAMILY.length} functions in ${(seconds - run.trialSeconds).toFixed(1)} s\n`)
 
   const result = learnJson(log.label, config, run.result, run.regression)
   if (json) writeJson(io, json, result)
@@ -121,33 +121,9 @@ export async function learnCommand(argv: string[], io: Io): Promise<number> {
   return 0
 }
 
-/** The JSON document of `easytune learn --json` (docs/LEARN.md §Command line). */
-export function learnJson(log: string, config: TrialsConfig, trials: TrialsResult, regression: RegressionResult) {
-  const { functions, samples: usable, dropped, undefinedForms } = regression
-  // Infinity (the normalised std before two trials) is not JSON: null.
-  const finite = (x: number) => Number.isFinite(x) ? x : null
-  return {
-    schemaVersion: LEARN_SCHEMA_VERSION,
-    log,
-    options: { ...config },
-    order: 'a LOWER value of a learned function runs first (use it as --primary fn:<expression>)',
-    machineProcs: trials.machineProcs,
-    trainingJobs: trials.trainingJobs,
-    trials: trials.trials,
-    tuples: trials.tuples.map((t) => ({ tuple: t.tuple, firstJob: t.firstJob, trials: t.trials, stoppedEarly: t.stoppedEarly })),
-    convergence: trials.convergence.map((c) => ({ trials: c.trials, normStd: finite(c.normStd) })),
-    regression: {
-      family: FAMILY.length, samples: usable, dropped, undefinedForms,
-      optimiser: { package: 'ml-levenberg-marquardt', ...LM_SETTINGS },
-    },
-    functions: functions.map((f) => ({
-      position: f.position, id: f.id, kind: f.kind, expression: f.expression, rank: f.rank, weightedError: f.weightedError,
-      form: f.form, coefficients: f.coefficients, simplified: f.simplified, sameFormAs: f.sameFormAs, iterations: f.iterations,
-    })),
-  }
-}
+export { learnJson, LEARN_SCHEMA_VERSION } from '../../core/learn/report'
 
-export function formatLearn(r: ReturnType<typeof learnJson>): string {
+export function formatLearn(r: LearnDocument): string {
   const last = r.convergence.at(-1)
   const lines = [
     `${r.log}: ${int(r.trainingJobs)} training jobs, ${int(r.machineProcs)} processors`,

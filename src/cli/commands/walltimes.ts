@@ -2,7 +2,7 @@
 // docs/PREDICTIONS.md §Time limits): whose limits are worst, and what better ones would gain.
 import { bool, jsonTarget, parseArgs, positiveInt, positiveNumber, UsageError } from '../args'
 import { citation, IMPORT_FLAGS, IMPORT_HELP, importOptions, loadWorkload, logArg } from '../common'
-import { INTERRUPTED, int, num, pct, Progress, table, untilInterrupted, writeJson, type Io } from '../output'
+import { INTERRUPTED, int, num, pct, Progress, SLICE_CHECK_EVERY, SLICE_MS, sliceProgress, table, untilInterrupted, writeJson, type Io } from '../output'
 import { DEFAULTS } from '../../core/defaults'
 import { analyzeWalltimes, type RatioQuantiles, type WalltimesGroup, type WalltimesReport, type WalltimesWhatIf, type WhatIfOutcome } from '../../core/predict/walltimes'
 import { campaignOf, findWhatIf, WHATIF_SCENARIOS, whatIfFailed, whatIfOutcome, whatIfReport, whatIfSimulator } from '../../core/predict/walltimes-whatif'
@@ -84,13 +84,6 @@ function whatIfFlag(a: ReturnType<typeof parseArgs>): WhatIfId[] | null {
   return ids
 }
 
-/** Wall-clock milliseconds a simulation runs before it yields to the event loop (Ctrl-C is heard
- * there), and event times between two looks at the clock. */
-const SLICE_MS = 100
-const CHECK_EVERY = 256
-/** On a pipe (not a terminal), one plain progress line at most this often, after the first PLAIN_DELAY_MS (as simulate). */
-const PLAIN_EVERY_MS = 2000
-const PLAIN_DELAY_MS = 1000
 
 /** Each scenario on the whole log in slices, with progress; a scenario that cannot run (the learner
  * not available) is reported in words and the others go on. */
@@ -99,18 +92,10 @@ async function runWhatIf(io: Io, progress: Progress, w: Workload, ids: readonly 
   const chosen = WHATIF_SCENARIOS.filter((s) => ids.includes(s.id))
   const outcomes: WhatIfOutcome[] = []
   let today: WhatIfOutcome | null = null
-  const t0 = performance.now()
-  let lastPlain = -Infinity
-  const show = (label: string, fraction: number, detail: string) => {
-    if (io.tty) { progress.update(label, fraction, detail); return }
-    const now = performance.now()
-    if (now - t0 < PLAIN_DELAY_MS || now - lastPlain < PLAIN_EVERY_MS) return
-    lastPlain = now
-    io.err(`${label}: ${detail} (${pct(fraction)})\n`)
-  }
+  const show = sliceProgress(io, progress)
   for (const [k, s] of chosen.entries()) {
     let sliceEnd = 0
-    const sim = whatIfSimulator(s, jobs, w.machineProcs, { checkEvery: CHECK_EVERY, onCheck: () => performance.now() >= sliceEnd })
+    const sim = whatIfSimulator(s, jobs, w.machineProcs, { checkEvery: SLICE_CHECK_EVERY, onCheck: () => performance.now() >= sliceEnd })
     if (typeof sim === 'string') { outcomes.push(whatIfFailed(s, sim)); continue }
     let failed: string | null = null
     for (;;) {

@@ -58,11 +58,22 @@ export interface FidelityReplay { readonly id: FidelityReplayId; readonly figure
  * to the two deployable orders only, and `outsideWindow` is measured on the exported one's schedule.
  * `onCheck` is the simulator's progress hook (docs/SIMULATOR.md §Progress); it never changes the schedule. */
 export function fidelityReplay(jobs: SimJobs & { readonly user: Int32Array }, machineProcs: number, id: FidelityReplayId, historyDays: number, threshold: number | null, tau = DEFAULT_TAU, onCheck?: (jobsStarted: number) => boolean): FidelityReplay {
-  const config: SimConfig = id === 'deployable' || id === 'byLimit' ? { ...FIDELITY_CONFIGS[id], threshold } : FIDELITY_CONFIGS[id]
-  const sim = new EasySimulator(jobs, machineProcs, config, onCheck ? { onCheck } : {})
+  const sim = fidelitySimulator(jobs, machineProcs, id, threshold, onCheck ? { onCheck } : {})
   if (sim.runUntil(Infinity)) throw new SimulationStopped()
-  const x = computeMetrics(jobs, machineProcs, sim.start, tau, false)
-  return { id, figures: { avgWait: x.avgWait, avgBsld: x.avgBsld, maxWait: x.maxWait }, outsideWindow: id === 'deployable' ? outsideWindowShare(jobs, sim.start, historyDays) : null }
+  return fidelityOf(jobs, machineProcs, id, historyDays, sim.start, tau)
+}
+
+/** The simulator of one replay, not yet run: the CLI runs it in slices (runUntil resumes the same
+ * schedule after `hooks.onCheck` stops it), the workers in one go (fidelityReplay). */
+export function fidelitySimulator(jobs: SimJobs & { readonly user: Int32Array }, machineProcs: number, id: FidelityReplayId, threshold: number | null, hooks: { onCheck?: (jobsStarted: number) => boolean; checkEvery?: number } = {}): EasySimulator {
+  const config: SimConfig = id === 'deployable' || id === 'byLimit' ? { ...FIDELITY_CONFIGS[id], threshold } : FIDELITY_CONFIGS[id]
+  return new EasySimulator(jobs, machineProcs, config, hooks)
+}
+
+/** One replay's result from its finished schedule (`start`, seconds). */
+export function fidelityOf(jobs: SimJobs & { readonly user: Int32Array }, machineProcs: number, id: FidelityReplayId, historyDays: number, start: Float64Array, tau = DEFAULT_TAU): FidelityReplay {
+  const x = computeMetrics(jobs, machineProcs, start, tau, false)
+  return { id, figures: { avgWait: x.avgWait, avgBsld: x.avgBsld, maxWait: x.maxWait }, outsideWindow: id === 'deployable' ? outsideWindowShare(jobs, start, historyDays) : null }
 }
 
 /** The fidelity from its five replays (any order). */

@@ -34,16 +34,24 @@ function luaEncode(enc: Encoding): string {
 
 /** job_submit.lua for a plan that needs one ('lua', 'linear' with p terms, 'sitefactor'). */
 export function jobSubmitLua(plan: SlurmPlan, title: string[]): string {
-  let expr: Expr, enc: Encoding, follow: boolean
-  if (plan.mode === 'lua') { expr = plan.expr; enc = plan.enc; follow = !usesVar(plan.expr, 't') }
-  else if (plan.mode === 'linear' && plan.lua !== null) { expr = plan.lua; enc = plan.enc; follow = true }
-  else if (plan.mode === 'sitefactor') { expr = plan.expr; enc = { kind: 'log' }; follow = false }
+  let expr: Expr, enc: Encoding
+  if (plan.mode === 'lua') { expr = plan.expr; enc = plan.enc }
+  else if (plan.mode === 'linear' && plan.lua !== null) { expr = plan.lua; enc = plan.enc }
+  else if (plan.mode === 'sitefactor') { expr = plan.expr; enc = { kind: 'log' } }
   else throw new Error(`internal: no job_submit.lua for a ${plan.mode} plan`)
   const score = render(expr, LUA)
   if (score === null) throw new Error('internal: the formula has no Lua form')
+  // slurm_job_modify recomputes a static score that reads the time limit or the CPUs when either
+  // changes (scontrol update TimeLimit= or NumCPUs=, by the user or an admin); the submit time t
+  // then comes from the job record (docs/LEARN.md §Export). The periodic script follows the others.
+  const follow = plan.mode !== 'sitefactor' && (usesVar(expr, 'p') || usesVar(expr, 'q'))
+  const withT = follow && usesVar(expr, 't')
   const what = plan.mode === 'sitefactor'
     ? [`-- It sets each job's initial site factor (its score with no wait yet); ${SITE_FACTOR_FILE},`, '-- run periodically, then keeps every pending job\'s site factor up to date.']
-    : ['-- It sets each job\'s site factor once, at submission, and again when its time limit or CPU', '-- count is changed (slurm_job_modify).']
+    : !follow
+      ? ['-- It sets each job\'s site factor once, at submission: the order reads neither the time limit', '-- nor the CPUs, so no later change of the job can move it.']
+      : ['-- It sets each job\'s site factor at submission, and again when its time limit or CPU count', '-- is changed (slurm_job_modify, for a change by the user or by an admin).',
+          ...(withT ? ['-- There t is the submit time Slurm recorded (job_rec.submit_time, Slurm 20.02 and later; within', '-- a second of os.time() at submission). On Slurm 19.05, which does not pass it, a change of', '-- time limit or CPUs keeps the site factor given at submission (logged).'] : [])]
   return [
     ...title.map((l) => `-- ${l}`),
     '-- Install next to slurm.conf and set JobSubmitPlugins=lua (see slurm.conf.easytune). If you',
@@ -94,7 +102,14 @@ export function jobSubmitLua(plan: SlurmPlan, title: string[]): string {
       '    local q = valid(job_desc.min_cpus) and job_desc.min_cpus or job_rec.min_cpus',
       '    local tl = valid(job_desc.time_limit) and job_desc.time_limit or job_rec.time_limit',
       '    if not valid(q) or q < 1 then q = 1 end',
-      '    job_desc.site_factor = encode(score(q, seconds(tl), 0, 0))',
+      ...(withT ? [
+        '    local st = job_rec.submit_time',
+        '    if type(st) ~= "number" or st <= 0 then',
+        '      slurm.log_info("job_submit.lua: no submit time for job %s (Slurm before 20.02): site factor kept", tostring(job_rec.job_id))',
+        '      return slurm.SUCCESS',
+        '    end',
+        '    job_desc.site_factor = encode(score(q, seconds(tl), 0, st - EPOCH0))',
+      ] : ['    job_desc.site_factor = encode(score(q, seconds(tl), 0, 0))']),
       '  end',
     ] : []),
     '  return slurm.SUCCESS',
@@ -104,6 +119,21 @@ export function jobSubmitLua(plan: SlurmPlan, title: string[]): string {
     '',
   ].join('\n')
 }
+
+/** awk: a time limit as squeue prints it (%l) in seconds; `unset` (an awk variable both scripts
+ * set) for UNLIMITED, NOT_SET or anything else. Shared by the site-factor and predicted-order scripts. */
+const AWK_SECONDS = [
+  '# time limit: [days-]hours:minutes:seconds, minutes:seconds, minutes, or UNLIMITED/NOT_SET',
+  'function seconds(s,   d, n, f) {',
+  '  if (s !~ /^[0-9:-]+$/) return unset',
+  '  d = 0',
+  '  if (index(s, "-") > 0) { d = substr(s, 1, index(s, "-") - 1) + 0; s = substr(s, index(s, "-") + 1) }',
+  '  n = split(s, f, ":")',
+  '  if (n == 3) return d * 86400 + f[1] * 3600 + f[2] * 60 + f[3]',
+  '  if (n == 2) return d * 86400 + f[1] * 60 + f[2]',
+  '  return d * 86400 + f[1] * 60',
+  '}',
+]
 
 /** The periodic site-factor script: POSIX sh + awk, needs root (SiteFactor is privileged). */
 export function siteFactorScript(plan: Extract<SlurmPlan, { mode: 'sitefactor' }>, title: string[]): string {
@@ -130,16 +160,7 @@ export function siteFactorScript(plan: Extract<SlurmPlan, { mode: 'sitefactor' }
     "  SLURM_TIME_FORMAT=%s squeue --noheader --states=PENDING --format='%A %V %l %C' |",
     `  awk -v now="$now" -v unset=${fmtInt(LIMIT_IF_UNSET_MIN * 60)} '`,
     'function max2(a, b) { return a > b ? a : b }',
-    '# time limit: [days-]hours:minutes:seconds, minutes:seconds, or UNLIMITED/NOT_SET',
-    'function seconds(s,   d, n, f) {',
-    '  if (s !~ /^[0-9:-]+$/) return unset',
-    '  d = 0',
-    '  if (index(s, "-") > 0) { d = substr(s, 1, index(s, "-") - 1) + 0; s = substr(s, index(s, "-") + 1) }',
-    '  n = split(s, f, ":")',
-    '  if (n == 3) return d * 86400 + f[1] * 3600 + f[2] * 60 + f[3]',
-    '  if (n == 2) return d * 86400 + f[1] * 60 + f[2]',
-    '  return d * 86400 + f[1] * 60',
-    '}',
+    ...AWK_SECONDS,
     'function encode(x,   a) {',
     `  if (x != x) return ${fmtInt(SF_OFFSET)}`,
     `  a = int(log(1 + (x < 0 ? -x : x)) * ${fmtInt(ENC_SCALE)} + 0.5)`,
@@ -207,16 +228,7 @@ export function predictedOrderScript(title: string[], historyDays: number, thres
     ...(theta === null ? [] : ['  now=$(date +%s) || { echo "' + PREDICTED_SCRIPT_FILE + ': date failed: nothing updated" >&2; return 1; }']),
     "  { printf '%s\\n' \"$hist\"; echo '#queue'; printf '%s\\n' \"$queue\"; } |",
     `  awk -F'|' -v unset=${fmtInt(unset)} -v offset=${fmtInt(PRED_OFFSET)} -v units=${PRED_UNITS} -v floor=${PREDICTION_FLOOR}${theta === null ? '' : ` -v now="$now" -v theta=${theta}`} '`,
-    '# time limit: [days-]hours:minutes:seconds, minutes:seconds, minutes, or UNLIMITED/NOT_SET',
-    'function seconds(s,   d, n, f) {',
-    '  if (s !~ /^[0-9:-]+$/) return unset',
-    '  d = 0',
-    '  if (index(s, "-") > 0) { d = substr(s, 1, index(s, "-") - 1) + 0; s = substr(s, index(s, "-") + 1) }',
-    '  n = split(s, f, ":")',
-    '  if (n == 3) return d * 86400 + f[1] * 3600 + f[2] * 60 + f[3]',
-    '  if (n == 2) return d * 86400 + f[1] * 60 + f[2]',
-    '  return d * 86400 + f[1] * 60',
-    '}',
+    ...AWK_SECONDS,
     '# history entry k of user u ended later than entry b (end time, then job id)',
     'function later(u, k, b) { return E[u, k] > E[u, b] || (E[u, k] == E[u, b] && I[u, k] > I[u, b]) }',
     '$0 == "#queue" { queue = 1; next }',

@@ -1,6 +1,7 @@
 // Slurm export (docs/POLICIES.md, "Slurm"): a commented slurm.conf fragment, job_submit.lua and the
 // periodic site-factor script when the policy needs them, each item labelled with its fidelity.
 import { isFnSpec } from '../sim/fn'
+import { usesVar } from '../sim/formula'
 import type { ExportBundle, ExportFile, Fidelity, SettingChange } from './types'
 import { formatDuration } from '../util/duration'
 import { fmtInt, fmtNum } from './expr'
@@ -34,10 +35,17 @@ export function orderItem(x: ExportInput, plan: SlurmPlan): Item[] {
   switch (plan.mode) {
     case 'fcfs': return [it(name, 'native', 'every job gets the same priority, so Slurm orders by submit time, then job id (no slurmdbd needed)')]
     case 'tres': return [it(name, 'native', `PriorityWeightTRES=CPU=${plan.perCpu} with PriorityFlags=NO_NORMAL_TRES: priority moves by ${plan.perCpu} per CPU; faithful within one partition`)]
-    case 'lua': return [
-      it(name, 'job_submit.lua', plan.approx ? 'static per-job term: the site factor is set once, at submission' : 'static per-job term: the site factor is set at submission (and follows time-limit changes)'),
-      ...(plan.approx ? [it(`${name}, its s term`, 'not exportable', plan.approx)] : []),
-    ]
+    case 'lua': {
+      // As job_submit.lua does (scripts.ts): recomputed on a change only when the order reads the limit or the CPUs.
+      const follows = usesVar(plan.expr, 'p') || usesVar(plan.expr, 'q')
+      const note = !follows ? 'static per-job term: the site factor is set once, at submission (the order reads neither the time limit nor the CPUs)'
+        : usesVar(plan.expr, 't') ? 'static per-job term: the site factor is set at submission and again when the time limit or CPU count changes, with s from the submit time Slurm recorded (Slurm 20.02 and later; 19.05 keeps the value from submission)'
+          : 'static per-job term: the site factor is set at submission (and follows time-limit changes)'
+      return [
+        it(name, 'job_submit.lua', note),
+        ...(plan.approx ? [it(`${name}, its s term`, 'not exportable', plan.approx)] : []),
+      ]
+    }
     case 'sitefactor': return [it(name, 'site factor', `${SITE_FACTOR_FILE} recomputes every pending job's site factor; the order is as fresh as its last run`)]
     case 'none': return [it(name, 'not exportable', plan.reason)]
     case 'linear': {

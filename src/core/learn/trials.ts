@@ -10,7 +10,7 @@
 // (one submit time, FCFS, no threshold, no predictor, our shadow rule): preallocated, allocation
 // free, and proved equal to simulate() by test/unit/learn-trials-sim.test.ts.
 import { Rng, deriveSeed } from '../util/random'
-import type { ConvergencePoint, TaskSample, TrialsConfig, TrialsResult, TupleResult } from './types'
+import type { ConvergencePoint, TaskSample, TrialsConfig, TrialsResult, TupleCheckpoint, TupleResult } from './types'
 
 /** The columns a tuple is drawn from (a training part of a log, sorted by submit time). */
 export interface TrialJobs {
@@ -213,16 +213,43 @@ export class ScoreAccumulator {
   }
 }
 
-/** Where a running tuple is, for progress (trials done in this tuple so far). */
-export type TupleProgress = (trialsDone: number) => boolean | void
+/** Where a running tuple is, after each batch: the trials done in this tuple so far, and its
+ * checkpoint if the caller wants one (built only when called). Answering true cancels. */
+export type TupleProgress = (trialsDone: number, checkpoint: () => TupleCheckpoint) => boolean | void
+
+/** True when `cp` is a checkpoint runTuple can continue for tuple k under `config`: its tuple, a
+ * whole number of batches below the ceiling, one convergence point per batch (not yet below the
+ * early-stop level: the tuple would have stopped), |Q| finite sums. */
+export function isCheckpointOf(cp: TupleCheckpoint, config: TrialsConfig, k: number): boolean {
+  const batches = cp.trials / TRIALS_BATCH
+  const finite = (x: unknown) => typeof x === 'number' && Number.isFinite(x)
+  if (cp.tuple !== k || typeof cp.trials !== 'number' || !Number.isInteger(batches) || batches < 1 || cp.trials >= config.trials) return false
+  if (!Array.isArray(cp.a) || !Array.isArray(cp.b) || cp.a.length !== config.sizeQ || cp.b.length !== config.sizeQ || !cp.a.every(finite) || !cp.b.every(finite) || !finite(cp.y) || !finite(cp.y2)) return false
+  if (!Array.isArray(cp.convergence) || cp.convergence.length !== batches) return false
+  for (const [i, c] of cp.convergence.entries()) {
+    if (c.trials !== (i + 1) * TRIALS_BATCH || !(typeof c.normStd === 'number' && !Number.isNaN(c.normStd))) return false
+    if (config.stopAt > 0 && c.normStd < config.stopAt) return false
+  }
+  return true
+}
+
+/** The next permutation of Q: Fisher–Yates on Q's positions of `order` (after S's), continuing
+ * from the previous permutation (still uniform). */
+function permuteQ(rng: Rng, order: Int32Array, sizeS: number, sizeQ: number): void {
+  for (let i = sizeQ - 1; i > 0; i--) {
+    const r = sizeS + rng.int(i + 1), t = order[sizeS + i]
+    order[sizeS + i] = order[r]; order[r] = t
+  }
+}
 
 /**
  * Runs tuple k: draws its window, simulates up to `config.trials` random permutations of Q in
  * batches of TRIALS_BATCH, stopping after a batch once the normalised std is below stopAt.
  * `onBatch` is called after each batch with the trials so far; answering true cancels (throws
- * TrialsCancelled). Deterministic for (jobs, machine, config, k).
+ * TrialsCancelled). `from` continues a checkpoint of the same tuple (isCheckpointOf): the same
+ * result as a run from the start. Deterministic for (jobs, machine, config, k).
  */
-export function runTuple(jobs: TrialJobs, machineProcs: number, config: TrialsConfig, k: number, onBatch?: TupleProgress): TupleResult {
+export function runTuple(jobs: TrialJobs, machineProcs: number, config: TrialsConfig, k: number, onBatch?: TupleProgress, from?: TupleCheckpoint): TupleResult {
   checkTrials(jobs, machineProcs, config)
   const { sizeS, sizeQ, tau } = config
   const n = sizeS + sizeQ
@@ -240,21 +267,25 @@ export function runTuple(jobs: TrialJobs, machineProcs: number, config: TrialsCo
   for (let i = 0; i < n; i++) order[i] = i
   const acc = new ScoreAccumulator(sizeQ)
   const convergence: ConvergencePoint[] = []
+  if (from) {
+    if (!isCheckpointOf(from, config, k)) throw new TrialsError(`the checkpoint of tuple ${k} does not fit this run (${from.trials} trials)`)
+    // The same random stream and permutation as after those trials: their draws, not their simulations.
+    for (let i = 0; i < from.trials; i++) permuteQ(rng, order, sizeS, sizeQ)
+    acc.a.set(from.a); acc.b.set(from.b); acc.y = from.y; acc.y2 = from.y2; acc.trials = from.trials
+    convergence.push(...from.convergence)
+  }
+  const checkpoint = (): TupleCheckpoint => ({ tuple: k, trials: acc.trials, a: Array.from(acc.a), b: Array.from(acc.b), y: acc.y, y2: acc.y2, convergence: convergence.slice() })
   let stoppedEarly = false
   while (acc.trials < config.trials) {
     const batch = Math.min(TRIALS_BATCH, config.trials - acc.trials)
     for (let b = 0; b < batch; b++) {
-      // Fisher–Yates on Q's positions, continuing from the previous permutation (still uniform).
-      for (let i = sizeQ - 1; i > 0; i--) {
-        const r = sizeS + rng.int(i + 1), t = order[sizeS + i]
-        order[sizeS + i] = order[r]; order[r] = t
-      }
+      permuteQ(rng, order, sizeS, sizeQ)
       sim.run(order)
       acc.add(order[sizeS] - sizeS, trialAvgBsld(sim, sizeS, tau))
     }
     const ns = acc.normStd()
     convergence.push({ trials: acc.trials, normStd: ns })
-    if (onBatch?.(acc.trials) === true) throw new TrialsCancelled()
+    if (onBatch?.(acc.trials, checkpoint) === true) throw new TrialsCancelled()
     if (config.stopAt > 0 && ns < config.stopAt) { stoppedEarly = acc.trials < config.trials; break }
   }
   const origin = jobs.submit[first]

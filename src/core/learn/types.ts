@@ -66,6 +66,27 @@ export interface TupleResult {
   readonly convergence: readonly ConvergencePoint[]
 }
 
+/**
+ * Where a tuple was after a whole number of batches (docs/LEARN.md §Trials, resumable): the eq. 3
+ * sums and the convergence so far. With it runTuple continues the same tuple (it replays the
+ * permutations drawn so far without simulating them) and gives the result bit for bit of an
+ * uninterrupted run. Plain data (crosses the worker boundary; JSON in the cache, normStd Infinity
+ * as null).
+ */
+export interface TupleCheckpoint {
+  readonly tuple: number
+  /** Trials done: a multiple of TRIALS_BATCH below the ceiling. */
+  readonly trials: number
+  /** Per task t of Q: Σ AvgBsld of the trials that started with t, and Σ of their squares. */
+  readonly a: readonly number[]
+  readonly b: readonly number[]
+  /** Σ AvgBsld over all the trials, and Σ of their squares. */
+  readonly y: number
+  readonly y2: number
+  /** The normalised std after each batch so far (trials / TRIALS_BATCH points). */
+  readonly convergence: readonly ConvergencePoint[]
+}
+
 /** The whole trials run: the input of the regression (helper I) and of `easytune learn`. */
 export interface TrialsResult {
   readonly config: TrialsConfig

@@ -23,6 +23,19 @@ export const COLUMN_SPEC: Readonly<Record<OptionalColumn, { readonly make: (n: n
   subId: { make: (n) => new Int32Array(n), unknown: -1 },
 }
 
+/**
+ * Frees a column's memory now, when it owns its whole buffer (the array then reads as empty):
+ * garbage collection of big typed arrays lags far behind their use, so a copied chunk or a raw
+ * column no longer needed would otherwise stay resident at the import's peak (docs/PERFORMANCE.md
+ * §Import at scale). Without ArrayBuffer.prototype.transfer (older browsers) nothing happens.
+ * `prefixOk`: also a view of the start of a longer buffer (a builder's columns, given up whole).
+ */
+export function releaseColumn(a: ArrayBufferView | undefined, prefixOk = false): void {
+  if (a === undefined) return
+  const b = a.buffer as ArrayBuffer & { transfer?: (length: number) => ArrayBuffer }
+  if (typeof b.transfer === 'function' && a.byteOffset === 0 && (prefixOk || a.byteLength === b.byteLength)) b.transfer(0)
+}
+
 /** The optional columns a table has, as a record (for code that copies them all). */
 export function optionalColumns(t: Partial<Record<OptionalColumn, ColumnArray>>): [OptionalColumn, ColumnArray][] {
   const out: [OptionalColumn, ColumnArray][] = []
@@ -83,7 +96,7 @@ export class RawJobsBuilder {
     this.reqProcs = new Float64Array(this.cap)
     this.requested = new Float64Array(this.cap)
     this.user = new Int32Array(this.cap)
-    this.account = new Int32Array(this.cap)
+    this.account = new Int32Array(0) // allocated with the first account name: SWF has none (4 bytes per job saved)
     this.status = new Int32Array(this.cap)
     this.line = new Int32Array(this.cap)
   }
@@ -106,6 +119,7 @@ export class RawJobsBuilder {
     let a = this.accountIndex.get(name)
     if (a === undefined) {
       a = this.accounts.length
+      if (a === 0) this.account = new Int32Array(this.cap).fill(-1) // the jobs pushed so far had none
       this.accounts.push(name)
       this.accountIndex.set(name, a)
     }
@@ -162,7 +176,7 @@ export class RawJobsBuilder {
     this.reqProcs[i] = reqProcs
     this.requested[i] = requested
     this.user[i] = user
-    this.account[i] = account
+    if (this.accounts.length > 0) this.account[i] = account
     this.status[i] = status
     this.line[i] = line
   }
@@ -174,13 +188,40 @@ export class RawJobsBuilder {
     if (e !== undefined) for (let i = 0; i < this.count; i++) e[i] += delta // NaN stays NaN
   }
 
+  /**
+   * Sizes the columns for about `jobs` jobs when the importer can estimate them (a known file
+   * size): the columns then grow by an eighth past it instead of doubling, so a big log ends in
+   * columns within a few percent of its size instead of up to twice it, and never holds the old and
+   * the doubled columns together (docs/PERFORMANCE.md §Import at scale). Only grows.
+   */
+  reserve(jobs: number): void {
+    this.reserved = true
+    if (jobs > this.cap) this.resize(Math.ceil(jobs))
+  }
+
+  private reserved = false
+
+  /** Room for `jobs` jobs (a merge appends whole columns), growing as push does. */
+  ensure(jobs: number): void {
+    if (jobs > this.cap) this.resize(Math.max(jobs, this.reserved ? this.cap + Math.max(1024, this.cap >> 3) : this.cap * 2))
+  }
+
+  /** An enabled optional column, written in place (a merge copies a chunk's values into it). */
+  column(col: OptionalColumn): ColumnArray | undefined {
+    return this.opt[col]
+  }
+
   private grow(): void {
-    this.cap *= 2
+    this.resize(this.reserved ? this.cap + Math.max(1024, this.cap >> 3) : this.cap * 2)
+  }
+
+  private resize(cap: number): void {
+    this.cap = cap
     const g64 = (a: Float64Array) => { const b = new Float64Array(this.cap); b.set(a); return b }
     const g32 = (a: Int32Array) => { const b = new Int32Array(this.cap); b.set(a); return b }
     this.id = g64(this.id); this.submit = g64(this.submit); this.recordedWait = g64(this.recordedWait)
     this.runtime = g64(this.runtime); this.allocProcs = g64(this.allocProcs); this.reqProcs = g64(this.reqProcs)
-    this.requested = g64(this.requested); this.user = g32(this.user); this.account = g32(this.account); this.status = g32(this.status); this.line = g32(this.line)
+    this.requested = g64(this.requested); this.user = g32(this.user); if (this.accounts.length > 0) this.account = g32(this.account); this.status = g32(this.status); this.line = g32(this.line)
     for (const c of this.enabled) {
       const old = this.opt[c]!
       const b = COLUMN_SPEC[c].make(this.cap)

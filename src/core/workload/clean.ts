@@ -1,7 +1,7 @@
 // Log cleaning: the research's rules, exactly (docs/SIMULATOR.md §Cleaning rules), each counted with example
 // lines so the import report shows what happened to every job.
 import { formatNumber } from '../util/format'
-import { COLUMN_SPEC, ExampleCounter, optionalColumns, ruleCount } from './builder'
+import { ExampleCounter, optionalColumns, releaseColumn, ruleCount, type ColumnArray } from './builder'
 import type { JobTable, MachineSource, ParsedLog, RawJobs, RuleCount } from './types'
 import { DEFAULTS } from '../defaults'
 
@@ -32,8 +32,9 @@ export function machineSize(log: ParsedLog, given?: number): MachineSize {
   }
   let largest = 0
   const j = log.jobs
+  const reqProcs = j.reqProcs, allocProcs = j.allocProcs
   for (let i = 0; i < j.count; i++) {
-    const q = j.reqProcs[i] > 0 ? j.reqProcs[i] : j.allocProcs[i]
+    const q = reqProcs[i] > 0 ? reqProcs[i] : allocProcs[i]
     if (q > largest) largest = q
   }
   largest = Math.floor(largest)
@@ -54,8 +55,14 @@ export interface Cleaned {
 /**
  * Applies C3–C5, C7 and the requested-time rule to the raw rows, in a fixed order: a job dropped
  * by one rule is counted there only. Then sorts by (submit, id) if the log was not sorted.
+ *
+ * The kept jobs are compacted in place into the raw columns (job k ≤ row i is written after row i
+ * was read), so the cleaned table is views of them, not a second table beside the raw one
+ * (docs/PERFORMANCE.md §Import at scale: 76 bytes per job less at the import peak). `consume`:
+ * the caller gives up `raw` (its columns are overwritten, those not in the table freed: they read
+ * as empty after); otherwise they are copied first.
  */
-export function cleanJobs(raw: RawJobs, m: number, opts: CleanOptions = {}): Cleaned {
+export function cleanJobs(raw: RawJobs, m: number, opts: CleanOptions = {}, consume = false): Cleaned {
   const overrun = opts.overrun ?? DEFAULTS.overrun.value
   const fallback = opts.requestedFallback ?? DEFAULTS.requestedFallback.value
   const c = {
@@ -65,87 +72,96 @@ export function cleanJobs(raw: RawJobs, m: number, opts: CleanOptions = {}): Cle
     unsorted: new ExampleCounter(), zeroRuntime: new ExampleCounter(), duplicate: new ExampleCounter(),
   }
   const n = raw.count
-  const keep = new Int32Array(n)
+  const own = <T extends ColumnArray>(a: T): T => (consume ? a : a.slice() as T)
+  // The columns in locals: a property load per job on the (dictionary-shaped) table cost seconds on
+  // a 3M-job log (docs/PERFORMANCE.md §Import at scale).
+  const id = own(raw.id), submit = own(raw.submit), runtime = own(raw.runtime), requested = own(raw.requested)
+  const wait = own(raw.recordedWait), user = own(raw.user), line = own(raw.line)
+  const account = raw.account === undefined ? undefined : own(raw.account)
+  const extra = optionalColumns(raw).map(([name, from]) => ({ name, col: own(from) }))
+  const extraCols = extra.map((e) => e.col)
+  const reqProcs = raw.reqProcs, allocProcs = raw.allocProcs // read only
   const procs = new Int32Array(n)
-  const requested = new Float64Array(n)
-  const runtime = new Float64Array(n)
+  const owned = [id, submit, runtime, requested, wait, user, line, ...(account !== undefined ? [account] : []), ...extraCols]
   let kept = 0
   let requestedMissing = 0
   for (let i = 0; i < n; i++) {
-    const line = raw.line[i]
-    const r = raw.submit[i], p = raw.runtime[i]
-    if (!(r >= 0)) { c.submit.add(line); continue }                       // C5
-    if (!(p >= 0)) { c.runtime.add(line); continue }                      // C5
-    const req = raw.reqProcs[i], alloc = raw.allocProcs[i]
+    const ln = line[i]
+    const r = submit[i], p = runtime[i]
+    if (!(r >= 0)) { c.submit.add(ln); continue }                         // C5
+    if (!(p >= 0)) { c.runtime.add(ln); continue }                        // C5
+    const req = reqProcs[i], alloc = allocProcs[i]
     let q: number
     if (req > 0) {
       q = req
-      if (!(alloc > 0)) c.allocFromReq.add(line)                          // C4 (allocated missing: informational)
-    } else if (alloc > 0) { q = alloc; c.procsFromAlloc.add(line) }       // C4
-    else { c.noProcs.add(line); continue }                                // C4
-    if (req > m || alloc > m) { c.tooBig.add(line); continue }            // C3
-    let pt = raw.requested[i]
+      if (!(alloc > 0)) c.allocFromReq.add(ln)                            // C4 (allocated missing: informational)
+    } else if (alloc > 0) { q = alloc; c.procsFromAlloc.add(ln) }         // C4
+    else { c.noProcs.add(ln); continue }                                  // C4
+    if (req > m || alloc > m) { c.tooBig.add(ln); continue }              // C3
+    let pt = requested[i]
     if (!(pt > 0)) {
       requestedMissing++
-      if (fallback === 'drop') { c.noRequested.add(line); continue }
+      if (fallback === 'drop') { c.noRequested.add(ln); continue }
       pt = fallback === 'runtime' ? Math.max(p, 1) : fallback.seconds
-      c.requestedFilled.add(line)
+      c.requestedFilled.add(ln)
     }
     let pr = p
     if (p > pt) {                                                          // C7
-      if (overrun === 'drop') { c.overrun.add(line); continue }
-      c.overrun.add(line)
+      if (overrun === 'drop') { c.overrun.add(ln); continue }
+      c.overrun.add(ln)
       if (overrun === 'clamp') pr = pt
     }
-    if (p === 0) c.zeroRuntime.add(line)
-    procs[kept] = Math.ceil(q)
-    requested[kept] = pt
-    runtime[kept] = pr
-    keep[kept++] = i
-  }
-
-  // Sort kept rows by (submit, id, line) unless already sorted.
-  let order = keep.subarray(0, kept)
-  let sorted = true
-  for (let k = 1; k < kept; k++) {
-    const a = keep[k - 1], b = keep[k]
-    if (raw.submit[b] < raw.submit[a] || (raw.submit[b] === raw.submit[a] && raw.id[b] < raw.id[a])) {
-      sorted = false
-      if (raw.submit[b] < raw.submit[a]) c.unsorted.add(raw.line[b])
+    if (p === 0) c.zeroRuntime.add(ln)
+    const k = kept++
+    procs[k] = Math.ceil(q)
+    requested[k] = pt
+    runtime[k] = pr
+    if (k !== i) {
+      id[k] = id[i]; submit[k] = r; wait[k] = wait[i]; user[k] = user[i]; line[k] = ln
+      if (account !== undefined) account[k] = account[i]
+      for (let e = 0; e < extraCols.length; e++) extraCols[e][k] = extraCols[e][i]
     }
   }
-  let pos: Int32Array | null = null
-  if (!sorted) {
+
+  // Sort kept jobs by (submit, id, line) unless already sorted.
+  let sorted = true
+  for (let k = 1; k < kept; k++) {
+    if (submit[k] < submit[k - 1] || (submit[k] === submit[k - 1] && id[k] < id[k - 1])) {
+      sorted = false
+      if (submit[k] < submit[k - 1]) c.unsorted.add(line[k])
+    }
+  }
+  const base = {
+    id, submit, runtime, requested, procs, user, recordedWait: wait, line,
+    ...(account !== undefined ? { account } : {}),
+  }
+  // Read no more: the processor columns of a log given up are freed now, not at the next collection.
+  if (consume) { releaseColumn(raw.allocProcs, true); releaseColumn(raw.reqProcs, true); releaseColumn(raw.status, true) }
+  let jobs: JobTable
+  if (sorted) {
+    // Views of the compacted columns, unless they would keep much more than the kept jobs alive
+    // (many dropped, or a builder's spare room): then exact copies, freeing the rest with the raw log.
+    const cut = id.buffer.byteLength > 8 * (kept * MAX_SPARE + 1024) ? <T extends ColumnArray>(a: T) => a.slice(0, kept) as T : <T extends ColumnArray>(a: T) => a.subarray(0, kept) as T
+    jobs = { count: kept, ...columnsOf(base, cut), ...Object.fromEntries(extra.map((e) => [e.name, cut(e.col)])) }
+    if (jobs.id.buffer !== id.buffer) for (const a of [...owned, procs]) releaseColumn(a, consume) // copied to size: the long ones go
+  } else {
     const idx = Array.from({ length: kept }, (_, k) => k)
-    idx.sort((x, y) => {
-      const a = keep[x], b = keep[y]
-      return raw.submit[a] - raw.submit[b] || raw.id[a] - raw.id[b] || raw.line[a] - raw.line[b]
-    })
-    pos = Int32Array.from(idx)
-    order = Int32Array.from(idx, (k) => keep[k])
+    idx.sort((x, y) => submit[x] - submit[y] || id[x] - id[y] || line[x] - line[y])
+    const order = Int32Array.from(idx)
+    const gather = <T extends ColumnArray>(a: T): T => {
+      const to = new (a.constructor as new (n: number) => T)(kept)
+      for (let k = 0; k < kept; k++) to[k] = a[order[k]]
+      return to
+    }
+    jobs = {
+      count: kept, id: gather(id), submit: gather(submit), runtime: gather(runtime), requested: gather(requested), procs: gather(procs),
+      user: gather(user), recordedWait: gather(wait), line: gather(line), ...(account !== undefined ? { account: gather(account) } : {}),
+      ...Object.fromEntries(extra.map((e) => [e.name, gather(e.col)])),
+    }
+    for (const a of [...owned, procs]) releaseColumn(a, consume) // gathered into sorted copies
   }
-  const out = {
-    count: kept,
-    id: new Float64Array(kept), submit: new Float64Array(kept), runtime: new Float64Array(kept),
-    requested: new Float64Array(kept), procs: new Int32Array(kept), user: new Int32Array(kept),
-    recordedWait: new Float64Array(kept), line: new Int32Array(kept),
-    ...(raw.account ? { account: new Int32Array(kept) } : {}),
-  }
-  // The optional columns (resources, ids) the log has: carried as they are, absent ones stay absent.
-  const extra = optionalColumns(raw).map(([name, from]) => ({ name, from, to: COLUMN_SPEC[name].make(kept) }))
   // Duplicates by the record's own id (sacct JobIDRaw) when the log has it: array tasks share `id`.
-  const key = raw.rawId ?? raw.id
-  const seen = new Set<number>()
-  for (let k = 0; k < kept; k++) {
-    const i = order[k]
-    const src = pos === null ? k : pos[k]
-    out.id[k] = raw.id[i]; out.submit[k] = raw.submit[i]; out.runtime[k] = runtime[src]
-    out.requested[k] = requested[src]; out.procs[k] = procs[src]; out.user[k] = raw.user[i]
-    out.recordedWait[k] = raw.recordedWait[i]; out.line[k] = raw.line[i]
-    if (out.account) out.account[k] = raw.account![i]
-    for (const e of extra) e.to[k] = e.from[i]
-    if (key[i] >= 0) { if (seen.has(key[i])) c.duplicate.add(raw.line[i]); else seen.add(key[i]) }
-  }
+  countDuplicates(jobs.rawId ?? jobs.id, jobs.line, c.duplicate)
 
   const overrunText = {
     drop: 'ran longer than requested (p > p̃): removed, as the research does (C7)',
@@ -169,8 +185,48 @@ export function cleanJobs(raw: RawJobs, m: number, opts: CleanOptions = {}): Cle
     ruleCount('unsorted', 'submitted earlier than the line before: the jobs were sorted by submit time', 'info', c.unsorted),
     ruleCount('duplicate-id', 'job id seen before: kept (ids need not be unique, e.g. SLURM arrays; unknown ids are not counted)', 'info', c.duplicate),
   ]
-  const jobs: JobTable = { ...out, ...Object.fromEntries(extra.map((e) => [e.name, e.to])) }
   return { jobs, rules, requestedMissing }
+}
+
+/** A cleaned table may keep its raw columns (views) while they hold at most this many rows per kept job. */
+const MAX_SPARE = 1.5
+
+/** Each column through `cut` (its first rows, viewed or copied). */
+function columnsOf<T extends Record<string, ColumnArray>>(cols: T, cut: <A extends ColumnArray>(a: A) => A): T {
+  const out: Record<string, ColumnArray> = {}
+  for (const [k, a] of Object.entries(cols)) out[k] = cut(a)
+  return out as T
+}
+
+/**
+ * Counts the jobs whose key (≥ 0; a negative key is unknown) was seen earlier in output order
+ * (job k's key key[k], its line lines[k]), with their lines as examples, as a Set walked in order
+ * would, without a Set of every key (a 3M-entry Set cost seconds and ~100 bytes per job):
+ * increasing keys have no duplicate; else a sorted copy finds the repeated values and only those
+ * are followed in order.
+ */
+function countDuplicates(key: Float64Array, lines: Int32Array, counter: ExampleCounter): void {
+  const n = key.length
+  let increasing = true
+  let last = -1
+  for (let k = 0; k < n && increasing; k++) {
+    const v = key[k]
+    if (!(v >= 0)) continue
+    if (last >= 0 && !(v > last)) increasing = false
+    last = v
+  }
+  if (increasing) return
+  const sorted = key.slice()
+  sorted.sort()
+  const repeated = new Set<number>()
+  for (let k = 1; k < n; k++) if (sorted[k] >= 0 && sorted[k] === sorted[k - 1]) repeated.add(sorted[k])
+  if (repeated.size === 0) return
+  const seen = new Set<number>()
+  for (let k = 0; k < n; k++) {
+    const v = key[k]
+    if (!repeated.has(v)) continue
+    if (seen.has(v)) counter.add(lines[k]); else seen.add(v)
+  }
 }
 
 /** Counts and sizes in the report's words: "93,312". */

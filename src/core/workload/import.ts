@@ -81,6 +81,23 @@ const PARSERS: Record<LogFormat, () => LogParser> = {
 }
 const DETECT_BYTES = 64 * 1024
 
+/**
+ * About how many SWF jobs `totalBytes` of text hold, from the head's bytes per line, with a tenth
+ * to spare (later lines are rarely shorter: ids and times grow), at most one per 36 bytes; null
+ * when the head has too few lines to tell (fewer than 16). For sizing columns (LogParser.reserve): the data decides the count.
+ */
+export function estimateJobs(totalBytes: number, head: Uint8Array): number | null {
+  let lines = 0
+  for (let i = head.indexOf(10); i >= 0; i = head.indexOf(10, i + 1)) lines++
+  if (lines < 16) return null
+  // A head of short lines (blank or junk: hostile input) must not size columns for more jobs
+  // than the file could hold.
+  return Math.min(MAX_COUNT, Math.floor(totalBytes / MIN_SWF_JOB_BYTES), Math.ceil(totalBytes * (lines / head.length) * 1.1))
+}
+
+/** The shortest SWF job line: 18 one-digit fields, 17 separators and the line break. */
+const MIN_SWF_JOB_BYTES = 36
+
 /** Streaming importer: feed decompressed byte chunks, then end(). */
 export class Importer {
   private parser: LogParser | null = null
@@ -106,8 +123,28 @@ export class Importer {
     return this.parser?.jobsRead ?? 0
   }
 
+  /**
+   * The decompressed size of the whole file, when the reader knows it (a plain file's size, a gzip
+   * trailer's): the parser then sizes its columns from it (estimateJobs, LogParser.reserve). Give
+   * it before the first feed.
+   */
+  expectBytes(total: number): void {
+    if (Number.isFinite(total) && total > 0) this.expected = total
+  }
+
+  private expected: number | null = null
+
+  private reserveFor(head: Uint8Array): void {
+    if (this.expected === null || this.parser?.reserve === undefined) return
+    const n = estimateJobs(this.expected, head)
+    if (n !== null) this.parser.reserve(n)
+  }
+
   feed(chunk: Uint8Array): void {
-    if (this.bytesFed === 0 && chunk.length > 0) checkText(chunk)
+    if (this.bytesFed === 0 && chunk.length > 0) {
+      checkText(chunk)
+      if (this.parser) this.reserveFor(chunk) // a format given: the first piece is the head
+    }
     this.bytesFed += chunk.length
     if (this.parser) { this.parser.feed(chunk); return }
     this.pending.push(chunk)
@@ -118,12 +155,13 @@ export class Importer {
   private startParser(): void {
     const head = concat(this.pending, Math.min(this.pendingBytes, DETECT_BYTES))
     this.parser = PARSERS[detectFormat(head)]()
+    this.reserveFor(head)
     for (const c of this.pending) this.parser.feed(c)
     this.pending = []
   }
 
   end(): Workload {
-    return finishImport(this.endParsed(), this.opts, this.formatSource)
+    return finishImport(this.endParsed(), this.opts, this.formatSource, true)
   }
 
   /** The parsed jobs, not yet cleaned: one file of a log read from several (see importParsedFiles). */
@@ -141,13 +179,14 @@ export class Importer {
 /**
  * Several files as one log: merges the parsed files (src/core/workload/merge.ts: one format, jobs
  * in several files kept once, gaps found), then cleans the whole log once, so every rule and its
- * count covers all files. The report lists each file with its jobs and span.
+ * count covers all files. The report lists each file with its jobs and span. `consume`: the caller
+ * gives up the parsed logs, whose columns then become the cleaned table's (no second table).
  */
-export function importParsedFiles(parts: readonly { name: string; log: ParsedLog }[], opts: ImportOptions = {}, formatSource: 'detected' | 'given' = 'detected'): Workload {
-  if (parts.length === 1) return finishImport(parts[0].log, { ...opts, name: opts.name ?? parts[0].name }, formatSource)
+export function importParsedFiles(parts: readonly { name: string; log: ParsedLog }[], opts: ImportOptions = {}, formatSource: 'detected' | 'given' = 'detected', consume = false): Workload {
+  if (parts.length === 1) return finishImport(parts[0].log, { ...opts, name: opts.name ?? parts[0].name }, formatSource, consume)
   const merged = mergeParsedLogs(parts)
   const name = opts.name ?? `${parts[0].name} … ${parts[parts.length - 1].name} (${parts.length} files)`
-  const w = finishImport(merged.log, { ...opts, name }, formatSource)
+  const w = finishImport(merged.log, { ...opts, name }, formatSource, true) // the merged log is new
   const iso = isoOf(merged.log.unixStartTime)
   w.report.files = merged.files.map((f) => ({ ...f, startIso: f.firstSubmit === null ? null : iso(f.firstSubmit), endIso: f.lastSubmit === null ? null : iso(f.lastSubmit) }))
   w.report.duplicates = merged.duplicates
@@ -175,7 +214,8 @@ export function importText(text: string, opts: ImportOptions = {}): Workload {
   return importBytes(new TextEncoder().encode(text), opts)
 }
 
-function finishImport(log: ParsedLog, opts: ImportOptions, formatSource: 'detected' | 'given'): Workload {
+/** `consume`: cleaning may overwrite `log.jobs` (cleanJobs); everything that reads them runs before. */
+function finishImport(log: ParsedLog, opts: ImportOptions, formatSource: 'detected' | 'given', consume: boolean): Workload {
   const name = opts.name ?? 'log'
   const jobLines = log.jobs.count + log.badLines
   if (log.jobs.count === 0 && log.badLines > 0) {
@@ -187,7 +227,8 @@ function finishImport(log: ParsedLog, opts: ImportOptions, formatSource: 'detect
     throw new InputError(`${fmt(log.badLines)} of ${fmt(jobLines)} job lines are malformed: this does not look like a ${log.format} log (line ${ex.line}, ${ex.code}: ${ex.message})`, ex.line, ex.code)
   }
   const machine = machineSize(log, opts.procs)
-  const cleaned = cleanJobs(log.jobs, machine.procs, opts)
+  const resources = missingFieldReport(log) // reads the raw columns: before cleaning may overwrite them
+  const cleaned = cleanJobs(log.jobs, machine.procs, opts, consume)
   const jobs = cleaned.jobs
   const warnings = log.warnings.map(showControl) // they may quote the log's text
   if (log.badLines > 0) {
@@ -209,9 +250,11 @@ function finishImport(log: ParsedLog, opts: ImportOptions, formatSource: 'detect
   const overload = overloadWarning(offeredLoad(jobs, machine.procs))
   if (overload !== null) warnings.push(overload)
   let recordedWaits = 0
-  for (let i = 0; i < jobs.count; i++) if (jobs.recordedWait[i] === jobs.recordedWait[i]) recordedWaits++
-  const users = new Set<number>()
-  for (let i = 0; i < jobs.count; i++) if (jobs.user[i] >= 0) users.add(jobs.user[i])
+  const waitCol = jobs.recordedWait, userCol = jobs.user // locals: a property load per job cost seconds at 3M jobs
+  for (let i = 0; i < jobs.count; i++) if (waitCol[i] === waitCol[i]) recordedWaits++
+  const seenUser = new Uint8Array(log.users.length) // user indices are 0 … users − 1 (-1 = unknown)
+  let userCount = 0
+  for (let i = 0; i < jobs.count; i++) { const u = userCol[i]; if (u >= 0 && seenUser[u] === 0) { seenUser[u] = 1; userCount++ } }
   const first = jobs.count ? jobs.submit[0] : 0
   const last = jobs.count ? jobs.submit[jobs.count - 1] : 0
   // Parsers bound every time (limits.ts), so this Date is valid; the guard keeps a future parser honest.
@@ -226,10 +269,10 @@ function finishImport(log: ParsedLog, opts: ImportOptions, formatSource: 'detect
     machine, rules: [...log.parserDrops, ...cleaned.rules],
     badLines: { count: log.badLines, examples: [...log.badLineExamples] }, warnings,
     span: { firstSubmit: first, lastSubmit: last, seconds: last - first, unixStartTime: log.unixStartTime, startIso: iso(first), endIso: iso(last) },
-    users: users.size, requestedMissing: cleaned.requestedMissing, recordedWaits,
+    users: userCount, requestedMissing: cleaned.requestedMissing, recordedWaits,
     options: { overrun: opts.overrun ?? DEFAULTS.overrun.value, requestedFallback: fallback, procs: opts.procs ?? null },
     header: headerKeep,
-    resources: missingFieldReport(log),
+    resources,
   }
   return {
     name, format: log.format, jobs, users: log.users, ...(log.accounts ? { accounts: log.accounts } : {}),

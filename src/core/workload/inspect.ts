@@ -50,8 +50,8 @@ export function inspectWorkload(input: InspectInput, fcfsStarts?: Float64Array):
   const starts = fcfsStarts ?? (jobs.count ? simulate(jobs, m, { primary: 'FCFS', backfill: 'same', threshold: null }) : new Float64Array(0))
   return {
     weeks: weekly(jobs, m, starts),
-    procsHistogram: histogram(Array.from(jobs.procs), powerOfTwoEdges(max(jobs.procs))),
-    requestedHistogram: histogram(Array.from(jobs.requested), logEdges(jobs.requested)),
+    procsHistogram: histogram(jobs.procs, powerOfTwoEdges(max(jobs.procs))),
+    requestedHistogram: histogram(jobs.requested, logEdges(jobs.requested)),
     overEstimation: overEstimation(jobs),
     topUsers: topUsers(jobs, input.users),
     recordedWaits: recordedWaits(jobs),
@@ -118,10 +118,13 @@ function logEdges(values: ArrayLike<number>): number[] {
   return edges
 }
 
-/** Counts per [edges[b], edges[b+1]); values outside the edges, and NaN, are not counted. */
-function histogram(values: number[], edges: number[]): { edges: number[]; counts: number[] } {
+/** Counts per [edges[b], edges[b+1]); values outside the edges, and NaN, are not counted. Reads
+ * the columns themselves: a plain array per column would cost ~80 MB per 10M jobs (a 10M-job log's
+ * charts are these aggregates; docs/PERFORMANCE.md §Import at scale). */
+function histogram(values: ArrayLike<number>, edges: number[]): { edges: number[]; counts: number[] } {
   const counts = new Array<number>(edges.length - 1).fill(0)
-  for (const v of values) {
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]
     if (!(v >= edges[0] && v < edges[edges.length - 1])) continue
     let lo = 0, hi = edges.length - 1 // binary search: edges[lo] <= v < edges[hi]
     while (hi - lo > 1) {
@@ -150,9 +153,11 @@ function overEstimation(jobs: JobTable): InspectData['overEstimation'] {
     requested.push(jobs.requested[i])
     runtime.push(jobs.runtime[i])
   }
-  const ratios: number[] = []
-  for (let i = 0; i < n; i++) if (jobs.runtime[i] >= 1) ratios.push(jobs.requested[i] / jobs.runtime[i])
-  return { requested, runtime, medianRatio: median(Float64Array.from(ratios).sort()) }
+  const ratios = new Float64Array(n)
+  const req = jobs.requested, run = jobs.runtime
+  let r = 0
+  for (let i = 0; i < n; i++) if (run[i] >= 1) ratios[r++] = req[i] / run[i]
+  return { requested, runtime, medianRatio: median(ratios.subarray(0, r).sort()) }
 }
 
 function topUsers(jobs: JobTable, names: readonly string[]): InspectData['topUsers'] {
@@ -171,13 +176,18 @@ function topUsers(jobs: JobTable, names: readonly string[]): InspectData['topUse
 }
 
 function recordedWaits(jobs: JobTable): InspectData['recordedWaits'] {
-  const waits: number[] = []
+  const all = new Float64Array(jobs.count)
+  const col = jobs.recordedWait
+  let k = 0
   for (let i = 0; i < jobs.count; i++) {
-    const w = jobs.recordedWait[i]
-    if (w === w) waits.push(Math.max(0, w))
+    const w = col[i]
+    if (w === w) all[k++] = Math.max(0, w)
   }
-  if (waits.length === 0) return null
-  const sorted = Float64Array.from(waits).sort()
-  const mean = waits.reduce((a, b) => a + b, 0) / waits.length
+  if (k === 0) return null
+  const waits = all.subarray(0, k)
+  const sorted = waits.slice().sort()
+  let sum = 0
+  for (let i = 0; i < k; i++) sum += waits[i] // in job order, as before
+  const mean = sum / k
   return { ...histogram(waits, logEdges(sorted)), mean, median: median(sorted) }
 }

@@ -16,7 +16,14 @@ export class LineSplitter {
   private pendingCr = false
   static readonly MAX_LINE = 1 << 20
 
-  constructor(private readonly onLine: (buf: Uint8Array, start: number, end: number, lineNo: number) => void) {}
+  /** `continuation`: the bytes continue a file from a line boundary (a chunk of a parallel parse,
+   * src/core/workload/chunks.ts): no text check and no byte-order mark, which belong to the file's start. */
+  constructor(private readonly onLine: (buf: Uint8Array, start: number, end: number, lineNo: number) => void, continuation = false) {
+    this.sawBytes = continuation
+    this.continuation = continuation
+  }
+
+  private readonly continuation: boolean
 
   get linesRead(): number { return this.lineNo }
 
@@ -75,8 +82,7 @@ export class LineSplitter {
   }
 
   private tooLong(): never {
-    const n = this.lineNo + 1
-    throw new InputError(`line ${n} is longer than 1 MiB: this is not a job log (or it has no line breaks)`, n, 'line-too-long')
+    throw lineTooLong(this.lineNo + 1)
   }
 
   private appendCarry(part: Uint8Array): void {
@@ -90,9 +96,14 @@ export class LineSplitter {
   private emit(buf: Uint8Array, start: number, end: number): void {
     if (end - start > LineSplitter.MAX_LINE) this.tooLong()
     this.lineNo++
-    if (this.lineNo === 1 && end - start >= 3 && buf[start] === 0xef && buf[start + 1] === 0xbb && buf[start + 2] === 0xbf) start += 3
+    if (this.lineNo === 1 && !this.continuation && end - start >= 3 && buf[start] === 0xef && buf[start + 1] === 0xbb && buf[start + 2] === 0xbf) start += 3
     this.onLine(buf, start, end, this.lineNo)
   }
+}
+
+/** The error for a line longer than LineSplitter.MAX_LINE (line n of the file). */
+export function lineTooLong(n: number): InputError {
+  return new InputError(`line ${n} is longer than 1 MiB: this is not a job log (or it has no line breaks)`, n, 'line-too-long')
 }
 
 /** Index of the first LF or CR at or after `from`, or -1. */

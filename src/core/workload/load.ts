@@ -24,7 +24,8 @@ export interface OfferedLoad {
 
 export function offeredLoad(jobs: LoadJobs, machineProcs: number): OfferedLoad {
   let work = 0
-  for (let i = 0; i < jobs.count; i++) work += jobs.runtime[i] * jobs.procs[i]
+  const runtime = jobs.runtime, procs = jobs.procs
+  for (let i = 0; i < jobs.count; i++) work += runtime[i] * procs[i]
   const span = jobs.count > 0 ? jobs.submit[jobs.count - 1] - jobs.submit[0] : 0
   const ratio = span > 0 && machineProcs > 0 ? work / (machineProcs * span) : null
   return { ratio, work, spanSeconds: span }

@@ -2,10 +2,10 @@
 // -1 = unknown, `;` header comments. It works on raw bytes (no string per line) because SWF is the
 // format of the big archive logs: a 1M-job log must import at ≥ 1M lines/s.
 import { formatInt } from '../util/format'
-import { BadLines, RawJobsBuilder, emptyRow } from './builder'
+import { BadLines, RawJobsBuilder, emptyRow, releaseColumn } from './builder'
 import { LineSplitter, lineText } from './lines'
 import { MAX_COUNT, MAX_DURATION_SECONDS, MAX_EPOCH_SECONDS, MAX_EXACT } from './limits'
-import type { LogParser, ParsedLog } from './types'
+import type { LineIssue, LogParser, ParsedLog, RawJobs } from './types'
 
 const FIELDS = 18
 const MAX_FIELDS = 64
@@ -22,8 +22,149 @@ const FIELD_MAX = FIELD_NAMES.map((_, f) =>
     : f === F_WAIT || f === F_RUNTIME || f === F_REQ_TIME || f === 18 ? MAX_DURATION_SECONDS
       : f === F_ALLOC || f === F_REQ_PROCS || f === F_STATUS ? MAX_COUNT : MAX_EXACT)
 
+/**
+ * What parsing a run of whole lines gives before the log-level results (machine size, warnings):
+ * the whole file, or one chunk of a parallel parse (src/core/workload/chunks.ts), whose line
+ * numbers start at 1 and whose user and partition indices are its own until mergeSwfChunks.
+ */
+export interface SwfChunk {
+  jobs: RawJobs
+  users: string[]
+  /** Partition names (field 16 as text), null when no job has one. */
+  partitions: string[] | null
+  header: Record<string, string>
+  extraColumns: number
+  firstExtraLine: number
+  badLines: number
+  badLineExamples: LineIssue[]
+  linesRead: number
+}
+
 export function createSwfParser(): LogParser {
-  const jobs = new RawJobsBuilder(1 << 14)
+  const core = swfCore(false, 1 << 14)
+  return {
+    format: 'swf',
+    get jobsRead() { return core.jobsRead() },
+    feed: (chunk) => core.feed(chunk),
+    end: () => finishSwf(core.end(false)),
+    reserve: (jobs) => core.reserve(jobs),
+  }
+}
+
+/** Parses one chunk of whole lines (a continuation of the file unless `first`): exact-size columns,
+ * so that a worker thread can transfer them. */
+export function parseSwfChunk(bytes: Uint8Array, first: boolean): SwfChunk {
+  // Room for one job per line: a chunk of job lines only (the usual case) then fills its columns
+  // exactly and sends them without a copy (before: twice the room, then a copy to size).
+  let lines = 1
+  for (let i = bytes.indexOf(10); i >= 0; i = bytes.indexOf(10, i + 1)) lines++
+  if (bytes.length > 0 && bytes[bytes.length - 1] === 10) lines--
+  const core = swfCore(!first, lines)
+  core.feed(bytes)
+  return core.end(true)
+}
+
+/**
+ * The chunks of one file, in order, as one parse: line numbers moved by the lines of the chunks
+ * before, users and partitions interned in order of first appearance (as one parser would), header
+ * keys first occurrence wins, the first unreadable lines kept as examples. Identical to parsing
+ * the file whole (test/unit/parse-chunks.test.ts).
+ */
+export function mergeSwfChunks(chunks: SwfChunk[]): ParsedLog {
+  const m = new SwfChunkMerger()
+  for (let i = 0; i < chunks.length; i++) m.add(chunks[i])
+  return m.end()
+}
+
+/**
+ * mergeSwfChunks one chunk at a time, as they arrive in file order: each chunk is copied into the
+ * merged columns and its own columns are freed at once (releaseColumn: they read as empty after), so the chunks and the merged log are never held whole
+ * together (docs/PERFORMANCE.md §Import at scale). `reserve`: the jobs expected (Importer.expectBytes).
+ */
+export class SwfChunkMerger {
+  private only: SwfChunk | null = null
+  private out: RawJobsBuilder | null = null
+  private readonly users: string[] = []
+  private readonly userIndex = new Map<string, number>()
+  private readonly parts: string[] = []
+  private readonly partIndex = new Map<string, number>()
+  private readonly header: Record<string, string> = {}
+  private readonly examples: LineIssue[] = []
+  private bad = 0
+  private extra = 0
+  private firstExtra = 0
+  private expected = 0
+  /** Lines of the chunks merged so far (a later chunk's line k is file line k + linesRead). */
+  linesRead = 0
+
+  reserve(jobs: number): void {
+    this.expected = jobs
+    this.out?.reserve(jobs)
+  }
+
+  add(c: SwfChunk): void {
+    if (this.only === null && this.out === null) { this.only = c; this.linesRead = c.linesRead; return }
+    if (this.out === null) {
+      const first = this.only!
+      this.only = null
+      this.linesRead = 0
+      this.out = new RawJobsBuilder(Math.max(first.jobs.count + c.jobs.count, 1024))
+      if (this.expected > 0) this.out.reserve(this.expected)
+      this.copy(first)
+    }
+    this.copy(c)
+  }
+
+  end(): ParsedLog {
+    if (this.out === null) {
+      if (this.only !== null) return finishSwf(this.only)
+      this.out = new RawJobsBuilder(16) // no chunk: an empty log
+    }
+    const jobs = this.out.finish()
+    return finishSwf({
+      jobs, users: this.users, partitions: this.out.has('partition') ? this.parts : null, header: this.header,
+      extraColumns: this.extra, firstExtraLine: this.firstExtra, badLines: this.bad, badLineExamples: this.examples, linesRead: this.linesRead,
+    })
+  }
+
+  private copy(c: SwfChunk): void {
+    const out = this.out!
+    const lines = this.linesRead
+    const uMap = Int32Array.from(c.users, (u) => internName(u, this.users, this.userIndex))
+    const j = c.jobs, k = j.count, o = out.count
+    out.ensure(o + k)
+    out.id.set(j.id, o); out.submit.set(j.submit, o); out.recordedWait.set(j.recordedWait, o); out.runtime.set(j.runtime, o)
+    out.allocProcs.set(j.allocProcs, o); out.reqProcs.set(j.reqProcs, o); out.requested.set(j.requested, o); out.status.set(j.status, o)
+    const user = j.user, line = j.line, oUser = out.user, oLine = out.line
+    for (let i = 0; i < k; i++) { const u = user[i]; oUser[o + i] = u < 0 ? -1 : uMap[u]; oLine[o + i] = line[i] + lines }
+    if (c.partitions !== null) {
+      const pMap = Int32Array.from(c.partitions, (p) => internName(p, this.parts, this.partIndex))
+      out.enable('partition')
+      const to = out.column('partition')!, p = j.partition!
+      for (let i = 0; i < k; i++) to[o + i] = p[i] < 0 ? -1 : pMap[p[i]]
+    }
+    out.count = o + k
+    for (const v of Object.values(j)) if (ArrayBuffer.isView(v)) releaseColumn(v) // copied: freed now
+    for (const key of Object.keys(c.header)) if (this.header[key] === undefined) this.header[key] = c.header[key]
+    for (const e of c.badLineExamples) if (this.examples.length < BAD_EXAMPLES) this.examples.push({ ...e, line: e.line + lines })
+    this.bad += c.badLines
+    if (c.extraColumns > 0 && this.extra === 0) this.firstExtra = c.firstExtraLine + lines
+    this.extra += c.extraColumns
+    this.linesRead = lines + c.linesRead
+  }
+}
+
+/** The unreadable lines a parse keeps as examples (BadLines' default). */
+const BAD_EXAMPLES = 10
+
+function internName(name: string, names: string[], index: Map<string, number>): number {
+  let k = index.get(name)
+  if (k === undefined) { k = names.length; names.push(name); index.set(name, k) }
+  return k
+}
+
+function swfCore(continuation: boolean, capacity: number) {
+  const jobs = new RawJobsBuilder(capacity)
   const bad = new BadLines()
   const header: Record<string, string> = {}
   const field = new Float64Array(FIELDS + 1) // 1-based
@@ -122,33 +263,54 @@ export function createSwfParser(): LogParser {
     }
   }
 
-  const splitter = new LineSplitter(onLine)
+  const splitter = new LineSplitter(onLine, continuation)
   return {
-    format: 'swf',
-    get jobsRead() { return jobs.count },
-    feed: (chunk) => splitter.feed(chunk),
-    end(): ParsedLog {
+    jobsRead: () => jobs.count,
+    reserve: (n: number) => jobs.reserve(n),
+    feed: (chunk: Uint8Array) => splitter.feed(chunk),
+    end(exact: boolean): SwfChunk {
       splitter.end()
-      const warnings: string[] = []
-      if (extraColumns > 0) {
-        warnings.push(`${extraColumns === 1 ? '1 job line has' : `${formatInt(extraColumns)} job lines have`} more than 18 fields ` +
-          `(first at line ${firstExtraLine}); the columns after the 18 standard SWF fields were ignored.`)
-      }
-      const maxProcs = positiveHeader(header, 'MaxProcs', warnings)
-      const maxNodes = positiveHeader(header, 'MaxNodes', warnings)
-      const startText = header['UnixStartTime']
-      const unixStart = startText === undefined ? NaN : Number(startText)
-      const startOk = Math.abs(unixStart) <= MAX_EPOCH_SECONDS
-      if (startText !== undefined && !startOk) {
-        warnings.push(`The header's UnixStartTime "${preview(startText)}" is not a time (epoch seconds up to year 9999): dates are not shown.`)
-      }
+      const raw = jobs.finish()
       return {
-        format: 'swf', jobs: jobs.finish(), users: jobs.users, ...(jobs.has('partition') ? { partitions: jobs.partitions } : {}),
-        header, maxProcs, maxNodes,
-        unixStartTime: startOk ? unixStart : null,
-        linesRead: splitter.linesRead, badLines: bad.count, badLineExamples: bad.examples, parserDrops: [], warnings,
+        jobs: exact ? exactCopy(raw) : raw, users: jobs.users, partitions: jobs.has('partition') ? jobs.partitions : null, header,
+        extraColumns, firstExtraLine, badLines: bad.count, badLineExamples: bad.examples, linesRead: splitter.linesRead,
       }
     },
+  }
+}
+
+/** Columns in buffers of their own length (a view of a builder's larger buffer would transfer it all). */
+function exactCopy(raw: RawJobs): RawJobs {
+  const out: Record<string, unknown> = { count: raw.count }
+  for (const [k, v] of Object.entries(raw)) {
+    if (k === 'count') continue
+    const a = v as Float64Array
+    out[k] = a.byteOffset === 0 && a.byteLength === a.buffer.byteLength ? a : a.slice() // already its own size: no copy
+  }
+  return out as unknown as RawJobs
+}
+
+/** The log-level results of a whole parse: warnings, machine size from the header, start time. */
+function finishSwf(c: SwfChunk): ParsedLog {
+  const { header, extraColumns, firstExtraLine } = c
+  const warnings: string[] = []
+  if (extraColumns > 0) {
+    warnings.push(`${extraColumns === 1 ? '1 job line has' : `${formatInt(extraColumns)} job lines have`} more than 18 fields ` +
+      `(first at line ${firstExtraLine}); the columns after the 18 standard SWF fields were ignored.`)
+  }
+  const maxProcs = positiveHeader(header, 'MaxProcs', warnings)
+  const maxNodes = positiveHeader(header, 'MaxNodes', warnings)
+  const startText = header['UnixStartTime']
+  const unixStart = startText === undefined ? NaN : Number(startText)
+  const startOk = Math.abs(unixStart) <= MAX_EPOCH_SECONDS
+  if (startText !== undefined && !startOk) {
+    warnings.push(`The header's UnixStartTime "${preview(startText)}" is not a time (epoch seconds up to year 9999): dates are not shown.`)
+  }
+  return {
+    format: 'swf', jobs: c.jobs, users: c.users, ...(c.partitions !== null ? { partitions: c.partitions } : {}),
+    header, maxProcs, maxNodes,
+    unixStartTime: startOk ? unixStart : null,
+    linesRead: c.linesRead, badLines: c.badLines, badLineExamples: c.badLineExamples, parserDrops: [], warnings,
   }
 }
 

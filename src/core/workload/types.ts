@@ -142,6 +142,9 @@ export interface LogParser {
   readonly jobsRead: number
   feed(chunk: Uint8Array): void
   end(): ParsedLog
+  /** Sizes the columns for about this many jobs (the importer's estimate from the file size), when
+   * the parser has one job per line (SWF); others ignore the estimate. */
+  reserve?(jobs: number): void
 }
 
 /** One node named in the log: the most CPUs and GPUs any job was seen to use on it, and the

@@ -79,6 +79,7 @@ const CONTROLS: [RegExp, string][] = [
   [/`?--criterion`?/g, 'how weeks are compared (Candidates step)'],
   [/`?--preset`?/g, 'the candidate orders (Candidates step)'],
   [/`?--primaries`?|`?--backfills`?/g, 'the candidate orders (Candidates step)'],
+  [/`?--primary(?![a-z-])`?/g, 'the candidate orders (Candidates step)'],
   [/`?--thresholds`?/g, 'the thresholds (Candidates step)'],
   [/`?--objective`?/g, 'the objective (Candidates step)'],
   [/`?--workers`?/g, 'the worker count (Run step)'],

@@ -2,9 +2,9 @@
 // (EasyTuneApi.startAnalysis; its events on the analysis stream): the options, the running analysis's progress, cancel, and the
 // result handed to the results store's extras (where an opened `easytune online|mixed --json` goes).
 import { defineStore } from 'pinia'
-import { ref } from 'vue'
-import type { AnalysisEvent, MixedAnalysisOptions, OnlineAnalysisOptions } from '../../../shared/api'
-import { errorMessage, useApi } from '../apiRef'
+import { computed, ref } from 'vue'
+import type { MixedAnalysisOptions, OnlineAnalysisOptions } from '../../../shared/api'
+import { useAnalysisRun, type AnalysisRunState } from './analysisRun'
 import { useResultsStore } from './results'
 import { useSplitStore } from './split'
 import { useWorkloadStore } from './workload'
@@ -18,62 +18,28 @@ export const MIXED_DEFAULTS: MixedAnalysisOptions = {
 }
 
 export type AnalysisKind = 'online' | 'mixed'
-export interface AnalysisRun {
+export interface AnalysisRun extends AnalysisRunState {
   kind: AnalysisKind | null
-  id: string | null
-  status: 'idle' | 'starting' | 'running' | 'done' | 'error' | 'cancelled'
-  fraction: number
-  error: string | null
 }
 
 export const useAnalysisStore = defineStore('analysis', () => {
   const online = ref<OnlineAnalysisOptions>({ ...ONLINE_DEFAULTS, strategies: [...ONLINE_DEFAULTS.strategies] })
   const mixed = ref<MixedAnalysisOptions>({ ...MIXED_DEFAULTS })
-  const run = ref<AnalysisRun>({ kind: null, id: null, status: 'idle', fraction: 0, error: null })
-  let pending: AnalysisEvent[] = []
-  let unsubscribe: (() => void) | null = null
+  const kind = ref<AnalysisKind | null>(null)
   // Resolved once, here: the event handler runs outside any component, where useResultsStore()
   // would take whichever Pinia was made active last, not necessarily this store's own.
   const results = useResultsStore()
+  const state = useAnalysisRun((result) => results.showExtras(result))
+  const run = computed<AnalysisRun>(() => ({ kind: kind.value, ...state.run.value }))
 
-  function handle(e: AnalysisEvent): void {
-    const r = run.value
-    if (r.status === 'starting') { pending.push(e); return }
-    if (r.status !== 'running' || e.analysisId !== r.id) return
-    if (e.kind === 'progress') run.value = { ...r, fraction: e.fraction }
-    else if (e.kind === 'done') {
-      try {
-        results.showExtras(e.result)
-        run.value = { ...r, status: 'done', fraction: 1 }
-      } catch (err) {
-        run.value = { ...r, status: 'error', error: errorMessage(err) }
-      }
-    } else if (e.kind === 'error') run.value = { ...r, status: 'error', error: errorMessage(e.message) }
-    else if (e.kind === 'cancelled') run.value = { ...r, status: 'cancelled' }
-  }
-
-  async function start(kind: AnalysisKind): Promise<void> {
+  async function start(k: AnalysisKind): Promise<void> {
     const workloadId = useWorkloadStore().summary?.id
-    if (!workloadId || run.value.status === 'starting' || run.value.status === 'running') return
-    if (!unsubscribe) unsubscribe = useApi().onAnalysisEvent(handle)
-    pending = []
-    run.value = { kind, id: null, status: 'starting', fraction: 0, error: null }
-    try {
-      const { analysisId } = await useApi().startAnalysis(kind === 'online'
-        ? { workloadId, kind, options: { ...online.value, strategies: [...online.value.strategies] } }
-        : { workloadId, kind, options: { ...mixed.value }, split: { ...useSplitStore().spec } })
-      run.value = { ...run.value, id: analysisId, status: 'running' }
-      const early = pending
-      pending = []
-      for (const e of early) handle(e)
-    } catch (e) {
-      run.value = { ...run.value, status: 'error', error: errorMessage(e) }
-    }
+    if (!workloadId || state.busy.value) return
+    kind.value = k
+    await state.start(k === 'online'
+      ? { workloadId, kind: k, options: { ...online.value, strategies: [...online.value.strategies] } }
+      : { workloadId, kind: k, options: { ...mixed.value }, split: { ...useSplitStore().spec } })
   }
 
-  async function cancel(): Promise<void> {
-    if (run.value.id && run.value.status === 'running') await useApi().cancel(run.value.id)
-  }
-
-  return { online, mixed, run, start, cancel }
+  return { online, mixed, run, start, cancel: state.cancel }
 })

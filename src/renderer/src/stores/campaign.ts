@@ -9,6 +9,7 @@ import { presetCandidates } from '../../../core/tune/presets'
 import type { Criterion } from '../../../core/tune/result'
 import { DEFAULTS } from '../../../core/defaults'
 import { parseThreshold, thresholdInput } from '../../../core/util/duration'
+import { FN_PREFIX, fnSpec, isFnSpec } from '../../../core/sim/fn'
 import { errorMessage, useApi } from '../apiRef'
 import { initialRun, isActive, reduceRun, type RunState } from './campaignReducer'
 import type { ResampleSettings } from './split'
@@ -40,10 +41,20 @@ export function crossCandidates(primaries: string[], backfills: string[]): Candi
   return out
 }
 
+/** The canonical fn: order of a typed or learned expression, with or without its `fn:` prefix;
+ * throws the parser's refusal in words (the character position and why). */
+export function fnOrderOf(text: string): string {
+  const t = text.trim()
+  return fnSpec(isFnSpec(t) ? t.slice(FN_PREFIX.length) : t)
+}
+
 export const useCampaignStore = defineStore('campaign', () => {
   const preset = ref<Preset>(DEFAULTS.preset.value)
   const customPrimaries = ref<string[]>(['FCFS', 'SPF', 'SQF', 'LEXP'])
   const customBackfills = ref<string[]>(['same'])
+  /** The fn: orders the custom picker offers (typed there, or added from a learned function), as
+   * canonical specs; the checked ones are in customPrimaries. */
+  const fnOrders = ref<string[]>([])
   const standardThresholds = ref<(number | null)[]>([...STANDARD_THRESHOLDS])
   const customThresholds = ref('')
   const objective = ref<Objective>(DEFAULTS.objective.value)
@@ -151,11 +162,31 @@ export const useCampaignStore = defineStore('campaign', () => {
     if (run.value.campaignId === id && isActive(run.value)) run.value = { ...run.value, status: 'cancelled' }
   }
 
+  /**
+   * Adds an fn: order (a typed or learned expression) to the candidates, checked as a primary order
+   * (crossed with the backfill orders and every threshold, like any order); returns its canonical
+   * spec, or throws the parser's refusal. A preset becomes a custom list of its own orders plus this one.
+   */
+  function addFnOrder(text: string): string {
+    const spec = fnOrderOf(text)
+    if (preset.value !== 'custom') {
+      const list = expandedCandidates.value
+      customPrimaries.value = [...new Set(list.map((x) => x.primary))]
+      customBackfills.value = [...new Set(list.map((x) => (x.backfill === x.primary ? 'same' : x.backfill)))]
+      preset.value = 'custom'
+    }
+    if (!fnOrders.value.includes(spec)) fnOrders.value = [...fnOrders.value, spec]
+    if (!customPrimaries.value.includes(spec)) customPrimaries.value = [...customPrimaries.value, spec]
+    return spec
+  }
+
   /** Restores the settings part of a project (the run itself is not kept). */
   function restore(c: Omit<CampaignRequest, 'workloadId' | 'split' | 'resample'>): void {
+    fnOrders.value = []
     if ('preset' in c.candidates) preset.value = c.candidates.preset
     else {
       preset.value = 'custom'
+      fnOrders.value = [...new Set(c.candidates.list.map((x) => x.primary).filter((x) => isFnSpec(x)))]
       customPrimaries.value = [...new Set(c.candidates.list.map((x) => x.primary))]
       customBackfills.value = [...new Set(c.candidates.list.map((x) => (x.backfill === x.primary ? 'same' : x.backfill)))]
     }
@@ -173,9 +204,9 @@ export const useCampaignStore = defineStore('campaign', () => {
   }
 
   return {
-    preset, customPrimaries, customBackfills, standardThresholds, customThresholds, objective, tau, capEnabled, capValue, workers,
+    preset, customPrimaries, customBackfills, fnOrders, standardThresholds, customThresholds, objective, tau, capEnabled, capValue, workers,
     minGain, confidence, minWeeks, criterion,
     estimate, estimateError, run, thresholdParse, thresholds, maxWaitRatio, candidatesSpec, expandedCandidates, problems, running,
-    request, refreshEstimate, handleEvent, listen, start, cancel, restore,
+    request, refreshEstimate, handleEvent, listen, start, cancel, restore, addFnOrder,
   }
 })

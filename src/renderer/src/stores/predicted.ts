@@ -6,12 +6,12 @@
 // files of `easytune export <log> --predicted-order`).
 import { defineStore } from 'pinia'
 import { computed, ref, shallowRef } from 'vue'
-import type { AnalysisEvent, ExportBundle, PredictedOrderFidelity } from '../../../shared/api'
+import type { ExportBundle, PredictedOrderFidelity } from '../../../shared/api'
 import { errorMessage, useApi } from '../apiRef'
 import { useWorkloadStore } from './workload'
 import { DEFAULTS, THRESHOLD_CHOICES } from '../../../core/defaults'
 import { parseThreshold } from '../../../core/util/duration'
-import type { WhatIfRunState } from './timelimits'
+import { useAnalysisRun } from './analysisRun'
 
 /** The threshold radio: one of THRESHOLD_CHOICES (by its value as text) or 'custom'. */
 export type ThresholdChoice = string
@@ -27,12 +27,10 @@ export const usePredictedOrderStore = defineStore('predicted-order', () => {
   const fidelity = shallowRef<PredictedOrderFidelity | null>(null)
   /** The workload the fidelity was measured on. */
   const measuredOn = ref<string | null>(null)
-  const run = ref<WhatIfRunState>({ id: null, status: 'idle', fraction: 0, error: null })
+  const { run, busy, start, cancel, reset: resetRun } = useAnalysisRun((result) => { fidelity.value = result as PredictedOrderFidelity })
   const saving = ref(false)
   const status = ref<string | null>(null)
   const saved = ref<string[]>([])
-  let pending: AnalysisEvent[] = []
-  let unsubscribe: (() => void) | null = null
 
   /** The threshold chosen, in seconds (null: none), or the reason the custom one is refused. */
   const threshold = computed<{ value: number | null; error: string | null }>(() => {
@@ -43,49 +41,21 @@ export const usePredictedOrderStore = defineStore('predicted-order', () => {
     try { return { value: parseThreshold(custom.value), error: null } } catch (e) { return { value: null, error: errorMessage(e) } }
   })
   const historyError = computed(() => (Number.isInteger(historyDays.value) && historyDays.value >= 1 && historyDays.value <= 3650 ? null : 'the history must be a whole number of days from 1 to 3,650'))
-  const busy = computed(() => run.value.status === 'starting' || run.value.status === 'running')
   /** The fidelity shown was measured with other settings or on another log: compute it again before saving. */
   const stale = computed(() => {
     const f = fidelity.value
     return f !== null && (f.threshold !== threshold.value.value || f.historyDays !== historyDays.value || measuredOn.value !== (useWorkloadStore().summary?.id ?? null))
   })
 
-  function handle(e: AnalysisEvent): void {
-    const r = run.value
-    if (r.status === 'starting') { pending.push(e); return }
-    if (r.status !== 'running' || e.analysisId !== r.id) return
-    if (e.kind === 'progress') run.value = { ...r, fraction: e.fraction }
-    else if (e.kind === 'done') {
-      fidelity.value = e.result as PredictedOrderFidelity
-      run.value = { ...r, status: 'done', fraction: 1 }
-    } else if (e.kind === 'error') run.value = { ...r, status: 'error', error: errorMessage(e.message) }
-    else if (e.kind === 'cancelled') run.value = { ...r, status: 'cancelled' }
-  }
-
   /** Replays the log on the engine workers with the threshold and history chosen. */
   async function compute(): Promise<void> {
     const id = useWorkloadStore().summary?.id ?? null
     if (!id || busy.value || threshold.value.error || historyError.value) return
-    if (!unsubscribe) unsubscribe = useApi().onAnalysisEvent(handle)
-    pending = []
     fidelity.value = null
     saved.value = []
     status.value = null
     measuredOn.value = id
-    run.value = { id: null, status: 'starting', fraction: 0, error: null }
-    try {
-      const { analysisId } = await useApi().startAnalysis({ workloadId: id, kind: 'predicted-order', options: { threshold: threshold.value.value, historyDays: historyDays.value } })
-      run.value = { ...run.value, id: analysisId, status: 'running' }
-      const early = pending
-      pending = []
-      for (const e of early) handle(e)
-    } catch (e) {
-      run.value = { ...run.value, status: 'error', error: errorMessage(e) }
-    }
-  }
-
-  async function cancel(): Promise<void> {
-    if (run.value.id && run.value.status === 'running') await useApi().cancel(run.value.id)
+    await start({ workloadId: id, kind: 'predicted-order', options: { threshold: threshold.value.value, historyDays: historyDays.value } })
   }
 
   /** The files for the fidelity shown (the same as the command line's for this log, threshold and
@@ -115,10 +85,9 @@ export const usePredictedOrderStore = defineStore('predicted-order', () => {
 
   /** Back to the defaults when another log is opened. */
   function reset(): void {
-    if (busy.value) void cancel()
+    resetRun()
     fidelity.value = null
     measuredOn.value = null
-    run.value = { id: null, status: 'idle', fraction: 0, error: null }
     status.value = null
     saved.value = []
   }

@@ -6,6 +6,7 @@ import { DEFAULTS } from '../../../core/defaults'
 import { useCampaignStore } from './campaign'
 import { useResultsStore } from './results'
 import { stepIndex, useWizardStore } from './wizard'
+import { useLearnStore } from './learn'
 
 export function toProject(): ProjectState {
   const w = useWorkloadStore(), s = useSplitStore(), c = useCampaignStore(), r = useResultsStore(), z = useWizardStore()
@@ -23,6 +24,7 @@ export function toProject(): ProjectState {
     result: r.result,
     step: z.step,
     stepId: z.current.id,
+    learned: useLearnStore().learned,
   }
 }
 
@@ -37,6 +39,7 @@ export function fromProject(p: ProjectState, workload: WorkloadSummary | null): 
   s.preview = null
   c.restore(p.campaign)
   r.setResult(p.result)
+  useLearnStore().restore(p.learned)
   z.restore(stepIndex(p.step, p.stepId))
 }
 
@@ -54,5 +57,6 @@ export function blankProject(): ProjectState {
     },
     result: null,
     step: 0,
+    learned: null,
   }
 }

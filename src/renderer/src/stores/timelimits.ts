@@ -5,16 +5,12 @@
 // progress, cancel, then the scenarios' outcomes).
 import { defineStore } from 'pinia'
 import { computed, ref, shallowRef } from 'vue'
-import type { AnalysisEvent, TimeLimitsView, WalltimesWhatIf } from '../../../shared/api'
+import type { TimeLimitsView, WalltimesWhatIf } from '../../../shared/api'
 import { errorMessage, useApi } from '../apiRef'
 import { useWorkloadStore } from './workload'
+import { useAnalysisRun, type AnalysisRunState } from './analysisRun'
 
-export interface WhatIfRunState {
-  id: string | null
-  status: 'idle' | 'starting' | 'running' | 'done' | 'error' | 'cancelled'
-  fraction: number
-  error: string | null
-}
+export type WhatIfRunState = AnalysisRunState
 
 export const useTimeLimitsStore = defineStore('timelimits', () => {
   /** The report and the workload it belongs to. */
@@ -25,9 +21,7 @@ export const useTimeLimitsStore = defineStore('timelimits', () => {
   /** Local only: the tables show real user and account names instead of pseudonyms. */
   const showRealNames = ref(false)
   const whatIf = shallowRef<WalltimesWhatIf | null>(null)
-  const run = ref<WhatIfRunState>({ id: null, status: 'idle', fraction: 0, error: null })
-  let pending: AnalysisEvent[] = []
-  let unsubscribe: (() => void) | null = null
+  const { run, start, cancel, reset } = useAnalysisRun((result) => { whatIf.value = result as WalltimesWhatIf })
 
   /** Loads the report of the current log (again only when the log changed). */
   async function load(): Promise<void> {
@@ -37,8 +31,7 @@ export const useTimeLimitsStore = defineStore('timelimits', () => {
     view.value = null
     whatIf.value = null
     error.value = null
-    if (run.value.status === 'running' || run.value.status === 'starting') void cancel()
-    run.value = { id: null, status: 'idle', fraction: 0, error: null }
+    reset()
     if (!id) return
     loading.value = true
     try {
@@ -51,39 +44,12 @@ export const useTimeLimitsStore = defineStore('timelimits', () => {
     }
   }
 
-  function handle(e: AnalysisEvent): void {
-    const r = run.value
-    if (r.status === 'starting') { pending.push(e); return }
-    if (r.status !== 'running' || e.analysisId !== r.id) return
-    if (e.kind === 'progress') run.value = { ...r, fraction: e.fraction }
-    else if (e.kind === 'done') {
-      whatIf.value = e.result as WalltimesWhatIf
-      run.value = { ...r, status: 'done', fraction: 1 }
-    } else if (e.kind === 'error') run.value = { ...r, status: 'error', error: errorMessage(e.message) }
-    else if (e.kind === 'cancelled') run.value = { ...r, status: 'cancelled' }
-  }
-
   /** Starts the what-if on the engine workers (one analysis at a time in the back end). */
   async function startWhatIf(): Promise<void> {
     const id = workloadId.value
     if (!id || run.value.status === 'starting' || run.value.status === 'running') return
-    if (!unsubscribe) unsubscribe = useApi().onAnalysisEvent(handle)
-    pending = []
     whatIf.value = null
-    run.value = { id: null, status: 'starting', fraction: 0, error: null }
-    try {
-      const { analysisId } = await useApi().startAnalysis({ workloadId: id, kind: 'walltimes', options: {} })
-      run.value = { ...run.value, id: analysisId, status: 'running' }
-      const early = pending
-      pending = []
-      for (const e of early) handle(e)
-    } catch (e) {
-      run.value = { ...run.value, status: 'error', error: errorMessage(e) }
-    }
-  }
-
-  async function cancel(): Promise<void> {
-    if (run.value.id && run.value.status === 'running') await useApi().cancel(run.value.id)
+    await start({ workloadId: id, kind: 'walltimes', options: {} })
   }
 
   /** A user's or an account's name as the tables show it: the pseudonym, or with "Show real names"

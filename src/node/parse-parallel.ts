@@ -1,0 +1,230 @@
+// Parallel parsing of a big SWF log (issue #24, docs/PERFORMANCE.md §Import at scale): the
+// decompressed stream is cut into line-aligned chunks (src/core/workload/chunks.ts) parsed by worker
+// threads into typed columns, merged in order into the same parse as the sequential parser's
+// (src/core/workload/swf.ts mergeSwfChunks). Small logs, other formats, and builds without the
+// worker script use the sequential Importer: same result, no thread started.
+import { existsSync } from 'node:fs'
+import { availableParallelism } from 'node:os'
+import { fileURLToPath } from 'node:url'
+import { Worker } from 'node:worker_threads'
+import { ChunkSplitter } from '../core/workload/chunks'
+import { detectFormat } from '../core/workload/detect'
+import { InputError } from '../core/workload/errors'
+import { Importer, estimateJobs, type ImportOptions } from '../core/workload/import'
+import { checkText, lineTooLong } from '../core/workload/lines'
+import { SwfChunkMerger, parseSwfChunk, type SwfChunk } from '../core/workload/swf'
+import type { ParsedLog } from '../core/workload/types'
+
+/** Below this much decompressed text (≈ 220k SWF lines, a sequential parse of ~0.2 s) starting
+ * threads and merging costs more than it saves: the log is parsed in this thread. */
+export const PARALLEL_MIN_BYTES = 16 << 20
+/** Chunk size (≈ 55k SWF lines): big enough that messaging is negligible, small enough that the
+ * chunks in flight (two per worker) stay a few tens of MB. */
+export const PARALLEL_CHUNK_BYTES = 4 << 20
+/** At most this many parse threads: parsing scales until gunzip in the main thread is the limit. */
+export const PARALLEL_MAX_WORKERS = 8
+const DETECT_BYTES = 64 * 1024
+
+export interface ParallelOptions {
+  /** Parse threads; 0 parses the chunks in this thread (tests: the same chunking and merge). */
+  workers?: number
+  chunkBytes?: number
+  minBytes?: number
+  /** The built worker script; by default out/parse/parse-worker.js beside the bundle. */
+  workerPath?: string | null
+  /** The decompressed size when known up front (src/node/read-log.ts: the file size, or the gzip trailer): a log known to be
+   * below `minBytes` is parsed sequentially from its first byte, so its progress counts jobs as it
+   * reads instead of holding the bytes until the end to decide. */
+  expectedBytes?: number | null
+}
+
+type Settled = { ok: true; chunk: SwfChunk } | { ok: false; message: string; line: number | null; code: string | null }
+
+/** The worker script next to the running bundle (out/cli, out/bench, out/engine and their assets/), or
+ * null. Not in Electron yet: its build does not ship the script, and a worker loaded from an asar
+ * archive is untested, so the app parses in one thread. */
+export function defaultParseWorkerPath(): string | null {
+  if (process.versions.electron !== undefined) return null
+  for (const rel of ['../parse/parse-worker.js', '../../parse/parse-worker.js']) {
+    const p = fileURLToPath(new URL(rel, import.meta.url))
+    if (existsSync(p)) return p
+  }
+  return null
+}
+
+/**
+ * The Importer's surface (feed, endParsed, jobsRead, format) with parallel parsing of big SWF logs.
+ * feed may return a promise: await it before feeding more (back-pressure on the chunks in flight).
+ * dispose() stops the threads (always call it, also after an error or an abort).
+ */
+export class ParallelImporter {
+  private held: Uint8Array[] = []
+  private heldBytes = 0
+  private fed = 0
+  private seq: Importer | null = null
+  private splitter: ChunkSplitter | null = null
+  /** Per chunk sent: settles once the chunk is merged (back-pressure; holds no chunk). */
+  private readonly results: Promise<void>[] = []
+  /** The chunks merged in file order as they come back, each freed once copied. */
+  private readonly merger = new SwfChunkMerger()
+  private tail: Promise<void> = Promise.resolve()
+  private failure: Error | null = null
+  private threads: Thread[] = []
+  private jobsDone = 0
+  private readonly workers: number
+  private readonly chunkBytes: number
+  private readonly minBytes: number
+  private readonly workerPath: string | null
+
+  constructor(private readonly opts: ImportOptions = {}, par: ParallelOptions = {}) {
+    this.workerPath = par.workerPath === undefined ? defaultParseWorkerPath() : par.workerPath
+    this.workers = par.workers ?? Math.min(PARALLEL_MAX_WORKERS, availableParallelism())
+    this.chunkBytes = par.chunkBytes ?? PARALLEL_CHUNK_BYTES
+    this.minBytes = par.minBytes ?? PARALLEL_MIN_BYTES
+    const small = par.expectedBytes != null && par.expectedBytes < this.minBytes
+    if ((this.workers > 0 && this.workerPath === null) || small) this.seq = new Importer(opts) // no worker script, or a small log: sequential
+    else new Importer(opts) // checks the options (machine size, format) up front, as the Importer does
+  }
+
+  private expected: number | null = null
+
+  /** The decompressed size of the file, when known (Importer.expectBytes: the sequential parser sizes its columns from it). */
+  expectBytes(total: number): void {
+    this.expected = total
+    this.seq?.expectBytes(total)
+  }
+
+  get jobsRead(): number {
+    return this.seq !== null ? this.seq.jobsRead : this.jobsDone
+  }
+
+  get format(): 'detected' | 'given' {
+    return this.opts.format !== undefined ? 'given' : 'detected'
+  }
+
+  /** Whether the chunks go to parallel parsing (known once enough bytes were fed). */
+  get parallel(): boolean {
+    return this.splitter !== null
+  }
+
+  feed(chunk: Uint8Array): Promise<void> | void {
+    if (chunk.length === 0) return
+    if (this.fed === 0) checkText(chunk)
+    this.fed += chunk.length
+    if (this.seq !== null) { this.seq.feed(chunk); return }
+    if (this.splitter !== null) return this.dispatch(this.splitter.push(chunk))
+    this.held.push(chunk)
+    this.heldBytes += chunk.length
+    if (this.heldBytes >= Math.max(DETECT_BYTES, this.minBytes)) return this.decide()
+  }
+
+  async endParsed(): Promise<ParsedLog> {
+    if (this.splitter === null && this.seq === null) this.toSequential()
+    if (this.seq !== null) return this.seq.endParsed()
+    const last = this.splitter!.end()
+    if (last !== null) await this.dispatch([last])
+    await this.tail
+    this.results.length = 0
+    this.dispose()
+    if (this.failure !== null) throw this.failure
+    return this.merger.end()
+  }
+
+  dispose(): void {
+    for (const t of this.threads) { t.waiting.length = 0; void t.worker.terminate() }
+    this.threads = []
+  }
+
+  private decide(): Promise<void> | void {
+    const head = concatHead(this.held, DETECT_BYTES)
+    const format = this.opts.format ?? detectFormat(head)
+    if (format !== 'swf') { this.toSequential(); return }
+    if (this.expected !== null) { const n = estimateJobs(this.expected, head); if (n !== null) this.merger.reserve(n) }
+    this.splitter = new ChunkSplitter(this.chunkBytes)
+    const held = this.held
+    this.held = []
+    const ready: Uint8Array[] = []
+    for (const h of held) ready.push(...this.splitter.push(h))
+    return this.dispatch(ready)
+  }
+
+  private toSequential(): void {
+    this.seq = new Importer(this.opts)
+    if (this.expected !== null) this.seq.expectBytes(this.expected)
+    for (const h of this.held) this.seq.feed(h)
+    this.held = []
+  }
+
+  private async dispatch(chunks: Uint8Array[]): Promise<void> {
+    for (const bytes of chunks) {
+      const first = this.results.length === 0
+      const done = this.workers === 0 ? Promise.resolve(parseHere(bytes, first)) : this.send(bytes, first)
+      this.tail = this.tail.then(() => done).then((s) => this.merge(s))
+      this.results.push(this.tail)
+      // Back-pressure: at most two chunks in flight per thread (they finish roughly in order).
+      const inFlight = this.workers * 2
+      if (this.workers > 0 && this.results.length > inFlight) await this.results[this.results.length - 1 - inFlight]
+    }
+  }
+
+  /** Merges the next chunk in file order; the first failure is kept (its line moved by the lines before) and later chunks ignored. */
+  private merge(s: Settled): void {
+    if (this.failure !== null) return
+    const lines = this.merger.linesRead
+    if (!s.ok) {
+      this.failure = s.code === 'line-too-long' && s.line !== null ? lineTooLong(s.line + lines) : new InputError(s.message, s.line === null ? null : s.line + lines)
+      return
+    }
+    this.jobsDone += s.chunk.jobs.count
+    try {
+      this.merger.add(s.chunk)
+    } catch (e) {
+      this.failure = e as Error
+    }
+  }
+
+  private send(bytes: Uint8Array, first: boolean): Promise<Settled> {
+    const k = this.results.length % this.workers
+    while (this.threads.length <= k) this.threads.push(startThread(this.workerPath!))
+    const t = this.threads[k]
+    return new Promise<Settled>((resolve) => {
+      t.waiting.push(resolve)
+      t.worker.postMessage({ bytes, first }, [bytes.buffer as ArrayBuffer])
+    })
+  }
+}
+
+/** A parse thread and the answers it owes, in the order its chunks were sent (it answers in that order). */
+interface Thread { worker: Worker; waiting: ((s: Settled) => void)[] }
+
+function startThread(path: string): Thread {
+  const t: Thread = { worker: new Worker(path), waiting: [] }
+  t.worker.on('message', (m: Settled) => t.waiting.shift()?.(m))
+  const fail = (why: string) => { for (const w of t.waiting.splice(0)) w({ ok: false, message: `a parse thread failed: ${why}`, line: null, code: null }) }
+  t.worker.on('error', (e: Error) => fail(e.message))
+  t.worker.on('exit', (code) => fail(`it exited (code ${code})`))
+  return t
+}
+
+function parseHere(bytes: Uint8Array, first: boolean): Settled {
+  try {
+    return { ok: true, chunk: parseSwfChunk(bytes, first) }
+  } catch (e) {
+    if (!(e instanceof InputError)) throw e
+    return { ok: false, message: e.message, line: e.line, code: e.code }
+  }
+}
+
+function concatHead(pieces: Uint8Array[], limit: number): Uint8Array {
+  let n = 0
+  for (const p of pieces) n += p.length
+  const out = new Uint8Array(Math.min(n, limit))
+  let o = 0
+  for (const p of pieces) {
+    if (o >= out.length) break
+    const part = p.subarray(0, out.length - o)
+    out.set(part, o)
+    o += part.length
+  }
+  return out
+}

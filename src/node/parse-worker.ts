@@ -1,0 +1,19 @@
+// A parse worker thread (src/node/parse-parallel.ts): parses the SWF chunks it is sent, one at a
+// time in the order sent, and sends back the chunk's columns (transferred, not copied).
+import { parentPort } from 'node:worker_threads'
+import { InputError } from '../core/workload/errors'
+import { parseSwfChunk } from '../core/workload/swf'
+
+const port = parentPort
+if (port === null) throw new Error('parse-worker.ts runs as a worker thread only')
+port.on('message', (m: { bytes: Uint8Array; first: boolean }) => {
+  try {
+    const chunk = parseSwfChunk(m.bytes, m.first)
+    const buffers: ArrayBuffer[] = []
+    for (const v of Object.values(chunk.jobs)) if (ArrayBuffer.isView(v)) buffers.push(v.buffer as ArrayBuffer)
+    port.postMessage({ ok: true, chunk }, buffers)
+  } catch (e) {
+    const input = e instanceof InputError
+    port.postMessage({ ok: false, message: (e as Error).message, line: input ? e.line : null, code: input ? e.code : null })
+  }
+})
