@@ -10,6 +10,9 @@ export default defineConfig({
   main: {
     build: {
       outDir: 'out/main',
+      // The engine worker carries the regression's optimiser inside, as the CLI's worker does
+      // (scripts/build-cli.mjs): it starts wherever its file is, not only beside node_modules.
+      externalizeDeps: { exclude: ['ml-levenberg-marquardt'] },
       rolldownOptions: {
         input: {
           index: resolve('src/main/index.ts'),

@@ -7,7 +7,7 @@
 // window stay responsive. The workers read the log themselves; the result is the CLI's --json
 // document. 'learn' (the Candidates step's "Learn a policy for this site") runs the trials of
 // `easytune learn` on the pool (src/engine/learn.ts; finished tuples cached as the CLI's) and then
-// the regression over ℱ here, in slices, so a cancel stops it too. AnalysisEvents under the analysis's id: 'progress' (at most ~5 a second), then exactly
+// the regression over ℱ on the pool too, in slices of ℱ (never on the back end's thread). AnalysisEvents under the analysis's id: 'progress' (at most ~5 a second), then exactly
 // one of 'done', 'error' or 'cancelled'. cancel(id) ends the session: every worker it started is
 // stopped before 'cancelled' is emitted.
 import { randomBytes } from 'node:crypto'
@@ -20,9 +20,8 @@ import { prepare } from '../core/tune/prepare'
 import { mixedJson, onlineJson } from '../core/tune/reports'
 import type { ImportOptions, Workload } from '../core/workload/import'
 import { mixedOnPool, onlineOnPool, predictedOrderOnPool, walltimesOnPool } from '../engine/analyses'
-import { LearnCache, learnTrialsOnPool } from '../engine/learn'
+import { LearnCache, learnRegressionOnPool, learnTrialsOnPool } from '../engine/learn'
 import { FAMILY } from '../core/learn/family'
-import { regressSteps } from '../core/learn/regression'
 import { learnJson } from '../core/learn/report'
 import type { TrialsConfig } from '../core/learn/types'
 import { EnginePool, type ForkWorker } from '../engine/pool'
@@ -43,8 +42,6 @@ export type AnalysisOptions =
   | { kind: 'predicted-order'; threshold: number | null; historyDays: number }
   | { kind: 'learn'; config: TrialsConfig }
 
-/** Members of ℱ fitted between two looks at a cancel (as `easytune learn`). */
-const REGRESSION_SLICE = 16
 /** Share of a learn analysis's progress bar given to the trials (the regression has the rest). */
 const LEARN_TRIALS_SHARE = 0.9
 
@@ -148,8 +145,8 @@ export class AnalysisRunner {
     await Promise.all([...this.running.values()].map((r) => r.done))
   }
 
-  /** The trials on the pool (cached tuples read, the others computed), then the regression in
-   * slices (a cancel is seen between two): the document of `easytune learn --json` for the workload. */
+  /** The trials on the pool (cached tuples read, the others computed), then the regression on the
+   * pool: the document of `easytune learn --json` for the workload. */
   private async learn(pool: EnginePool, setup: WorkloadSetup, config: TrialsConfig, w: AnalysisWorkload, signal: AbortSignal,
     progress: (fraction: number, learn: LearnProgressDetail, force?: boolean) => void): Promise<unknown> {
     const cache = this.opts.cacheDir ? new LearnCache(this.opts.cacheDir) : undefined
@@ -164,15 +161,14 @@ export class AnalysisRunner {
     })
     detail = { ...detail, phase: 'regression', etaSeconds: 0 }
     progress(LEARN_TRIALS_SHARE, detail, true)
-    const steps = regressSteps(run.result.samples, { slice: REGRESSION_SLICE })
-    for (;;) {
-      signal.throwIfAborted()
-      const step = steps.next()
-      if (step.done) return learnJson(w.workload.name, config, run.result, step.value)
-      detail = { ...detail, functionsDone: step.value }
-      progress(LEARN_TRIALS_SHARE + (1 - LEARN_TRIALS_SHARE) * (step.value / total), detail)
-      await new Promise((r) => setImmediate(r))
-    }
+    const regression = await learnRegressionOnPool(pool, run.result.samples, {
+      signal,
+      onProgress: (fitted) => {
+        detail = { ...detail, functionsDone: fitted }
+        progress(LEARN_TRIALS_SHARE + (1 - LEARN_TRIALS_SHARE) * (fitted / total), detail)
+      },
+    })
+    return learnJson(w.workload.name, config, run.result, regression)
   }
 
   private async run(analysisId: string, req: AnalysisRequest, w: AnalysisWorkload, signal: AbortSignal): Promise<void> {

@@ -24,6 +24,7 @@ export function unitLabel(u: WorkUnit): string {
     case 'predicted-order-replay': return u.replay
     case 'prediction-triple': return u.triple
     case 'learn-tuple': return `tuple ${u.tuple + 1}`
+    case 'learn-fit': return `functions ${u.from + 1}–${u.to}`
     case 'import': return u.options.name ?? u.path
   }
 }
@@ -39,6 +40,7 @@ export function unitName(u: WorkUnit): string {
     case 'predicted-order-replay': return `the ${unitLabel(u)} replay of the predicted-order fidelity`
     case 'prediction-triple': return `prediction triple ${unitLabel(u)}`
     case 'learn-tuple': return `the learning trials of ${unitLabel(u)}`
+    case 'learn-fit': return `the regression of ${unitLabel(u)} of ℱ`
     case 'import': return `the import of ${unitLabel(u)}`
   }
 }

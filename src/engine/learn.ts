@@ -9,6 +9,8 @@ import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { isCheckpointOf, poolTrials } from '../core/learn/trials'
 import type { TrialsConfig, TrialsResult, TupleCheckpoint, TupleResult } from '../core/learn/types'
+import { FAMILY } from '../core/learn/family'
+import { regressionOf, usableSamples, type FittedSlice, type RegressionResult, type ScoreSample } from '../core/learn/regression'
 import { DEFAULT_CACHE_DIR, hashFile, readEntryFile, writeEntryFile } from './cache'
 import type { CrashInfo } from './lifecycle'
 import type { EnginePool } from './pool'
@@ -227,4 +229,28 @@ export async function learnTrialsOnPool(pool: EnginePool, log: LearnLogInput, co
     result: poolTrials(config, done[0].machineProcs, done[0].trainingJobs, done.map((a) => a.result)), cachedTuples, computedTuples: K - cachedTuples,
     resumedTuples: checkpoints.size, resumedTrials: resumed.reduce((x, y) => x + y, 0),
   }
+}
+
+/** Members of ℱ in one regression unit: 25 units for the 400 members, enough for both the
+ * progress and the balance between workers (a member is a few to a few tens of milliseconds). */
+export const FIT_SLICE = 16
+
+/** The regression over ℱ (docs/LEARN.md §Regression) on the pool's workers, in slices of FIT_SLICE
+ * members: the same result as regress() in one thread, neither the CLI's nor the app's thread busy,
+ * and a cancel stops the workers. `onProgress(fitted, total)` after each slice. */
+export async function learnRegressionOnPool(pool: EnginePool, samples: readonly ScoreSample[], opts: { signal?: AbortSignal; onProgress?: (fitted: number, total: number) => void; onWorkerCrash?: (info: CrashInfo) => void } = {}): Promise<RegressionResult> {
+  const usable = usableSamples(samples)
+  const units: Extract<WorkUnit, { kind: 'learn-fit' }>[] = []
+  for (let from = 0; from < FAMILY.length; from += FIT_SLICE) units.push({ kind: 'learn-fit', samples: usable, from, to: Math.min(FAMILY.length, from + FIT_SLICE) })
+  const slices: FittedSlice[] = Array.from({ length: units.length }, () => ({ fitted: [], undefinedForms: [] }))
+  let fitted = 0
+  await runUnitsStoring(pool, { setup: null, signal: opts.signal, cancelledMessage: 'the regression was cancelled', onWorkerCrash: opts.onWorkerCrash }, units, {
+    onDone: (i, r) => {
+      slices[i] = r
+      fitted += units[i].to - units[i].from
+      opts.onProgress?.(fitted, FAMILY.length)
+    },
+    onWriteError: () => {},
+  })
+  return regressionOf(samples, usable, slices)
 }

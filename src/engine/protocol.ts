@@ -26,6 +26,7 @@ import type { WhatIfId, WhatIfOutcome } from '../core/predict/walltimes'
 import type { FidelityReplay, FidelityReplayId } from '../core/export/predicted-fidelity'
 import type { PredictionCampaignOptions, TripleMetrics } from '../core/predict/campaign'
 import type { TrialsConfig, TupleCheckpoint, TupleResult } from '../core/learn/types'
+import type { FittedSlice, ScoreSample } from '../core/learn/regression'
 
 /** What every worker needs to build the workload's week samples itself. */
 export interface WorkloadSetup {
@@ -82,6 +83,9 @@ export type WorkUnit =
       checkpointMs?: number
       /** Continue from this checkpoint of the tuple (src/core/learn/trials.ts isCheckpointOf). */
       from?: TupleCheckpoint }
+  /** Members [from, to) of ℱ (src/core/learn/family.ts FAMILY) fitted to the usable samples of the
+   * trials (src/core/learn/regression.ts fitSlice): no setup needed; src/engine/learn.ts. */
+  | { kind: 'learn-fit'; samples: ScoreSample[]; from: number; to: number }
   /** A whole import (src/engine/import.ts): no setup needed. `options.name` is the name the
    * report shows. */
   /** `paths`: a log kept as several files, read as one (path is then the first); `names`: those
@@ -99,6 +103,7 @@ export interface UnitResults {
   'prediction-triple': TripleMetrics
   /** The tuple, with the machine size and training jobs it was drawn from. */
   'learn-tuple': LearnTupleAnswer
+  'learn-fit': FittedSlice
   /** The workload's typed arrays arrive as copies (structured clone). */
   'import': ImportedLog
 }
@@ -113,7 +118,7 @@ export interface LearnTupleAnswer {
 
 /** Units that run on the workload of a 'setup' (the others need none). */
 export function needsSetup(u: WorkUnit): boolean {
-  return u.kind !== 'import'
+  return u.kind !== 'import' && u.kind !== 'learn-fit'
 }
 
 export type ToWorker =

@@ -32,6 +32,8 @@ import { ProgressReporter } from './progress'
 import { whatIfRun } from './analyses'
 import { fidelityReplay } from '../core/export/predicted-fidelity'
 import { runTuple } from '../core/learn/trials'
+import { FAMILY } from '../core/learn/family'
+import { fitSlice } from '../core/learn/regression'
 import { splitWorkload } from '../core/tune/split'
 import { trace, tracing } from './trace'
 
@@ -92,7 +94,7 @@ async function run(id: number, unit: WorkUnit): Promise<void> {
   if (crashAfter !== null && unitsFinished >= crashAfter) process.exit(1)
   try {
     const t0 = tracing ? performance.now() : 0
-    const result = unit.kind === 'import' ? await importLog(id, unit) : compute(id, unit)
+    const result = unit.kind === 'import' ? await importLog(id, unit) : unit.kind === 'learn-fit' ? fitSlice(FAMILY.slice(unit.from, unit.to), unit.samples) : compute(id, unit)
     unitsFinished++
     const t1 = tracing ? performance.now() : 0
     port.post({ type: 'done', id, result })
@@ -103,7 +105,7 @@ async function run(id: number, unit: WorkUnit): Promise<void> {
 }
 
 /** A unit on the workload of the last successful setup. */
-function compute(id: number, unit: Exclude<WorkUnit, { kind: 'import' }>): UnitResult {
+function compute(id: number, unit: Exclude<WorkUnit, { kind: 'import' | 'learn-fit' }>): UnitResult {
   if (!state) throw new Error(`engine worker: a ${unit.kind} arrived before a successful setup`)
   const { workload: w, setup: s } = state
   switch (unit.kind) {

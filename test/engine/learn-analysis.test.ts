@@ -94,7 +94,9 @@ describe('the learn analysis in the AnalysisRunner', () => {
     r2.start(REQ, workload())
     const b = await second.end
     await r2.close()
-    expect(t.unitsSent).toBe(0)
+    // No trial computed again: the only work sent is the regression's, 400 members of ℱ in units of 16.
+    expect(t.sentByKind).toEqual({ 'learn-fit': 25 })
+    expect(t.unitsSent).toBe(25)
     expect((b as { result: unknown }).result).toEqual((a as { result: unknown }).result)
     expect(second.events.find((e) => e.kind === 'progress' && e.learn?.phase === 'regression')).toMatchObject({ learn: { cachedTuples: 3 } })
   }, 180_000)

@@ -11,7 +11,7 @@ import { prepare } from '../../src/core/tune/prepare'
 import { readLog } from '../../src/node/read-log'
 import { encodeCell } from '../../src/engine/cache'
 import { forkNode, type ForkWorker } from '../../src/engine/pool'
-import type { WorkloadSetup } from '../../src/engine/protocol'
+import type { WorkloadSetup, WorkUnit } from '../../src/engine/protocol'
 
 export const KTH = resolve('resources/KTH-SP2-1996-2.1-cln.swf.gz')
 export const SHIM_URL = pathToFileURL(resolve('test/engine/parentport-shim.mjs')).href
@@ -31,7 +31,7 @@ export const CELLS: CellSpec[] = [
 export async function buildWorker(): Promise<string> {
   const outDir = mkdtempSync(join(tmpdir(), 'easytune-worker-'))
   await build({
-    configFile: false, logLevel: 'warn',
+    configFile: false, logLevel: 'warn', ssr: { noExternal: true }, // as scripts/build-cli.mjs: the worker carries its packages
     build: { ssr: resolve('src/engine/worker.ts'), outDir, emptyOutDir: true, target: 'node20', minify: false, rolldownOptions: { output: { entryFileNames: 'worker.js', format: 'es' } } },
   })
   return join(outDir, 'worker.js')
@@ -60,18 +60,18 @@ export function bytes(m: Map<string, CellResult>): [string, string][] {
   return [...m].map(([k, r]) => [k, encodeCell(r, '0'.repeat(64)).toString('hex')])
 }
 
-export interface Tracker { forks: number; cellsSent: number; unitsSent: number; pids: number[] }
+export interface Tracker { forks: number; cellsSent: number; unitsSent: number; pids: number[]; sentByKind: Partial<Record<WorkUnit['kind'], number>> }
 
 /** forkNode with optional env/execArgv, counting forks, cells and units of any kind sent. */
 export function tracked(opts: { env?: NodeJS.ProcessEnv; execArgv?: string[] } = {}): { t: Tracker; fork: ForkWorker } {
-  const t: Tracker = { forks: 0, cellsSent: 0, unitsSent: 0, pids: [] }
+  const t: Tracker = { forks: 0, cellsSent: 0, unitsSent: 0, pids: [], sentByKind: {} }
   const fork: ForkWorker = (path) => {
     const h = forkNode(path, opts)
     t.forks++
     if (h.pid !== undefined) t.pids.push(h.pid)
     return {
       get pid() { return h.pid },
-      send: (m) => { if (m.type === 'run') { t.unitsSent++; if (m.unit.kind === 'cell') t.cellsSent++ } h.send(m) },
+      send: (m) => { if (m.type === 'run') { t.unitsSent++; t.sentByKind[m.unit.kind] = (t.sentByKind[m.unit.kind] ?? 0) + 1; if (m.unit.kind === 'cell') t.cellsSent++ } h.send(m) },
       onMessage: (cb) => h.onMessage(cb),
       onExit: (cb) => h.onExit(cb),
       kill: () => h.kill(),

@@ -7,12 +7,11 @@ import { IMPORT_FLAGS, IMPORT_HELP, importOptions, logArg, setupFiles } from '..
 import { int, INTERRUPTED, num, Progress, table, untilInterrupted, writeJson, type Io } from '../output'
 import { DEFAULTS } from '../../core/defaults'
 import { FAMILY } from '../../core/learn/family'
-import { regressSteps } from '../../core/learn/regression'
 import { learnJson, type LearnDocument } from '../../core/learn/report'
 import type { TrialsConfig } from '../../core/learn/types'
 import { formatDuration } from '../../core/util/duration'
 import { DEFAULT_CACHE_DIR } from '../../engine/cache'
-import { LearnCache, learnTrialsOnPool } from '../../engine/learn'
+import { LearnCache, learnRegressionOnPool, learnTrialsOnPool } from '../../engine/learn'
 import { defaultWorkerCount, EnginePool } from '../../engine/pool'
 
 /** The trials' budget when no flag is given (docs/LEARN.md §Command line). */
@@ -20,8 +19,6 @@ const LEARN_DEFAULTS: TrialsConfig = DEFAULTS.learnTrials.value
 
 /** How many learned functions the text lists (the JSON has all). */
 const SHOWN = 10
-/** Members of ℱ fitted between two looks at Ctrl-C and the progress line. */
-const SLICE = 16
 
 export const learnHelp = `easytune learn <log>… [options]
 
@@ -100,15 +97,13 @@ export async function learnCommand(argv: string[], io: Io): Promise<number> {
       onWarning: (m) => { progress.done(); io.err(`warning: ${m}\n`) },
     })
     const trialSeconds = (performance.now() - t0) / 1000
-    // The regression, in slices: the event loop sees Ctrl-C between two slices.
-    const steps = regressSteps(trialsRun.result.samples, { slice: SLICE })
-    for (;;) {
-      signal.throwIfAborted()
-      const step = steps.next()
-      if (step.done) return { ...trialsRun, trialSeconds, regression: step.value }
-      progress.update('regression', step.value / FAMILY.length, `${step.value}/${FAMILY.length} functions`)
-      await new Promise((done) => setImmediate(done))
-    }
+    // The regression on the workers too, slice by slice of ℱ (Ctrl-C stops them).
+    const regression = await learnRegressionOnPool(pool, trialsRun.result.samples, {
+      signal,
+      onProgress: (fitted, total) => progress.update('regression', fitted / total, `${fitted}/${total} functions`),
+      onWorkerCrash: (c) => { progress.done(); io.err(`warning: ${c.message}\n`) },
+    })
+    return { ...trialsRun, trialSeconds, regression }
   }, 'interrupted: finished tuples and a checkpoint of the running ones are kept in the cache; run the same command again to resume.')
   if (run === INTERRUPTED) return 130
   const seconds = (performance.now() - t0) / 1000

@@ -223,24 +223,46 @@ export function rankFunctions(fitted: readonly FittedFunction[]): LearnedFunctio
   return order.map((i, position) => ({ ...fitted[i], position: position + 1 }))
 }
 
+/** Some members of ℱ fitted to usable samples: what an engine worker answers for its share. */
+export interface FittedSlice {
+  fitted: FittedFunction[]
+  /** Members undefined on the samples (or too few samples to fit anything). */
+  undefinedForms: string[]
+}
+
+/** Fit `members` to usable samples (usableSamples), in their order. */
+export function fitSlice(members: readonly FamilyMember[], usable: readonly ScoreSample[]): FittedSlice {
+  const fitted: FittedFunction[] = []
+  const undefinedForms: string[] = []
+  for (const m of members) {
+    const f = usable.length >= 2 ? fitFunction(m, usable) : null
+    if (f === null) undefinedForms.push(m.id)
+    else fitted.push(f)
+  }
+  return { fitted, undefinedForms }
+}
+
+/** The regression's result from the slices of ℱ in its order (ranked by eq. 5, ties: that order). */
+export function regressionOf(samples: readonly ScoreSample[], usable: readonly ScoreSample[], slices: readonly FittedSlice[]): RegressionResult {
+  return { functions: rankFunctions(slices.flatMap((s) => s.fitted)), samples: usable.length, dropped: samples.length - usable.length, undefinedForms: slices.flatMap((s) => s.undefinedForms) }
+}
+
 /**
  * Fit every member of ℱ to the samples and rank them by eq. 5 (ties: enumeration order of ℱ), in
- * steps: yields the number of members fitted after each `slice` of them (a caller can show progress
- * and stop between two), and returns the result. `members` restricts ℱ (tests).
+ * steps: yields the number of members fitted after each `slice` of them, and returns the result.
+ * `members` restricts ℱ (tests). The CLI and the app fit on the engine pool instead
+ * (src/engine/learn.ts learnRegressionOnPool), with the same slices and the same result.
  */
 export function* regressSteps(samples: readonly ScoreSample[], options: { members?: readonly FamilyMember[]; slice?: number } = {}): Generator<number, RegressionResult> {
   const usable = usableSamples(samples)
   const members = options.members ?? FAMILY
   const slice = Math.max(1, options.slice ?? members.length)
-  const fitted: FittedFunction[] = []
-  const undefinedForms: string[] = []
-  for (let i = 0; i < members.length; i++) {
-    const f = usable.length >= 2 ? fitFunction(members[i], usable) : null
-    if (f === null) undefinedForms.push(members[i].id)
-    else fitted.push(f)
-    if ((i + 1) % slice === 0 && i + 1 < members.length) yield i + 1
+  const slices: FittedSlice[] = []
+  for (let i = 0; i < members.length; i += slice) {
+    slices.push(fitSlice(members.slice(i, i + slice), usable))
+    if (i + slice < members.length) yield i + slice
   }
-  return { functions: rankFunctions(fitted), samples: usable.length, dropped: samples.length - usable.length, undefinedForms }
+  return regressionOf(samples, usable, slices)
 }
 
 /** regressSteps run to its end. */
