@@ -129,7 +129,7 @@ export class CampaignRunner {
           if (campaignRun) for (const c of cells) { const r = results.get(cellKey(c)); if (r) onCell(c, r) }
           return results
         },
-        w.sha256, w.workload)
+        w.sha256, w.workload, pool.side({ signal, onWorkerCrash: (c) => emit({ kind: 'warning', message: c.message }) }))
       emit({ kind: 'done', result })
     } catch (e) {
       if (signal.aborted) emit({ kind: 'cancelled' })

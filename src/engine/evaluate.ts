@@ -3,20 +3,18 @@
 // recorded waits, and build the versioned result document. Used by the CLI, and later by the
 // desktop app and the browser mode.
 import { DEFAULTS } from '../core/defaults'
-import { simulate } from '../core/sim/easy'
 import { campaignCells, cellKey, isBaseline, BASELINE, type CampaignSpec, type CellResult, type CellSpec } from '../core/tune/campaign'
-import { dataProblem, prepare } from '../core/tune/prepare'
+import { dataProblem, prepare, type Prepared } from '../core/tune/prepare'
 import { buildResult, withAsDeployed, withImpact, type AsDeployed, type EvaluationResult } from '../core/tune/result'
 import { recommendationImpact } from '../core/tune/impact'
 import { summarize, type PartData, type Selection, type VerdictOptions } from '../core/tune/select'
-import { campaignMachine, clusterJobs, describeMachine, machineFidelity, machineSummary, MachineInputError, runOnMachine, type MachineInputs } from '../core/cluster/model'
+import { baselineFidelity, campaignMachine, describeMachine, machineSummary, MachineInputError, type MachineInputs } from '../core/cluster/model'
 import type { Candidate, CellMachine } from '../core/tune/campaign'
 import { slurmFamily } from '../core/cluster/slurm-family'
-import type { Calibration } from '../core/tune/calibrate'
-import type { Compat, SimConfig } from '../core/sim/types'
+import type { Compat } from '../core/sim/types'
 import type { ImportOptions, Workload } from '../core/workload/import'
 import { readLogs } from '../node/read-log'
-import type { WorkloadSetup } from './protocol'
+import type { UnitResult, WorkloadSetup, WorkUnit } from './protocol'
 import { trace } from './trace'
 
 export const GENERATOR = 'easytune 0.1.0'
@@ -36,23 +34,52 @@ export interface EvaluateRequest {
 /** Runs cells somewhere (the worker pool, or in this process) and returns results by cellKey. */
 export type CellRunner = (setup: WorkloadSetup, cells: CellSpec[]) => Promise<Map<string, CellResult>>
 
+/** The evaluation's whole-log work besides the cells (the baseline's fidelity, the impact): in an
+ * engine worker (sideOnPool), so that neither the CLI's nor the app's back end thread (Electron's
+ * main process) simulates; absent = in this process (tests, merges of sharded campaigns). */
+export interface SideRunner {
+  run<U extends SideUnit>(unit: U): Promise<UnitResult<U>>
+  close(): Promise<void>
+}
+export type SideUnit = Extract<WorkUnit, { kind: 'baseline-fidelity' | 'impact' }>
+export type SideRunnerFactory = (setup: WorkloadSetup) => SideRunner
+
 export interface Evaluation {
   result: EvaluationResult
   workload: Workload
 }
 
-export async function evaluate(req: EvaluateRequest, runCells: CellRunner, sha256: string, workload?: Workload): Promise<Evaluation> {
+export async function evaluate(req: EvaluateRequest, runCells: CellRunner, sha256: string, workload?: Workload, side?: SideRunnerFactory): Promise<Evaluation> {
   const w = workload ?? (await readLogs(req.logPaths ?? [req.logPath], req.importOptions))
   trace('evaluate: start')
   const { spec, compat, machine, prepared, cells, setup } = campaignOf(req, w)
   trace('evaluate: prepared')
+  // The whole-log work (the baseline's fidelity, then the impact) on one more worker, which reads
+  // the log without cutting weeks; or in this process without a factory.
+  const sideRunner: SideRunner = side ? side({ ...setup, prepare: false }) : localSide(w, prepared.split, machine, compat)
+  try {
+    return await evaluateWith(req, runCells, sha256, w, { spec, compat, machine, prepared, cells, setup }, sideRunner)
+  } finally {
+    await sideRunner.close()
+  }
+}
+
+async function evaluateWith(req: EvaluateRequest, runCells: CellRunner, sha256: string, w: Workload, c: CampaignOf, side: SideRunner): Promise<Evaluation> {
+  const { spec, machine, prepared, cells, setup } = c
   const running = runCells(setup, cells)
-  // While the workers start and compute, this process does its own share: the baseline on the
-  // whole log, compared with the recorded history (docs/CLUSTER.md §Fidelity).
-  const calibration = baselineFidelity(w, machine, compat)
-  trace('evaluate: calibration done')
-  const results = await running
+  // While the campaign's workers compute, the baseline on the whole log, compared with the
+  // recorded history (docs/CLUSTER.md §Fidelity).
+  const calibrating = side.run({ kind: 'baseline-fidelity' })
+  let results: Map<string, CellResult>
+  try {
+    results = await running
+  } catch (e) {
+    await calibrating.catch(() => {})
+    throw e
+  }
   trace('evaluate: campaign cells back')
+  const calibration = await calibrating
+  trace('evaluate: calibration done')
   const data = {
     train: { weeks: prepared.trainReal.originalWeeks, jobs: prepared.split.trainStats.jobs },
     test: { weeks: prepared.testReal.originalWeeks, jobs: prepared.split.testStats.jobs },
@@ -77,7 +104,7 @@ export async function evaluate(req: EvaluateRequest, runCells: CellRunner, sha25
   const recommended = selection.recommended === null ? null : selection.candidates[selection.recommended]
   let impact: ReturnType<typeof recommendationImpact>
   try {
-    impact = recommendationImpact(prepared.split, w.machineProcs, recommended, w, req.verdict.risk.maxWaitRatio, compat === 'none' ? {} : { compat }, machine)
+    impact = recommended === null ? null : await side.run({ kind: 'impact', recommended: { candidate: recommended.candidate, threshold: recommended.threshold }, maxWaitRatio: req.verdict.risk.maxWaitRatio })
   } catch (e) {
     await deploying.catch(() => {})
     throw e
@@ -126,11 +153,20 @@ export function campaignOf(req: EvaluateRequest, w: Workload): CampaignOf {
  * as-deployed figures (docs/CLUSTER.md §As deployed): the cost grows with the nodes (docs/PERFORMANCE.md). */
 export const MAX_POOL_NODES = 20_000
 
-/** The baseline on the whole log against the recorded history, or null when nothing is recorded. */
-function baselineFidelity(w: Workload, machine: CellMachine | undefined, compat: Compat): Calibration | null {
-  const fcfs: SimConfig = { primary: 'FCFS', backfill: 'same', threshold: null }
-  if (machine === undefined) return machineFidelity(w, null, { start: simulate(w.jobs, w.machineProcs, fcfs, { compat }) })
-  return machineFidelity(w, machine.model, runOnMachine(machine.model, clusterJobs(machine.model, w.jobs), fcfs, machine.deploy, {}, machine.deployed))
+/** The side work in this process, on the workload and split evaluate already has. */
+function localSide(w: Workload, split: Prepared['split'], machine: CellMachine | undefined, compat: Compat): SideRunner {
+  return {
+    run: <U extends SideUnit>(u: U): Promise<UnitResult<U>> => {
+      try {
+        const r = u.kind === 'baseline-fidelity' ? baselineFidelity(w, machine, compat)
+          : recommendationImpact(split, w.machineProcs, u.recommended, w, u.maxWaitRatio, compat === 'none' ? {} : { compat }, machine)
+        return Promise.resolve(r as UnitResult<U>)
+      } catch (e) {
+        return Promise.reject(e)
+      }
+    },
+    close: () => Promise.resolve(),
+  }
 }
 
 /**

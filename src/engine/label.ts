@@ -18,6 +18,8 @@ export function unitLabel(u: WorkUnit): string {
   switch (u.kind) {
     case 'cell': return cellLabel(u.cell)
     case 'online-trace': return String(u.trace + 1)
+    case 'baseline-fidelity': return 'fidelity'
+    case 'impact': return 'impact'
     case 'mixed-stats': return 'feature statistics'
     case 'mixed-objective': return `(${u.primary.weights.map((v) => Number(v.toFixed(3))).join(', ')})`
     case 'walltimes-whatif': return u.scenario
@@ -34,6 +36,8 @@ export function unitName(u: WorkUnit): string {
   switch (u.kind) {
     case 'cell': return `cell ${unitLabel(u)}`
     case 'online-trace': return `online trace ${unitLabel(u)}`
+    case 'baseline-fidelity': return 'the baseline on the whole log against the recorded history'
+    case 'impact': return 'who gains and who loses under the recommendation'
     case 'mixed-stats': return 'the feature statistics of the mixed search'
     case 'mixed-objective': return `weight vector ${unitLabel(u)}`
     case 'walltimes-whatif': return `the time-limits what-if with ${unitLabel(u)}`

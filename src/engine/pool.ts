@@ -14,6 +14,7 @@ import { CellCache, hashFile, type CacheScope } from './cache'
 import { cellLabel } from './label'
 import { hashLogFiles } from './log-hash'
 import { defaultWorkerCount, defaultWorkerPath, forkNode, WorkerSession, type CrashInfo, type ForkWorker, type SessionOptions, type WorkerState } from './lifecycle'
+import type { SideRunnerFactory } from './evaluate'
 import type { WorkloadSetup } from './protocol'
 import { trace } from './trace'
 
@@ -70,9 +71,21 @@ export class EnginePool {
     this.fork = opts.fork ?? ((p) => forkNode(p))
   }
 
-  /** A session on this pool's workers (the caller closes it). */
-  session(opts: Omit<SessionOptions, 'workers' | 'workerPath' | 'fork'>): WorkerSession {
-    return new WorkerSession({ ...opts, workers: this.workers, workerPath: this.workerPath, fork: this.fork })
+  /** A session on this pool's workers, or on fewer (`workers`; the caller closes it). */
+  session(opts: Omit<SessionOptions, 'workers' | 'workerPath' | 'fork'> & { workers?: number }): WorkerSession {
+    return new WorkerSession({ ...opts, workers: Math.min(this.workers, opts.workers ?? this.workers), workerPath: this.workerPath, fork: this.fork })
+  }
+
+  /** evaluate()'s whole-log work (the baseline's fidelity, the impact) on one worker of its own,
+   * one unit at a time; the campaign's cells keep the pool's workers. */
+  side(opts: Pick<SessionOptions, 'signal' | 'onWorkerCrash'> = {}): SideRunnerFactory {
+    return (setup) => {
+      const session = this.session({ ...opts, setup, workers: 1, cancelledMessage: 'the evaluation was cancelled' })
+      return {
+        run: async (unit) => (await session.run([unit]))[0],
+        close: () => session.close(),
+      }
+    }
   }
 
   /** Runs every cell (duplicates once) and returns the results keyed by cellKey, in cell order. */

@@ -18,6 +18,8 @@ import type { OnlineSpec, TraceRuns } from '../core/tune/online'
 import type { MixedOptions, Standardization } from '../core/tune/mixed'
 import type { Compat, MixedSpec } from '../core/sim/types'
 import type { MachineInputs } from '../core/cluster/model'
+import type { Calibration } from '../core/tune/calibrate'
+import type { Impact, RecommendedOrder } from '../core/tune/impact'
 import type { ResampleSpec } from '../core/tune/resample'
 import type { SplitSpec } from '../core/tune/split'
 import type { ImportOptions } from '../core/workload/import'
@@ -60,6 +62,12 @@ export type WorkUnit =
   | { kind: 'cell'; cell: CellSpec; campaign?: false }
   /** Trace `trace` of an online-selection emulation on the setup's whole log (emulateTrace). */
   | { kind: 'online-trace'; spec: OnlineSpec; trace: number }
+  /** The campaign's baseline on the setup's whole log against the recorded history
+   * (src/core/cluster/model.ts baselineFidelity): evaluate's `calibration`. */
+  | { kind: 'baseline-fidelity' }
+  /** Who gains and who loses under the recommended order (src/core/tune/impact.ts
+   * recommendationImpact) on the real weeks of the setup's split parts: evaluate's `impact`. */
+  | { kind: 'impact'; recommended: RecommendedOrder; maxWaitRatio: number | null }
   /** The feature standardization of a mixed search (featureStats) on the setup's train samples. */
   | { kind: 'mixed-stats' }
   /** The mean train objective of one mixed policy (trainObjective) on the setup's train samples. */
@@ -96,6 +104,8 @@ export type WorkUnit =
 export interface UnitResults {
   'cell': CellResult
   'online-trace': TraceRuns
+  'baseline-fidelity': Calibration | null
+  'impact': Impact | null
   'mixed-stats': Standardization
   'mixed-objective': number
   'walltimes-whatif': WhatIfOutcome

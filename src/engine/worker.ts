@@ -17,7 +17,8 @@ import { FileInputError, readLogs } from '../node/read-log'
 import { InputError } from '../core/workload/errors'
 import { prepare, type Prepared } from '../core/tune/prepare'
 import { runCell, type CellMachine } from '../core/tune/campaign'
-import { campaignMachine } from '../core/cluster/model'
+import { baselineFidelity, campaignMachine } from '../core/cluster/model'
+import { recommendationImpact } from '../core/tune/impact'
 import { emulateTrace } from '../core/tune/online'
 import { featureStats, trainObjective } from '../core/tune/mixed'
 import type { Workload } from '../core/workload/import'
@@ -46,6 +47,8 @@ let unitsFinished = 0
 let state: { workload: Workload; setup: WorkloadSetup; prepared: Prepared | null; trainWeeks: JobTable[] | null; machine: CellMachine | undefined; extremeBounds: Map<string, number> } | null = null
 /** The training part of the setup's log for 'learn-tuple' units, and the workload it was cut from. */
 let learnTrain: { of: Workload; jobs: JobTable } | null = null
+/** The setup's split parts for an 'impact' unit under a setup that does not prepare the weeks. */
+let splitOf: { of: Workload; split: ReturnType<typeof splitWorkload> } | null = null
 /** 'progress' of a unit other than a cell at most this often. */
 const UNIT_PROGRESS_MS = 200
 let chain: Promise<void> = Promise.resolve()
@@ -161,6 +164,12 @@ function compute(id: number, unit: Exclude<WorkUnit, { kind: 'import' | 'learn-f
         }
       }, unit.from)
       return { result, machineProcs: w.machineProcs, trainingJobs: train.count }
+    }
+    case 'baseline-fidelity': return baselineFidelity(w, state.machine, s.compat ?? 'none')
+    case 'impact': {
+      if (splitOf === null || splitOf.of !== w) splitOf = { of: w, split: state.prepared?.split ?? splitWorkload(w.jobs, w.machineProcs, s.split) }
+      const compat = s.compat ?? 'none'
+      return recommendationImpact(splitOf.split, w.machineProcs, unit.recommended, w, unit.maxWaitRatio, compat === 'none' ? {} : { compat }, state.machine)
     }
     case 'mixed-stats': return featureStats(trainWeeks(), w.machineProcs, s.compat ?? 'none')
     case 'mixed-objective': return trainObjective(trainWeeks(), w.machineProcs, fastSpec(unit.primary), { ...unit.options, compat: s.compat ?? 'none' }, state.prepared?.train.weights())

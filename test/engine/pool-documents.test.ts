@@ -13,7 +13,7 @@ import { cellKey, runCell, type CampaignSpec, type CellResult, type CellSpec } f
 import { prepare } from '../../src/core/tune/prepare'
 import { defaultVerdictOptions } from '../../src/core/tune/select'
 import { CellCache } from '../../src/engine/cache'
-import { evaluate, type CellRunner } from '../../src/engine/evaluate'
+import { evaluate, type CellRunner, type SideRunnerFactory } from '../../src/engine/evaluate'
 import { EnginePool } from '../../src/engine/pool'
 import type { WorkloadSetup } from '../../src/engine/protocol'
 import { readLogs } from '../../src/node/read-log'
@@ -51,20 +51,25 @@ const inProcess: CellRunner = async (setup: WorkloadSetup, cells: CellSpec[]) =>
   return out
 }
 
-const documentOf = async (runner: CellRunner) => JSON.stringify((await evaluate(request, runner, 'f'.repeat(64))).result)
+const documentOf = async (runner: CellRunner, side?: SideRunnerFactory) => JSON.stringify((await evaluate(request, runner, 'f'.repeat(64), undefined, side)).result)
 
 test('the result document is the same bytes with 1 and 2 workers, cached or not, and as computed in-process', async () => {
   const expected = await documentOf(inProcess)
   // The as-deployed run took place (a second runner call, on Slurm's scheduling): it is in the document.
-  const parsed = JSON.parse(expected) as { recommendation: { asDeployed: unknown } }
+  const parsed = JSON.parse(expected) as { recommendation: { asDeployed: unknown; impact: unknown }; calibration: unknown }
   expect(parsed.recommendation.asDeployed).toMatchObject({ same: false })
+  // The whole-log work ran too (in this process here, on a worker of its own below): KTH records its waits.
+  expect(parsed.calibration).toMatchObject({ spearman: expect.any(Number) })
+  expect(parsed.recommendation.impact).toMatchObject({ train: expect.anything(), test: expect.anything() })
   // 1 worker; then 2 workers filling a cache; then 2 workers reading every cell back from it (32 at a time).
   const cache = new CellCache(join(tmp, 'cache'))
-  for (const [workers, withCache, forks] of [[1, false, 2], [2, true, 4], [2, true, 0]] as const) {
+  // Each pooled run also forks one worker for the fidelity and the impact (pool.side), which then
+  // never run in this process.
+  for (const [workers, withCache, forks] of [[1, false, 3], [2, true, 5], [2, true, 1]] as const) {
     const { t, fork } = tracked()
     const pool = new EnginePool({ workers, workerPath, fork })
     const calls: number[] = []
-    const doc = await documentOf((setup, cells) => { calls.push(cells.length); return pool.run(setup, cells, withCache ? { cache } : {}) })
+    const doc = await documentOf((setup, cells) => { calls.push(cells.length); return pool.run(setup, cells, withCache ? { cache } : {}) }, pool.side())
     expect(doc).toBe(expected)
     expect(calls.length).toBe(2)
     expect(t.forks).toBe(forks)

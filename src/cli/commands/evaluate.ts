@@ -168,7 +168,7 @@ export async function evaluateCommand(argv: string[], io: Io): Promise<number> {
           onWorkerCrash: (c) => { progress.done(); io.err(`warning: ${c.message}\n`) },
           onWarning: (m) => { progress.done(); io.err(`warning: ${m}\n`) },
         })
-      }, sha, w)
+      }, sha, w, pool.side({ signal, onWorkerCrash: (c) => { progress.done(); io.err(`warning: ${c.message}\n`) } }))
     }, 'interrupted: finished cells are kept in the cache; run the same command again to resume.')
   } catch (e) {
     if (e instanceof InsufficientDataError || e instanceof MachineInputError || e instanceof ClusterConfigError || e instanceof ClusterJobsError) {

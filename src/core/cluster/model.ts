@@ -15,7 +15,8 @@ import { defaultScheduling, detectConfigKind, inferCluster, parseScontrol, parse
 import type { ClusterJobs, ClusterRun, ClusterScheduler, ClusterSimOptions, ClusterSpec, SchedulerKind, SlurmScheduling } from './types'
 import { deployOrder, deployedSiteFactorOf, type DeployContext, type DeployedOrder } from './deploy-order'
 import { applySlurmChange, type SlurmChange } from './slurm-family'
-import type { SimConfig } from '../sim/types'
+import type { Compat, SimConfig } from '../sim/types'
+import { simulate } from '../sim/easy'
 import { poolMachine, type MachineSummary } from '../tune/result'
 import { fidelity, FIDELITY_LIMITS, type Calibration } from '../tune/fidelity'
 
@@ -235,6 +236,15 @@ export function machineFidelity(log: MachineLog & { report?: FidelityReport }, m
     limits: fidelityLimits(log, m),
     simulated: m === null ? 'Simulated EASY-FCFS' : m.scheduler === 'slurm' ? (m.conf ? `Slurm as configured in ${m.conf.file}, simulated,` : 'Slurm\'s scheduling, simulated,') : 'Simulated EASY-FCFS on the nodes',
   })
+}
+
+/** The campaign's baseline (EASY-FCFS, or the site's configuration under --current-conf) on the
+ * whole log against the recorded history, or null when nothing is recorded. Seconds on a large log
+ * on nodes: the engine runs it in a worker ('baseline-fidelity' unit), never on the caller's thread. */
+export function baselineFidelity(w: MachineLog & { jobs: JobTable; machineProcs: number; report?: FidelityReport }, machine: ReturnType<typeof campaignMachine>, compat: Compat): Calibration | null {
+  const fcfs: SimConfig = { primary: 'FCFS', backfill: 'same', threshold: null }
+  if (machine === undefined) return machineFidelity(w, null, { start: simulate(w.jobs, w.machineProcs, fcfs, { compat }) })
+  return machineFidelity(w, machine.model, runOnMachine(machine.model, clusterJobs(machine.model, w.jobs), fcfs, machine.deploy, {}, machine.deployed))
 }
 
 /** A change of the site's own settings, as the export merges it into the given slurm.conf and
