@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest'
 import { flushPromises, mount, type VueWrapper } from '@vue/test-utils'
 import ClusterPanel from '../../src/renderer/src/components/ClusterPanel.vue'
+import ExportStep from '../../src/renderer/src/steps/ExportStep.vue'
 import { useWorkloadStore } from '../../src/renderer/src/stores/workload'
 import { useMachineStore, type MachineView } from '../../src/renderer/src/stores/machine'
 import { useCampaignStore } from '../../src/renderer/src/stores/campaign'
@@ -144,5 +145,18 @@ describe('the Cluster panel', () => {
     expect(machineReasons()).toHaveLength(1) // the result ran on the slurm.conf, not the log's own machine
     results.setResult(base)
     expect(machineReasons()).toEqual([])
+  })
+
+  it('the Export step merges into the slurm.conf the campaign ran on without asking for it again', async () => {
+    const base = makeResult()
+    useResultsStore().setResult({ ...base, machine: { ...base.machine, kind: 'cluster', scheduler: 'slurm', source: 'slurm.conf', conf: { file: 'site.conf', text: CONF, current: true } } })
+    const w = mount(ExportStep, { global: { plugins: [app.pinia] }, attachTo: document.body })
+    await flushPromises()
+    // No text sent: the back end merges into the result's machine.conf (core/export recordedConf).
+    expect(app.api.exportConfig).toHaveBeenCalledWith(expect.objectContaining({ kind: 'easytune-evaluation' }), 'slurm', { slurmVersion: '22.05' })
+    expect(w.find('[data-testid="recorded-conf"]').text()).toBe('Merged into site.conf, the slurm.conf the campaign ran on (give another file here to merge into it instead).')
+    await w.find('[data-testid="current-conf"]').setValue('ClusterName=other\n')
+    expect(w.find('[data-testid="recorded-conf"]').exists()).toBe(false)
+    w.unmount()
   })
 })
