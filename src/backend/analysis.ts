@@ -19,7 +19,7 @@ import type { MixedOptions } from '../core/tune/mixed'
 import { prepare } from '../core/tune/prepare'
 import { mixedJson, onlineJson } from '../core/tune/reports'
 import type { ImportOptions, Workload } from '../core/workload/import'
-import { mixedOnPool, onlineOnPool, predictedOrderOnPool, walltimesOnPool } from '../engine/analyses'
+import { machineOnPool, mixedOnPool, onlineOnPool, predictedOrderOnPool, walltimesOnPool } from '../engine/analyses'
 import { LearnCache, learnRegressionOnPool, learnTrialsOnPool } from '../engine/learn'
 import { FAMILY } from '../core/learn/family'
 import { learnJson } from '../core/learn/report'
@@ -29,6 +29,7 @@ import type { WorkloadSetup } from '../engine/protocol'
 import type { AnalysisEvent, AnalysisRequest, LearnProgressDetail } from '../shared/api'
 import { ApiInputError } from '../shared/errors'
 import { errorMessage } from './campaigns'
+import { machineInputsOf } from './machine'
 
 /** Progress events at most this often (the first, at 0, is always sent). */
 const PROGRESS_EVERY_MS = 200
@@ -41,6 +42,7 @@ export type AnalysisOptions =
   | { kind: 'walltimes' }
   | { kind: 'predicted-order'; threshold: number | null; historyDays: number }
   | { kind: 'learn'; config: TrialsConfig }
+  | { kind: 'machine' }
 
 /** Share of a learn analysis's progress bar given to the trials (the regression has the rest). */
 const LEARN_TRIALS_SHARE = 0.9
@@ -84,6 +86,14 @@ export function analysisPlan(req: AnalysisRequest, w: Omit<AnalysisWorkload, 'wo
       analysis: { kind: 'learn', config },
     }
   }
+  if (req.kind === 'machine') {
+    // The whole log on the chosen machine, as `easytune evaluate` with the matching flags builds it.
+    const machine = machineInputsOf(req.options)
+    return {
+      setup: { logPath: w.path, ...(w.paths ? { logPaths: w.paths } : {}), importOptions: w.importOptions, split: { kind: 'midpoint' }, resample: { method: 'none', weeks: 1, seed: DEFAULTS.seed.value }, tau: DEFAULT_TAU, prepare: false, ...(machine ? { machine } : {}) },
+      analysis: { kind: 'machine' },
+    }
+  }
   if (req.kind === 'walltimes') {
     return {
       setup: { logPath: w.path, ...(w.paths ? { logPaths: w.paths } : {}), importOptions: w.importOptions, split: { kind: 'midpoint' }, resample: { method: 'none', weeks: 1, seed: DEFAULTS.seed.value }, tau: DEFAULT_TAU, prepare: false },
@@ -123,7 +133,7 @@ export class AnalysisRunner {
   /** Starts the analysis on the engine pool and returns its id; one at a time (it takes the
    * machine's cores for minutes). */
   start(req: AnalysisRequest, w: AnalysisWorkload): string {
-    if (this.running.size > 0) throw new ApiInputError('an analysis (online selection, mixed policy, time-limits what-if, predicted-order fidelity or learning a policy) is already running: wait for it or cancel it first')
+    if (this.running.size > 0) throw new ApiInputError('an analysis (online selection, mixed policy, time-limits what-if, predicted-order fidelity, learning a policy or a machine\'s fidelity) is already running: wait for it or cancel it first')
     const analysisId = `a${randomBytes(9).toString('base64url')}`
     const abort = new AbortController()
     const done = this.run(analysisId, req, w, abort.signal)
@@ -195,6 +205,8 @@ export class AnalysisRunner {
       let doc: unknown
       if (analysis.kind === 'learn') {
         doc = await this.learn(pool, setup, analysis.config, w, signal, progress)
+      } else if (analysis.kind === 'machine') {
+        doc = await machineOnPool(pool, setup, { signal, onProgress: progress })
       } else if (analysis.kind === 'walltimes') {
         doc = await walltimesOnPool(pool, setup, w.workload.jobs, w.workload.machineProcs, { signal, onProgress: progress })
       } else if (analysis.kind === 'predicted-order') {

@@ -26,7 +26,7 @@ import { ApiInputError } from '../shared/errors'
 import { AnalysisRunner } from './analysis'
 import { timeLimitsView } from './timelimits'
 import { predictedOrderBundle } from './predicted'
-import { CampaignRunner, campaignSpec, verdictOptions } from './campaigns'
+import { CampaignRunner, evaluateRequest } from './campaigns'
 import { easytuneCommand, writeSlurmArray } from './slurm-array'
 import { RESULT_FILE } from './slurm-array-scripts'
 import { estimateCampaign, previewSplit, secondsPerJob } from './estimate'
@@ -272,7 +272,7 @@ export class Backend {
     try {
       const folder = await writeSlurmArray({
         dir, shards: options.shards, workers: options.cpusPerTask, command: easytuneCommand(), workerPath: this.opts.workerPath,
-        evaluate: { logPath: w.path, ...(w.paths ? { logPaths: w.paths } : {}), importOptions: w.importOptions, spec: campaignSpec(req), verdict: verdictOptions(req) },
+        evaluate: evaluateRequest(req, w),
       }, w.workload)
       const r = folder.plan.resources
       return { folder: folder.dir, cells: folder.plan.cells.length, shards: folder.plan.shards, cpusPerTask: r.cpusPerTask, memMB: r.memMB, timeMinutes: r.timeMinutes, submit: folder.submit, resultFile: join(folder.dir, RESULT_FILE) }

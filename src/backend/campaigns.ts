@@ -9,7 +9,8 @@ import type { ImportOptions, Workload } from '../core/workload/import'
 import { DEFAULTS } from '../core/defaults'
 import { defaultVerdictOptions, type VerdictOptions } from '../core/tune/select'
 import { CellCache } from '../engine/cache'
-import { evaluate, EvaluationError } from '../engine/evaluate'
+import { evaluate, EvaluationError, type EvaluateRequest } from '../engine/evaluate'
+import { machineInputsOf } from './machine'
 import { EnginePool, cellLabel, type ForkWorker } from '../engine/pool'
 import { FileInputError } from '../node/read-log'
 import type { CampaignEvent, CampaignRequest } from '../shared/api'
@@ -43,6 +44,13 @@ export function campaignSpec(req: CampaignRequest): CampaignSpec {
     ? presetCandidates(req.candidates.preset, req.thresholds)
     : req.candidates.list.map((c) => ({ primary: c.primary, backfill: c.backfill }))
   return { candidates, ...('preset' in req.candidates ? { preset: req.candidates.preset } : {}), thresholds: req.thresholds, split: req.split, resample: req.resample, objective: req.objective, tau: req.tau, compat: req.compat ?? DEFAULTS.compat.value }
+}
+
+/** What `easytune evaluate` is given for the campaign `req` on the workload: the log, the spec,
+ * the verdict's settings and the machine (the Cluster panel's choice, as its flags give it). */
+export function evaluateRequest(req: CampaignRequest, w: Pick<CampaignWorkload, 'path' | 'paths' | 'importOptions'>): EvaluateRequest {
+  const machine = machineInputsOf(req.machine)
+  return { logPath: w.path, ...(w.paths ? { logPaths: w.paths } : {}), importOptions: w.importOptions, spec: campaignSpec(req), verdict: verdictOptions(req), ...(machine ? { machine } : {}) }
 }
 
 /** The verdict's settings of a request (defaults filled in by the schema). */
@@ -84,7 +92,6 @@ export class CampaignRunner {
     const emit = (e: DistributiveOmit<CampaignEvent, 'campaignId'>) => {
       try { this.opts.emit({ campaignId, ...e } as CampaignEvent) } catch { /* a failing listener must not stop the run */ }
     }
-    const spec = campaignSpec(req)
     const objective = req.objective
     // Every cell gets one 'cell' event: computed ones when their worker is done, cached ones
     // when the pool returns (just before 'done').
@@ -104,7 +111,7 @@ export class CampaignRunner {
       const pool = new EnginePool({ workers: req.workers ?? undefined, workerPath: this.opts.workerPath, fork: this.opts.fork })
       const cache = this.opts.cacheDir ? new CellCache(this.opts.cacheDir) : undefined
       const { result } = await evaluate(
-        { logPath: w.path, ...(w.paths ? { logPaths: w.paths } : {}), importOptions: w.importOptions, spec, verdict: verdictOptions(req) },
+        evaluateRequest(req, w),
         async (setup, cells) => {
           // The first run is the campaign, shown live; the second (the recommendation as deployed
           // on Slurm, a few cells) is not a campaign's progress: it runs without cell or progress events.

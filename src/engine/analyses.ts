@@ -21,6 +21,7 @@ import { findWhatIf, WHATIF_SCENARIOS, whatIfFailed, whatIfOutcome, whatIfReport
 import type { SimJobs } from '../core/sim/types'
 import type { WalltimesWhatIf, WhatIfId, WhatIfOutcome } from '../core/predict/walltimes'
 import type { Workload } from '../core/workload/import'
+import type { MachineView } from './import'
 import { FIDELITY_REPLAYS, fidelityFrom, type PredictedOrderFidelity } from '../core/export/predicted-fidelity'
 
 export interface AnalysisRunOptions {
@@ -133,6 +134,24 @@ export async function predictedOrderOnPool(pool: EnginePool, setup: WorkloadSetu
       onDone: (k) => { share[k] = 1; report() },
     })
     return fidelityFrom(jobs, machineProcs, o.historyDays, o.threshold, setup.tau, replays)
+  } finally {
+    await session.close()
+  }
+}
+
+/** The Cluster panel's machine (src/backend/analysis.ts 'machine'): the setup's machine inputs
+ * built on a worker as a campaign's workers build them, and the baseline on the whole log there
+ * against the recorded history. `onProgress(fraction)`: the share of the log's jobs started. A
+ * configuration file that cannot be read fails the setup with the reader's words (file and line). */
+export async function machineOnPool(pool: EnginePool, setup: WorkloadSetup, opts: AnalysisRunOptions & { onProgress?: (fraction: number) => void } = {}): Promise<MachineView> {
+  const session = pool.session({ setup: { ...setup, prepare: false }, signal: opts.signal, cancelledMessage: 'the machine\'s fidelity was cancelled', onWorkerCrash: opts.onWorkerCrash })
+  try {
+    opts.onProgress?.(0)
+    const [view] = await session.run([{ kind: 'machine-view' as const }], {
+      onProgress: (_k, m) => { if (m.type === 'progress') opts.onProgress?.(m.samplesDone / Math.max(1, m.samples)) },
+      onDone: () => opts.onProgress?.(1),
+    })
+    return view!
   } finally {
     await session.close()
   }

@@ -10,7 +10,10 @@ import type { ImportOptions, Workload } from '../core/workload/import'
 import { FileInputError, readLogs, type ReadProgress } from '../node/read-log'
 import type { InspectData } from '../core/workload/inspect'
 import { hashLogFiles } from './log-hash'
-import { campaignMachine, clusterJobs, describeMachine, machineFidelity, runOnMachine } from '../core/cluster/model'
+import { baselineFidelity, campaignMachine, machineSummary } from '../core/cluster/model'
+import type { CellMachine } from '../core/tune/campaign'
+import type { MachineSummary } from '../core/tune/result'
+import type { Calibration } from '../core/tune/fidelity'
 
 export interface ImportedLog {
   workload: Workload
@@ -79,14 +82,25 @@ export async function importLogFile(path: string | readonly string[], options: I
   const inspect = inspectWorkload({ jobs, machineProcs, users: workload.users }, starts)
   // On the log's own machine (inferred when it names nodes or partitions), the baseline as the
   // evaluation will simulate it, against the recorded history (docs/CLUSTER.md §Fidelity).
-  const machine = jobs.count > 0 ? campaignMachine(undefined, workload) : undefined
-  if (machine) {
-    const run = runOnMachine(machine.model, clusterJobs(machine.model, jobs), { primary: 'FCFS', backfill: 'same', threshold: null }, machine.deploy, {}, machine.deployed)
-    inspect.machine = describeMachine(machine.model)
-    inspect.fidelity = machineFidelity(workload, machine.model, run)
-  } else {
-    inspect.machine = null
-    inspect.fidelity = jobs.count > 0 ? machineFidelity(workload, null, { start: starts }) : null
-  }
+  const view = machineView(workload, jobs.count > 0 ? campaignMachine(undefined, workload) : undefined, starts)
+  inspect.machine = view.machine.kind === 'cluster' ? view.machine.description : null
+  inspect.fidelity = view.fidelity
+  if (workload.qosNames && workload.qosNames.length > 0) inspect.qosNames = workload.qosNames.slice(0, 1000)
   return { workload, sha256: hash.value, inspect, simSeconds: best, readSeconds }
+}
+
+/** What machineView answers: the result's `machine` and the baseline's fidelity on it. */
+export interface MachineView { machine: MachineSummary; fidelity: Calibration | null }
+
+/** The machine a log runs on and the baseline's fidelity there (the Inspect step, and the Cluster
+ * panel's 'machine' analysis): the summary an evaluation's result carries (`machine`), and
+ * EASY-FCFS (or, under Slurm's scheduling, the site's configuration) on the whole log against the
+ * recorded history, as evaluate's calibration computes it. `starts`: the single pool's EASY-FCFS
+ * start times when already simulated; `onCheck(started)` is called every few hundred event times
+ * and stops the run when it answers true. */
+export function machineView(w: Workload, machine: CellMachine | undefined, starts?: Float64Array, onCheck?: (started: number) => boolean): MachineView {
+  return {
+    machine: machineSummary(machine?.model ?? null, w.machineProcs, w.report.machine.source),
+    fidelity: w.jobs.count === 0 ? null : baselineFidelity(w, machine, 'none', { ...(starts ? { starts } : {}), ...(onCheck ? { onCheck } : {}) }),
+  }
 }

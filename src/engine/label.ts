@@ -27,6 +27,7 @@ export function unitLabel(u: WorkUnit): string {
     case 'prediction-triple': return u.triple
     case 'learn-tuple': return `tuple ${u.tuple + 1}`
     case 'learn-fit': return `functions ${u.from + 1}–${u.to}`
+    case 'machine-view': return 'machine'
     case 'import': return u.options.name ?? u.path
   }
 }
@@ -45,6 +46,7 @@ export function unitName(u: WorkUnit): string {
     case 'prediction-triple': return `prediction triple ${unitLabel(u)}`
     case 'learn-tuple': return `the learning trials of ${unitLabel(u)}`
     case 'learn-fit': return `the regression of ${unitLabel(u)} of ℱ`
+    case 'machine-view': return 'the baseline on the chosen machine'
     case 'import': return `the import of ${unitLabel(u)}`
   }
 }

@@ -23,7 +23,7 @@ import type { Impact, RecommendedOrder } from '../core/tune/impact'
 import type { ResampleSpec } from '../core/tune/resample'
 import type { SplitSpec } from '../core/tune/split'
 import type { ImportOptions } from '../core/workload/import'
-import type { ImportedLog } from './import'
+import type { ImportedLog, MachineView } from './import'
 import type { WhatIfId, WhatIfOutcome } from '../core/predict/walltimes'
 import type { FidelityReplay, FidelityReplayId } from '../core/export/predicted-fidelity'
 import type { PredictionCampaignOptions, TripleMetrics } from '../core/predict/campaign'
@@ -94,6 +94,9 @@ export type WorkUnit =
   /** Members [from, to) of ℱ (src/core/learn/family.ts FAMILY) fitted to the usable samples of the
    * trials (src/core/learn/regression.ts fitSlice): no setup needed; src/engine/learn.ts. */
   | { kind: 'learn-fit'; samples: ScoreSample[]; from: number; to: number }
+  /** The setup's machine (its `machine` inputs, or the log's own) and the baseline's fidelity
+   * there on the whole log (read, not split: `prepare: false`): src/engine/import.ts machineView. */
+  | { kind: 'machine-view' }
   /** A whole import (src/engine/import.ts): no setup needed. `options.name` is the name the
    * report shows. */
   /** `paths`: a log kept as several files, read as one (path is then the first); `names`: those
@@ -114,6 +117,7 @@ export interface UnitResults {
   /** The tuple, with the machine size and training jobs it was drawn from. */
   'learn-tuple': LearnTupleAnswer
   'learn-fit': FittedSlice
+  'machine-view': MachineView
   /** The workload's typed arrays arrive as copies (structured clone). */
   'import': ImportedLog
 }

@@ -26,7 +26,7 @@ import type { JobTable } from '../core/workload/types'
 import type { PolicySpec } from '../core/sim/types'
 import type { ToWorker, UnitResult, WorkloadSetup, WorkUnit } from './protocol'
 import { EASY_ID, extremeBound, findTriple, simulateTriple, tripleMetrics, type PredictionCampaignOptions, type TripleRun } from '../core/predict/campaign'
-import { importLogFile } from './import'
+import { importLogFile, machineView } from './import'
 import { workerPort } from './port'
 import { cellLabel } from './label'
 import { ProgressReporter } from './progress'
@@ -170,6 +170,14 @@ function compute(id: number, unit: Exclude<WorkUnit, { kind: 'import' | 'learn-f
       if (splitOf === null || splitOf.of !== w) splitOf = { of: w, split: state.prepared?.split ?? splitWorkload(w.jobs, w.machineProcs, s.split) }
       const compat = s.compat ?? 'none'
       return recommendationImpact(splitOf.split, w.machineProcs, unit.recommended, w, unit.maxWaitRatio, compat === 'none' ? {} : { compat }, state.machine)
+    }
+    case 'machine-view': {
+      let last = Date.now()
+      return machineView(w, state.machine, undefined, (started) => {
+        const now = Date.now()
+        if (now - last >= UNIT_PROGRESS_MS) { last = now; port.post({ type: 'progress', id, samplesDone: started, samples: w.jobs.count }) }
+        return false
+      })
     }
     case 'mixed-stats': return featureStats(trainWeeks(), w.machineProcs, s.compat ?? 'none')
     case 'mixed-objective': return trainObjective(trainWeeks(), w.machineProcs, fastSpec(unit.primary), { ...unit.options, compat: s.compat ?? 'none' }, state.prepared?.train.weights())

@@ -7,7 +7,7 @@ import type { ImportReport } from '../core/workload/import'
 import type { EvaluationResult } from '../core/tune/result'
 import type { InspectData } from '../core/workload/inspect'
 import type { WalltimesReport } from '../core/predict/walltimes'
-import type { AnalysisRequestSchema, LearnAnalysisOptionsSchema, LearnedStateSchema, CampaignRequestSchema, CampaignSettingsSchema, CandidateSchema, ImportOptionsSchema, ImportTrackingSchema, LogSourceSchema, MixedAnalysisOptionsSchema, OnlineAnalysisOptionsSchema, PredictedExportOptionsSchema, PredictedOrderOptionsSchema, ProjectStateSchema, SlurmArrayOptionsSchema } from './schemas'
+import type { AnalysisRequestSchema, MachineChoiceSchema, LearnAnalysisOptionsSchema, LearnedStateSchema, CampaignRequestSchema, CampaignSettingsSchema, CandidateSchema, ImportOptionsSchema, ImportTrackingSchema, LogSourceSchema, MixedAnalysisOptionsSchema, OnlineAnalysisOptionsSchema, PredictedExportOptionsSchema, PredictedOrderOptionsSchema, ProjectStateSchema, SlurmArrayOptionsSchema } from './schemas'
 
 export type { InspectData } from '../core/workload/inspect'
 export type { WalltimesGroup, WalltimesReport, WalltimesWhatIf, WhatIfOutcome } from '../core/predict/walltimes'
@@ -23,6 +23,8 @@ export type ImportOptionsDto = z.output<typeof ImportOptionsSchema>
 export type ImportTracking = z.output<typeof ImportTrackingSchema>
 export type CandidateDto = z.output<typeof CandidateSchema>
 export type CampaignRequest = z.output<typeof CampaignRequestSchema>
+/** The machine a campaign runs on, as the Inspect step's Cluster panel chooses it. */
+export type MachineChoice = z.output<typeof MachineChoiceSchema>
 export type SlurmArrayOptions = z.output<typeof SlurmArrayOptionsSchema>
 export type CampaignSettings = z.output<typeof CampaignSettingsSchema>
 export type OnlineAnalysisOptions = z.output<typeof OnlineAnalysisOptionsSchema>

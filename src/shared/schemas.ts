@@ -110,6 +110,38 @@ export const ThresholdSchema = z.number().nullable().superRefine((t, ctx) => {
   if (problem) ctx.addIssue({ code: 'custom', message: problem })
 })
 
+/** Most QOS priorities the Cluster panel takes (far above any site's QOS list). */
+export const MAX_QOS_PRIORITIES = 1000
+/** QOS priorities by name (`--qos-priority name=value,…`: Slurm keeps them in its database):
+ * the names and whole numbers the CLI's qosPriorities accepts (src/cli/machine-args.ts). */
+export const QosPrioritySchema = z.record(z.string(), int(0, 4294967295)).superRefine((r, ctx) => {
+  const names = Object.keys(r)
+  if (names.length > MAX_QOS_PRIORITIES) { ctx.addIssue({ code: 'custom', message: `must list at most ${MAX_QOS_PRIORITIES} QOS`, abort: true }); return }
+  for (const k of names) if (!/^[A-Za-z0-9_.-]{1,64}$/.test(k)) ctx.addIssue({ code: 'custom', message: `has "${k.slice(0, 40)}", which is not a QOS name (letters, digits, "_", "." or "-", at most 64)` })
+})
+/** A configuration file the Cluster panel took (picked, uploaded or pasted): its name, which the
+ * machine's description and the result's `machine.conf` record, and its text. */
+export const ConfTextSchema = z.strictObject({
+  name: FileNameSchema,
+  text: z.string().min(1, 'is empty').max(MAX_CONF_CHARS, `must be a file of at most ${MAX_CONF_CHARS} characters`),
+})
+const machineTuning = {
+  /** Which scheduling runs on the machine: the research's EASY, or Slurm's own; absent = the
+   * default (Slurm's own with the current slurm.conf, EASY otherwise). */
+  scheduler: z.enum(['easy', 'slurm']).optional(),
+  qosPriority: QosPrioritySchema.optional(),
+}
+/** The machine a campaign runs on (the Inspect step's Cluster panel; docs/CLUSTER.md §Inputs):
+ * inferred from the log (the CLI without a machine flag), a machine file (a slurm.conf with an
+ * optional gres.conf, or scontrol output: --cluster), or the site's slurm.conf as it runs today
+ * (the machine and Slurm's scheduling, the baseline being that configuration: --current-conf).
+ * Absent (older project files and requests) = inferred. */
+export const MachineChoiceSchema = z.discriminatedUnion('source', [
+  z.strictObject({ source: z.literal('inferred'), ...machineTuning }),
+  z.strictObject({ source: z.literal('file'), file: ConfTextSchema, gres: ConfTextSchema.optional(), ...machineTuning }),
+  z.strictObject({ source: z.literal('current'), file: ConfTextSchema, gres: ConfTextSchema.optional(), ...machineTuning }),
+], { error: 'must be inferred, file or current' })
+
 /** The campaign's settings (what a project file keeps besides the workload and the split). */
 export const CampaignSettingsShape = {
   resample: z.strictObject({ method: z.enum(RESAMPLE_METHODS as [string, ...string[]]) as z.ZodType<(typeof RESAMPLE_METHODS)[number]>, weeks: int(1, MAX_WEEKS), seed }),
@@ -134,6 +166,8 @@ export const CampaignSettingsShape = {
   /** Engine workers; null = default (cores − 1). */
   workers: int(1, MAX_WORKERS).nullable(),
   compat,
+  /** The machine (the Inspect step's Cluster panel); absent = inferred from the log. */
+  machine: MachineChoiceSchema.optional(),
 }
 export const CampaignSettingsSchema = z.strictObject(CampaignSettingsShape)
 export const CampaignRequestSchema = z.strictObject({ workloadId: IdSchema, split: SplitSchema, ...CampaignSettingsShape })
@@ -202,7 +236,9 @@ export const AnalysisRequestSchema = z.discriminatedUnion('kind', [
   z.strictObject({ workloadId: IdSchema, kind: z.literal('predicted-order'), options: PredictedOrderOptionsSchema }),
   /** `split`: the wizard's train/test split (the tuples are drawn from its training part). */
   z.strictObject({ workloadId: IdSchema, kind: z.literal('learn'), options: LearnAnalysisOptionsSchema, split: SplitSchema }),
-], { error: 'must be online, mixed, walltimes, predicted-order or learn' })
+  /** The Cluster panel's machine: its summary and the baseline's fidelity against the recorded history. */
+  z.strictObject({ workloadId: IdSchema, kind: z.literal('machine'), options: MachineChoiceSchema }),
+], { error: 'must be online, mixed, walltimes, predicted-order, learn or machine' })
 
 // ---------------------------------------------------------------- result and project documents
 

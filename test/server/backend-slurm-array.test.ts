@@ -47,6 +47,18 @@ describe('Backend.writeSlurmArrayIn', () => {
     if (done.kind === 'done') expect(merged).toEqual(JSON.parse(JSON.stringify(done.result)))
   }, 180_000)
 
+  it('writes the machine the Cluster panel chose into the plan, as evaluate --current-conf would (its Slurm settings among the cells)', async () => {
+    const text = 'SelectType=select/cons_tres\nSelectTypeParameters=CR_CPU\nPriorityType=priority/multifactor\nPriorityWeightAge=100\nSchedulerType=sched/backfill\nNodeName=k[001-100] CPUs=1\nPartitionName=sp2 Nodes=k[001-100] Default=YES\n'
+    const dir = join(tmp.dir, 'plan-machine')
+    const w = await backend.writeSlurmArrayIn(dir, request(sample.id, { machine: { source: 'current', file: { name: 'site.conf', text } } }), { shards: 2, cpusPerTask: 1 })
+    const plan = JSON.parse(readFileSync(join(dir, 'plan.json'), 'utf8')) as { setup: { machine: unknown }; request: { machine: unknown } }
+    expect(plan.setup.machine).toEqual({ slurmConf: { file: 'site.conf', text, current: true } })
+    expect(plan.request.machine).toEqual(plan.setup.machine)
+    // More than the 12 cells of the same campaign on the log's own machine: the site's own settings
+    // (bf_*, PriorityMaxAge, PriorityWeightAge…) are candidates under the configuration that runs today.
+    expect(w.cells).toBeGreaterThan(12)
+  }, 60_000)
+
   it('refuses in words a campaign of fewer cells than tasks, and an unknown workload', async () => {
     await expect(backend.writeSlurmArrayIn(join(tmp.dir, 'many'), request(sample.id), { shards: 13, cpusPerTask: 1 })).rejects.toThrow(ApiInputError)
     await expect(backend.writeSlurmArrayIn(join(tmp.dir, 'many'), request(sample.id), { shards: 13, cpusPerTask: 1 })).rejects.toThrow('this campaign has 12 cells: it cannot be split into 13 shards (at most 12)')

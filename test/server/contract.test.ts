@@ -52,7 +52,7 @@ describe('API argument schemas', () => {
     expect(ok('startAnalysis', [online])).toEqual([online])
     expect(ok('startAnalysis', [mixed])).toEqual([mixed])
     const bad = (req: unknown, re: RegExp) => rejects('startAnalysis', [req], re)
-    bad({ ...online, kind: 'evaluate' }, /startAnalysis: request's kind must be online, mixed, walltimes, predicted-order or learn/)
+    bad({ ...online, kind: 'evaluate' }, /startAnalysis: request's kind must be online, mixed, walltimes, predicted-order, learn or machine/)
     // The Time limits what-if: nothing to choose (yet), so any option is refused, and the workload id is checked like the others.
     const walltimes = { workloadId: 'w1', kind: 'walltimes', options: {} }
     expect(ok('startAnalysis', [walltimes])).toEqual([walltimes])
@@ -227,5 +227,36 @@ describe('API argument schemas', () => {
     expect(() => parseProjectText('{"version":3}')).toThrow(/the project's version must be 1/)
     // Fields are only ever added within a schema version: a newer result still passes.
     expect(ok('generateReport', [{ ...result, addedLater: { x: 1 }, log: { ...result.log, alsoNew: true } }])[0]).toMatchObject({ addedLater: { x: 1 } })
+  })
+})
+
+describe('the Cluster panel\'s machine choice (MachineChoiceSchema)', () => {
+  const conf = { name: 'slurm.conf', text: 'NodeName=n[1-4] CPUs=8\nPartitionName=p Nodes=n[1-4] Default=YES\n' }
+  it('is accepted in a campaign, a machine analysis and a project, and absent in older project files', () => {
+    const machine = { source: 'current', file: conf, gres: { name: 'gres.conf', text: 'NodeName=n1 Name=gpu Count=2\n' }, scheduler: 'slurm', qosPriority: { normal: 10, high: 4294967295 } }
+    expect((ok('startCampaign', [request('w1', { machine: machine as never })]) as [{ machine: unknown }])[0].machine).toEqual(machine)
+    expect(ok('startAnalysis', [{ workloadId: 'w1', kind: 'machine', options: { source: 'inferred' } }])).toEqual([{ workloadId: 'w1', kind: 'machine', options: { source: 'inferred' } }])
+    const p = projectState()
+    expect(parseProjectText(JSON.stringify(p)).campaign.machine).toBeUndefined()
+    expect(parseProjectText(JSON.stringify({ ...p, campaign: { ...p.campaign, machine } })).campaign.machine).toEqual(machine)
+  })
+  it('refuses hostile input: unknown sources, oversized or empty files, paths as names, wrong types, bad QOS', () => {
+    const bad = (machine: unknown, re: RegExp) => rejects('startCampaign', [{ ...request('w1'), machine }], re)
+    bad({ source: 'path', file: conf }, /machine\.source must be inferred, file or current/)
+    bad({ source: 'file' }, /machine\.file must be an object \(it is missing\)/)
+    bad({ source: 'file', file: { name: 'slurm.conf', text: 'x'.repeat(2_000_001) } }, /machine\.file\.text must be a file of at most 2000000 characters/)
+    bad({ source: 'file', file: { name: 'slurm.conf', text: '' } }, /machine\.file\.text is empty/)
+    bad({ source: 'current', file: { name: '/etc/slurm/slurm.conf', text: conf.text } }, /machine\.file\.name must be a plain file name/)
+    bad({ source: 'current', file: { name: '..', text: conf.text } }, /machine\.file\.name must be a plain file name/)
+    bad({ source: 'current', file: { ...conf, path: '/etc/passwd' } }, /unknown field "path"/)
+    bad({ source: 'current', file: { name: 'slurm.conf', text: 42 } }, /machine\.file\.text must be a text, got 42/)
+    bad({ source: 'inferred', scheduler: 'pbs' }, /machine\.scheduler must be one of easy, slurm/)
+    bad({ source: 'inferred', qosPriority: { normal: -1 } }, /qosPriority\.normal must be at least 0/)
+    bad({ source: 'inferred', qosPriority: { normal: 4294967296 } }, /must be at most 4294967295/)
+    bad({ source: 'inferred', qosPriority: { normal: 1.5 } }, /must be a whole number/)
+    bad({ source: 'inferred', qosPriority: { 'no spaces': 1 } }, /qosPriority has "no spaces", which is not a QOS name/)
+    bad({ source: 'inferred', qosPriority: Object.fromEntries(Array.from({ length: 1001 }, (_, i) => [`q${i}`, 1])) }, /at most 1000 QOS/)
+    rejects('startCampaign', [JSON.parse(`{"workloadId":"w1","machine":{"source":"inferred","qosPriority":{"__proto__":1}}}`)], /forbidden key "__proto__"/)
+    rejects('startAnalysis', [{ workloadId: 'w1', kind: 'machine', options: { source: 'file', file: conf, extra: 1 } }], /unknown field "extra"/)
   })
 })

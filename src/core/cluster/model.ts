@@ -240,11 +240,15 @@ export function machineFidelity(log: MachineLog & { report?: FidelityReport }, m
 
 /** The campaign's baseline (EASY-FCFS, or the site's configuration under --current-conf) on the
  * whole log against the recorded history, or null when nothing is recorded. Seconds on a large log
- * on nodes: the engine runs it in a worker ('baseline-fidelity' unit), never on the caller's thread. */
-export function baselineFidelity(w: MachineLog & { jobs: JobTable; machineProcs: number; report?: FidelityReport }, machine: ReturnType<typeof campaignMachine>, compat: Compat): Calibration | null {
+ * on nodes: the engine runs it in a worker ('baseline-fidelity' and 'machine-view' units), never on
+ * the caller's thread. `starts`: the single pool's EASY-FCFS starts when already simulated (the
+ * import's own run); `onCheck` as the simulators' (progress, and true to stop). */
+export function baselineFidelity(w: MachineLog & { jobs: JobTable; machineProcs: number; report?: FidelityReport }, machine: ReturnType<typeof campaignMachine>, compat: Compat,
+  o: { starts?: Float64Array; onCheck?: (started: number) => boolean } = {}): Calibration | null {
   const fcfs: SimConfig = { primary: 'FCFS', backfill: 'same', threshold: null }
-  if (machine === undefined) return machineFidelity(w, null, { start: simulate(w.jobs, w.machineProcs, fcfs, { compat }) })
-  return machineFidelity(w, machine.model, runOnMachine(machine.model, clusterJobs(machine.model, w.jobs), fcfs, machine.deploy, {}, machine.deployed))
+  const check = o.onCheck ? { onCheck: o.onCheck, checkEvery: 256 } : {}
+  if (machine === undefined) return machineFidelity(w, null, { start: o.starts ?? simulate(w.jobs, w.machineProcs, fcfs, { compat, ...check }) })
+  return machineFidelity(w, machine.model, runOnMachine(machine.model, clusterJobs(machine.model, w.jobs), fcfs, machine.deploy, check, machine.deployed))
 }
 
 /** A change of the site's own settings, as the export merges it into the given slurm.conf and

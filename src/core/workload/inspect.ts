@@ -27,6 +27,9 @@ export interface InspectData {
   /** The baseline on that machine against the recorded history (docs/CLUSTER.md §Fidelity);
    * absent or null when the log records no waits. */
   fidelity?: Calibration | null
+  /** The QOS names the log's jobs ran under (sacct, jobcomp), at most 1,000: the Cluster panel
+   * asks their priorities (Slurm keeps them in its database); absent when the log has none. */
+  qosNames?: string[]
 }
 
 const WEEK = 604800

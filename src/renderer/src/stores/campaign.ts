@@ -2,7 +2,7 @@
 // and the running campaign (progress, partial cells) as a reducer over the back end's events.
 import { defineStore, getActivePinia } from 'pinia'
 import { computed, ref, shallowRef } from 'vue'
-import type { CampaignEstimate, CampaignEvent, CampaignRequest, CandidateDto } from '../../../shared/api'
+import type { CampaignEstimate, CampaignEvent, CampaignRequest, CandidateDto, MachineChoice } from '../../../shared/api'
 import type { SplitSpec } from '../../../core/tune/split'
 import type { Objective, PresetId } from '../../../core/tune/campaign'
 import { presetCandidates } from '../../../core/tune/presets'
@@ -14,6 +14,7 @@ import { errorMessage, useApi } from '../apiRef'
 import { initialRun, isActive, reduceRun, type RunState } from './campaignReducer'
 import type { ResampleSettings } from './split'
 import { useResultsStore } from './results'
+import { useMachineStore } from './machine'
 
 export type Preset = PresetId | 'custom'
 
@@ -101,6 +102,7 @@ export const useCampaignStore = defineStore('campaign', () => {
     if (!(minGain.value >= 0 && minGain.value <= 1)) out.push('The minimum gain must be between 0% and 100%.')
     if (!(confidence.value >= 0.5 && confidence.value < 1)) out.push('The confidence must be at least 50% and below 100%.')
     if (!(Number.isInteger(minWeeks.value) && minWeeks.value >= 2)) out.push('The minimum number of weeks must be a whole number of at least 2.')
+    for (const p of useMachineStore().problems) out.push(`Cluster (Inspect step): ${p}`)
     return out
   })
   const running = computed(() => isActive(run.value))
@@ -110,7 +112,13 @@ export const useCampaignStore = defineStore('campaign', () => {
       workloadId, split: { ...split }, resample: { ...resample }, candidates: candidatesSpec.value,
       thresholds: [...thresholds.value], objective: objective.value, tau: tau.value, maxWaitRatio: maxWaitRatio.value, workers: workers.value,
       minGain: minGain.value, confidence: confidence.value, minWeeks: minWeeks.value, criterion: criterion.value,
+      ...machineOf(),
     }
+  }
+  /** The Cluster panel's machine, when it is not the log's own with its defaults. */
+  function machineOf(): { machine?: MachineChoice } {
+    const m = useMachineStore().choice
+    return m ? { machine: JSON.parse(JSON.stringify(m)) as MachineChoice } : {}
   }
 
   async function refreshEstimate(req: CampaignRequest): Promise<void> {

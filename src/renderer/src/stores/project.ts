@@ -1,5 +1,6 @@
 // The whole wizard as one ProjectState (the project file and the autosave) and back.
-import type { ProjectState, WorkloadSummary } from '../../../shared/api'
+import type { MachineChoice, ProjectState, WorkloadSummary } from '../../../shared/api'
+import { useMachineStore } from './machine'
 import { useWorkloadStore } from './workload'
 import { useSplitStore, DEFAULT_RESAMPLE } from './split'
 import { DEFAULTS } from '../../../core/defaults'
@@ -9,7 +10,7 @@ import { stepIndex, useWizardStore } from './wizard'
 import { useLearnStore } from './learn'
 
 export function toProject(): ProjectState {
-  const w = useWorkloadStore(), s = useSplitStore(), c = useCampaignStore(), r = useResultsStore(), z = useWizardStore()
+  const w = useWorkloadStore(), s = useSplitStore(), c = useCampaignStore(), r = useResultsStore(), z = useWizardStore(), m = useMachineStore()
   const log = w.summary ? { name: w.summary.name, sha256: w.summary.sha256 } : w.expectedLog
   return {
     version: 1,
@@ -20,6 +21,7 @@ export function toProject(): ProjectState {
       resample: { ...s.resample }, candidates: JSON.parse(JSON.stringify(c.candidatesSpec)), thresholds: [...c.thresholds],
       objective: c.objective, tau: c.tau, maxWaitRatio: c.maxWaitRatio, workers: c.workers,
       minGain: c.minGain, confidence: c.confidence, minWeeks: c.minWeeks, criterion: c.criterion,
+      ...(m.choice ? { machine: JSON.parse(JSON.stringify(m.choice)) as MachineChoice } : {}),
     },
     result: r.result,
     step: z.step,
@@ -38,6 +40,7 @@ export function fromProject(p: ProjectState, workload: WorkloadSummary | null): 
   s.resample = { ...DEFAULT_RESAMPLE, ...p.campaign.resample }
   s.preview = null
   c.restore(p.campaign)
+  useMachineStore().restore(p.campaign.machine)
   r.setResult(p.result)
   useLearnStore().restore(p.learned)
   z.restore(stepIndex(p.step, p.stepId))

@@ -8,7 +8,8 @@ import { formatThreshold } from '../../../core/util/duration'
 import { candidateSetNote } from '../../../core/tune/campaign'
 import { pct, times, duration, int } from '../format'
 import { errorMessage } from '../apiRef'
-import { staleReasons } from './staleness'
+import { staleReasons, type CurrentInputs } from './staleness'
+import { useMachineStore } from './machine'
 import { useWorkloadStore } from './workload'
 import { useSplitStore } from './split'
 import { useCampaignStore } from './campaign'
@@ -59,6 +60,14 @@ export function normalizeResult(r: EvaluationResult): EvaluationResult {
   return typeof r.recommended === 'number' ? r : { ...r, recommended: 0 }
 }
 
+/** The Cluster panel's machine as staleness compares it (the file as the request names it). */
+function machineNow(): CurrentInputs['machine'] {
+  const m = useMachineStore()
+  const c = m.choice
+  const file = c && c.source !== 'inferred' ? c.file : null
+  return { source: c?.source ?? 'inferred', name: file?.name ?? null, text: file?.text ?? null, scheduler: m.scheduler }
+}
+
 export const useResultsStore = defineStore('results', () => {
   const result = shallowRef<EvaluationResult | null>(null)
   const extras = shallowRef<Extras>({ online: null, mixed: null })
@@ -76,6 +85,7 @@ export const useResultsStore = defineStore('results', () => {
       split: s.spec, resample: s.resample, objective: c.objective, tau: c.tau, thresholds: c.thresholds,
       candidates: c.expandedCandidates, maxWaitRatio: c.maxWaitRatio,
       verdict: { minGain: c.minGain, confidence: c.confidence, minWeeks: c.minWeeks, criterion: c.criterion },
+      machine: machineNow(),
     })
   })
   const stale = computed(() => staleBecause.value.length > 0)

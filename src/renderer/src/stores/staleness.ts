@@ -21,6 +21,23 @@ export interface CurrentInputs {
   maxWaitRatio: number | null
   /** The verdict's settings (compared only with results that record them: schema 2). */
   verdict?: { minGain: number; confidence: number; minWeeks: number; criterion: string }
+  /** The Cluster panel's machine: where it comes from, the file's name and text, the scheduling
+   * (compared with results that record their machine: schema 3). QOS priorities are not recorded
+   * in a result, so a change of them alone is not seen here. */
+  machine?: { source: 'inferred' | 'file' | 'current'; name: string | null; text: string | null; scheduler: 'easy' | 'slurm' }
+}
+
+/** Does the machine the result ran on differ from the chosen one? */
+function machineDiffers(r: EvaluationResult, now: NonNullable<CurrentInputs['machine']>): boolean {
+  const m = (r as { machine?: EvaluationResult['machine'] }).machine
+  if (!m) return now.source !== 'inferred' || now.scheduler !== 'easy'
+  if (m.scheduler !== now.scheduler) return true
+  const conf = m.conf ?? null
+  switch (now.source) {
+    case 'inferred': return conf !== null || (m.kind === 'cluster' && m.source !== 'inferred')
+    case 'file': return conf !== null || m.kind !== 'cluster' || m.source === 'inferred' || !m.description.endsWith(`from ${now.name ?? ''}`)
+    case 'current': return conf === null || !conf.current || conf.file !== now.name || conf.text !== now.text
+  }
 }
 
 /** EASY-P-P is EASY-P with the same backfill order: both spellings are the same candidate. */
@@ -55,5 +72,6 @@ export function staleReasons(r: EvaluationResult, now: CurrentInputs): string[] 
   if (now.verdict && v.minGain !== undefined && (now.verdict.minGain !== v.minGain || now.verdict.confidence !== v.confidence || now.verdict.minWeeks !== v.minWeeks || (v.criterion !== undefined && now.verdict.criterion !== v.criterion))) {
     out.push('the minimum gain, confidence, minimum weeks or criterion changed')
   }
+  if (now.machine && machineDiffers(r, now.machine)) out.push('the machine or its scheduling (Cluster, Inspect step) changed')
   return out
 }
