@@ -107,7 +107,10 @@ export class ParallelImporter {
     return this.splitter !== null
   }
 
+  /** Rejects (throws) with the first bad chunk's error as soon as that chunk is merged: a line
+   * refused early in a big log stops the read there, not after the whole file. */
   feed(chunk: Uint8Array): Promise<void> | void {
+    if (this.failure !== null) throw this.failure
     if (chunk.length === 0) return
     if (this.fed === 0) checkText(chunk)
     this.fed += chunk.length
@@ -157,6 +160,7 @@ export class ParallelImporter {
 
   private async dispatch(chunks: Uint8Array[]): Promise<void> {
     for (const bytes of chunks) {
+      if (this.failure !== null) throw this.failure // stop sending: the log is refused
       const first = this.results.length === 0
       const done = this.workers === 0 ? Promise.resolve(parseHere(bytes, first)) : this.send(bytes, first)
       this.tail = this.tail.then(() => done).then((s) => this.merge(s))
@@ -165,6 +169,8 @@ export class ParallelImporter {
       const inFlight = this.workers * 2
       if (this.workers > 0 && this.results.length > inFlight) await this.results[this.results.length - 1 - inFlight]
     }
+    if (this.workers === 0) await this.tail // chunks parsed here: merged before the next piece
+    if (this.failure !== null) throw this.failure
   }
 
   /** Merges the next chunk in file order; the first failure is kept (its line moved by the lines before) and later chunks ignored. */
