@@ -3,7 +3,7 @@
 // bundle speaks the engine protocol: the first thing it says is 'ready'. The parse worker ships
 // beside it, and the engine worker's big SWF imports use it.
 import { execFileSync, fork } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -14,7 +14,9 @@ import { requireData } from '../support/data'
 describe('electron-vite build', () => {
   it('builds every bundle, the engine worker starts and reports ready, and parses a big SWF log with the shipped parse worker', async (ctx) => {
     // A private output folder: other suites read out/ while this one runs.
-    const out = join(mkdtempSync(join(tmpdir(), 'easytune-evb-')), 'out')
+    const tmp = mkdtempSync(join(tmpdir(), 'easytune-evb-'))
+    ctx.onTestFinished(() => rmSync(tmp, { recursive: true, force: true }))
+    const out = join(tmp, 'out')
     execFileSync(process.execPath, ['node_modules/electron-vite/bin/electron-vite.js', 'build', '--outDir', out, '--logLevel', 'warn'], { stdio: 'pipe' })
     for (const f of ['main/index.js', 'main/engine-worker.js', 'preload/index.cjs', 'renderer/index.html']) expect(existsSync(join(out, f)), f).toBe(true)
     execFileSync(process.execPath, ['--check', join(out, 'main/index.js')])
