@@ -17,6 +17,8 @@ export default defineConfig({
         input: {
           index: resolve('src/main/index.ts'),
           'engine-worker': resolve('src/engine/worker.ts'),
+          // The parse thread of a big SWF log's import (src/node/parse-parallel.ts finds it beside the engine worker).
+          'parse-worker': resolve('src/node/parse-worker.ts'),
         },
       },
     },

@@ -64,7 +64,14 @@ export async function importLogFile(path: string | readonly string[], options: I
   const t0 = performance.now()
   let lastRead: ReadProgress | null = null
   const onRead = (p: ReadProgress) => { lastRead = p; onProgress?.(p) }
-  const [read, hash] = await Promise.allSettled([readLogs(paths, options, onRead, signal, progressEveryMs, names), hashLogFiles(paths, signal)])
+  // A log refused while read (a bad line, a corrupt gzip) stops the hashing too: the error comes at
+  // once, not after the whole file was hashed.
+  const stopHash = new AbortController()
+  const onAbort = () => stopHash.abort(signal?.reason)
+  signal?.addEventListener('abort', onAbort, { once: true })
+  if (signal?.aborted) onAbort()
+  const reading = readLogs(paths, options, onRead, signal, progressEveryMs, names).catch((e: unknown) => { stopHash.abort(); throw e })
+  const [read, hash] = await Promise.allSettled([reading, hashLogFiles(paths, stopHash.signal)]).finally(() => signal?.removeEventListener('abort', onAbort))
   if (read.status === 'rejected') throw read.reason
   if (hash.status === 'rejected') throw hash.reason instanceof FileInputError || (hash.reason as Error).name === 'AbortError' ? hash.reason : new FileInputError(paths[0], null, `cannot read: ${(hash.reason as Error).message}`)
   const workload = read.value

@@ -4,7 +4,7 @@
 // the events MessagePort of the three streams and the engine workers' progress ports, the menus See docs/ARCHITECTURE.md §Processes, §Electron security rules.
 //
 // __dirname is electron-vite's ESM shim (never redeclare it: docs/TOOLCHAIN.md §Build layout). Built layout:
-// out/main/index.js, out/main/engine-worker.js, out/preload/index.cjs, out/renderer/.
+// out/main/index.js, out/main/engine-worker.js, out/main/parse-worker.js, out/preload/index.cjs, out/renderer/.
 import { join, resolve } from 'node:path'
 import { app, BrowserWindow, dialog, ipcMain, Menu, session } from 'electron'
 import { Backend } from '../backend/backend'

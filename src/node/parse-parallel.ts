@@ -40,16 +40,31 @@ export interface ParallelOptions {
 
 type Settled = { ok: true; chunk: SwfChunk } | { ok: false; message: string; line: number | null; code: string | null }
 
-/** The worker script next to the running bundle (out/cli, out/bench, out/engine and their assets/), or
- * null. Not in Electron yet: its build does not ship the script, and a worker loaded from an asar
- * archive is untested, so the app parses in one thread. */
-export function defaultParseWorkerPath(): string | null {
-  if (process.versions.electron !== undefined) return null
-  for (const rel of ['../parse/parse-worker.js', '../../parse/parse-worker.js']) {
-    const p = fileURLToPath(new URL(rel, import.meta.url))
-    if (existsSync(p)) return p
+/** Where the parse worker script may be, relative to the module running this code: the CLI's and
+ * bench's bundles (out/cli, out/bench, out/engine, and their assets/ chunks) find out/parse/; the
+ * Electron build (electron.vite.config.ts) puts it in out/main/ beside the engine worker, which
+ * inlines this module or imports it from out/main/chunks/. */
+const PARSE_WORKER_PLACES = ['../parse/parse-worker.js', '../../parse/parse-worker.js', './parse-worker.js', '../parse-worker.js']
+
+/**
+ * The parse worker script for a module at `moduleUrl`, or null (then the log is parsed in one
+ * thread). Inside a packaged app's app.asar only the unpacked copy counts
+ * (build/electron-builder.yml: asarUnpack): a worker thread loaded from the archive is refused by
+ * older Electron versions and untested here.
+ */
+export function findParseWorker(moduleUrl: string, exists: (path: string) => boolean = existsSync): string | null {
+  for (const rel of PARSE_WORKER_PLACES) {
+    const p = fileURLToPath(new URL(rel, moduleUrl))
+    const unpacked = p.replace(/\.asar([\\/])/, '.asar.unpacked$1')
+    if (exists(unpacked)) return unpacked
   }
   return null
+}
+
+/** The worker script next to the running bundle (CLI, bench, engine worker, the desktop app's main
+ * process and utility processes), or null. */
+export function defaultParseWorkerPath(): string | null {
+  return findParseWorker(import.meta.url)
 }
 
 /**
@@ -107,7 +122,10 @@ export class ParallelImporter {
     return this.splitter !== null
   }
 
+  /** Rejects (throws) with the first bad chunk's error as soon as that chunk is merged: a line
+   * refused early in a big log stops the read there, not after the whole file. */
   feed(chunk: Uint8Array): Promise<void> | void {
+    if (this.failure !== null) throw this.failure
     if (chunk.length === 0) return
     if (this.fed === 0) checkText(chunk)
     this.fed += chunk.length
@@ -141,6 +159,7 @@ export class ParallelImporter {
     if (format !== 'swf') { this.toSequential(); return }
     if (this.expected !== null) { const n = estimateJobs(this.expected, head); if (n !== null) this.merger.reserve(n) }
     this.splitter = new ChunkSplitter(this.chunkBytes)
+    if (this.workers > 0 && process.env.EASYTUNE_TRACE_IMPORT === '1') process.stderr.write(`[import-trace] parallel parse: ${this.workers} threads, ${this.workerPath}\n`)
     const held = this.held
     this.held = []
     const ready: Uint8Array[] = []
@@ -157,6 +176,7 @@ export class ParallelImporter {
 
   private async dispatch(chunks: Uint8Array[]): Promise<void> {
     for (const bytes of chunks) {
+      if (this.failure !== null) throw this.failure // stop sending: the log is refused
       const first = this.results.length === 0
       const done = this.workers === 0 ? Promise.resolve(parseHere(bytes, first)) : this.send(bytes, first)
       this.tail = this.tail.then(() => done).then((s) => this.merge(s))
@@ -165,6 +185,8 @@ export class ParallelImporter {
       const inFlight = this.workers * 2
       if (this.workers > 0 && this.results.length > inFlight) await this.results[this.results.length - 1 - inFlight]
     }
+    if (this.workers === 0) await this.tail // chunks parsed here: merged before the next piece
+    if (this.failure !== null) throw this.failure
   }
 
   /** Merges the next chunk in file order; the first failure is kept (its line moved by the lines before) and later chunks ignored. */

@@ -60,3 +60,16 @@ describe('the import\'s whole-log simulation', () => {
     expect(r.workload.jobs.count).toBe(2)
   })
 })
+
+describe('the import\'s reading and hashing stop together', () => {
+  it('a log refused while read rejects with the read\'s error (file and line), not the hashing\'s stop', async () => {
+    const path = join(dir, 'long-line.swf')
+    const job = '1 0 5 100 4 -1 -1 4 200 -1 1 1 1 1 1 1 -1 -1\n'
+    writeFileSync(path, job.repeat(10) + 'x'.repeat((1 << 20) + 5) + '\n' + job.repeat(200_000))
+    await expect(importLogFile(path, {})).rejects.toMatchObject({ name: 'FileInputError', file: path, line: 11, message: expect.stringMatching(/^line 11 is longer than 1 MiB/) })
+  })
+
+  it('an import cancelled before it starts rejects with AbortError', async () => {
+    await expect(importLogFile(overloadedLog(100), {}, undefined, AbortSignal.abort())).rejects.toMatchObject({ name: 'AbortError' })
+  })
+})

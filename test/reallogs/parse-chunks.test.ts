@@ -4,7 +4,7 @@
 // sequential import; the same through real worker threads (the worker script built here), through
 // several files read as one log. sacct, jobcomp and PBS are parsed in one thread: their tests check
 // that the parallel importer never cuts them and that their parsers take the stream cut anywhere.
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { gunzipSync } from 'node:zlib'
@@ -128,6 +128,31 @@ describe('readLog through the parallel importer', () => {
     const job = '1 0 5 100 4 -1 -1 4 200 -1 1 1 1 1 1 1 -1 -1\n'
     writeFileSync(file, job.repeat(3000) + 'x'.repeat((1 << 20) + 5) + '\n' + job)
     await expect(readLog(file, { parallel: { workers: 2, chunkBytes: 4096, minBytes: 0, workerPath } })).rejects.toMatchObject({ line: 3001, message: expect.stringMatching(/^line 3001 is longer than 1 MiB/) })
+  })
+
+  it('real worker threads: a line over 1 MiB early in a big log stops the read there, naming the file and the line', async () => {
+    const file = join(dir, 'early-long.swf')
+    const job = '1 0 5 100 4 -1 -1 4 200 -1 1 1 1 1 1 1 -1 -1\n' // 46 bytes
+    // 2,000 jobs, the over-long line (line 2001), then ~45 MB of jobs: refused long before the end.
+    writeFileSync(file, job.repeat(2000) + 'x'.repeat((1 << 20) + 5) + '\n' + job.repeat(1_000_000))
+    const size = statSync(file).size
+    let read = 0
+    const p = readLog(file, { parallel: { workers: 2, chunkBytes: 64 << 10, minBytes: 0, workerPath } }, (r) => { read = Math.max(read, r.bytesRead) }, undefined, 0)
+    await expect(p).rejects.toMatchObject({ name: 'FileInputError', file, line: 2001, message: expect.stringMatching(/^line 2001 is longer than 1 MiB/) })
+    // At most a few 1 MiB reads past the bad line (the chunks in flight and the stream's read-ahead), not the ~46 MB file.
+    expect(size).toBeGreaterThan(40 << 20)
+    expect(read).toBeGreaterThan(1 << 20)
+    expect(read).toBeLessThan(8 << 20)
+  })
+
+  it('chunks parsed in this thread (workers: 0): the over-long line is refused before the rest is fed', async () => {
+    const job = '1 0 5 100 4 -1 -1 4 200 -1 1 1 1 1 1 1 -1 -1\n'
+    const bytes = new TextEncoder().encode(job.repeat(100) + 'x'.repeat((1 << 20) + 5) + '\n' + job.repeat(100))
+    const imp = new ParallelImporter({}, { workers: 0, chunkBytes: 1024, minBytes: 0 })
+    // The over-long line and everything before it, in one piece: the next feed must not be needed to see it.
+    const head = bytes.subarray(0, 100 * 46 + (1 << 20) + 6)
+    await expect(Promise.resolve(imp.feed(head))).rejects.toMatchObject({ line: 101, code: 'line-too-long' })
+    expect(() => imp.feed(bytes.subarray(head.length))).toThrow(/^line 101 is longer than 1 MiB/)
   })
 
   it('real worker threads: an abort while chunks are in flight rejects with AbortError', async (ctx) => {

@@ -149,6 +149,8 @@ export class EasySimulator {
    * the last ocstReservation. */
   private readonly ocstTies: Int32Array | null
   private ocstExtra = 0
+  /** Jobs launched so far: a pass that launched none leaves its queues as they are (no compaction). */
+  private launches = 0
   /** The progress/stop hook (null: none, and the loop pays only a null test) and the event times
    * left before its next call. */
   private readonly onCheck: ((jobsStarted: number, now: number) => boolean) | null
@@ -270,6 +272,7 @@ export class EasySimulator {
     if (this.correction !== null) this.correct(now)
     if (primary !== fifo) primary.rescore(now)
     // Primary phase, first over the promoted jobs (now − r > Θ, in submit order) ...
+    const launchesBefore = this.launches
     let blocked = -1
     let promoted = 0
     const f = fifo.items
@@ -292,6 +295,7 @@ export class EasySimulator {
       }
     }
     if (blocked >= 0 && this.free > 0) this.backfillPass(now, blocked, k, pos)
+    if (this.launches === launchesBefore) return // nothing started: the queues hold no started job
     fifo.compact(started)
     if (primary !== fifo) primary.compact(started)
     if (this.backfill !== null && this.backfill !== fifo) this.backfill.compact(started)
@@ -332,27 +336,33 @@ export class EasySimulator {
       shadow = this.ocstReservation(now, blocked)
       extra = this.ocstExtra
     }
-    const tryStart = (j: number): void => {
-      if (procs[j] > this.free) return
-      const shorter = now + plan[j] <= shadow
-      if (shorter || procs[j] <= extra) {
-        this.launch(j, now)
-        if (!shorter) extra -= procs[j]
-      }
-    }
+    // Backfill: a job starts when it fits now and either ends by the shadow time or fits in the
+    // extra processors (those then shrink). Written out in both loops (no closure per pass).
     if (this.backfill === null) {
       // Same (thresholded) order: the rest of the promoted prefix, then the policy order.
       const f = this.fifo.items
       if (pos < 0) {
         let k = promotedAt + 1
-        for (; k < this.fifo.len && now - submit[f[k]] > theta && this.free > 0; k++) tryStart(f[k])
+        for (; k < this.fifo.len && now - submit[f[k]] > theta && this.free > 0; k++) {
+          const j = f[k]
+          if (procs[j] > this.free) continue
+          const shorter = now + plan[j] <= shadow
+          if (shorter || procs[j] <= extra) {
+            this.launch(j, now)
+            if (!shorter) extra -= procs[j]
+          }
+        }
         pos = -1
       }
       const items = this.primary.items
       for (let i = pos + 1; i < this.primary.len && this.free > 0; i++) {
         const j = items[i]
-        if (started[j] !== 0 || now - submit[j] > theta) continue
-        tryStart(j)
+        if (procs[j] > this.free || started[j] !== 0 || now - submit[j] > theta) continue
+        const shorter = now + plan[j] <= shadow
+        if (shorter || procs[j] <= extra) {
+          this.launch(j, now)
+          if (!shorter) extra -= procs[j]
+        }
       }
     } else {
       const q = this.backfill
@@ -360,8 +370,12 @@ export class EasySimulator {
       const items = q.items
       for (let i = 0; i < q.len && this.free > 0; i++) {
         const j = items[i]
-        if (started[j] !== 0 || j === blocked) continue
-        tryStart(j)
+        if (procs[j] > this.free || started[j] !== 0 || j === blocked) continue
+        const shorter = now + plan[j] <= shadow
+        if (shorter || procs[j] <= extra) {
+          this.launch(j, now)
+          if (!shorter) extra -= procs[j]
+        }
       }
     }
   }
@@ -404,6 +418,7 @@ export class EasySimulator {
   }
 
   private launch(j: number, now: number): void {
+    this.launches++
     this.start[j] = now
     this.started[j] = 1
     this.free -= this.procs[j]
