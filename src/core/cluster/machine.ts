@@ -393,6 +393,39 @@ export class Machine {
     if (v === 0) this.summary[this.sumBase[p] + b * this.sums[p] + (w >>> 5)] &= ~(1 << (w & 31))
   }
 
+  /**
+   * Position pos of layer p moves from bucket `from` to bucket `to` (from ≠ to), and in or out of the
+   * "has free CPUs" bucket when either is 0: setBit/clearBit's work with the indices computed once.
+   * A summary bit is set exactly when its word is not zero, so it is written only when that changes.
+   */
+  private moveBit(p: number, from: number, to: number, pos: number): void {
+    const bits = this.bits, summary = this.summary
+    const w = pos >>> 5, m = 1 << (pos & 31), sm = 1 << (w & 31)
+    const W = this.words[p], S = this.sums[p]
+    const bb = this.bitBase[p] + w, sb = this.sumBase[p] + (w >>> 5)
+    let x = bb + from * W
+    let v = bits[x] & ~m
+    bits[x] = v
+    if (v === 0) summary[sb + from * S] &= ~sm
+    x = bb + to * W
+    v = bits[x]
+    bits[x] = v | m
+    if (v === 0) summary[sb + to * S] |= sm
+    if (from === 0 || to === 0) {
+      const NF = this.histStride
+      x = bb + NF * W
+      v = bits[x]
+      if (from === 0) {
+        bits[x] = v | m
+        if (v === 0) summary[sb + NF * S] |= sm
+      } else {
+        v &= ~m
+        bits[x] = v
+        if (v === 0) summary[sb + NF * S] &= ~sm
+      }
+    }
+  }
+
   /** The first position in [from, to) of bucket b of partition p, or -1. */
   private nextSet(p: number, b: number, from: number, to: number): number {
     if (from >= to) return -1
@@ -443,10 +476,7 @@ export class Machine {
     const P = this.partitionCount, NF = this.histStride
     for (let k = this.nodePartStart[i]; k < this.nodePartStart[i + 1]; k++) {
       const p = this.nodeParts[k], q = P + p, pos = this.nodePos[k]
-      this.clearBit(q, oldCv, pos)
-      this.setBit(q, newCv, pos)
-      if (oldCv === 0) this.setBit(q, NF, pos)
-      else if (newCv === 0) this.clearBit(q, NF, pos)
+      this.moveBit(q, oldCv, newCv, pos)
       this.partCappedCpu[p] += newCv - oldCv
       this.histCapped[p * NF + oldCv]--
       this.histCapped[p * NF + newCv]++
@@ -638,6 +668,8 @@ export class Machine {
     const split = useTouched || (view === VIEW_FREE && pref === PREF_RESERVED) || (view === VIEW_CAPPED && pref === PREF_BUSY_NOW)
     // VIEW_CAPPED visits the capped buckets (layer P + p), where every node sits at its capped CPUs.
     const layer = view === VIEW_CAPPED && this.cappedLive ? this.partitionCount + p : p
+    // The layer's node counts per bucket: empty buckets are skipped without a bit search.
+    const lh = layer === p ? this.hist : this.histCapped, h0 = p * this.histStride
     const tl = useTouched ? this.touchedList : this.specialList
     const tlen = split ? (useTouched ? this.touchedLen : this.specialLen) : 0
     const mark = useTouched ? this.stamp : this.specialMark
@@ -672,6 +704,7 @@ export class Machine {
       for (let g = g0; g < g1 && found < want; g++) {
         const lo = this.groupPos[g], hi = g + 1 < g1 ? this.groupPos[g + 1] : this.partStart[p + 1] - start
         for (let c = cMin; c <= maxC && found < want; c++) {
+          if (lh[h0 + c] === 0) continue
           for (let pos = this.nextSet(layer, c, lo, hi); pos >= 0 && found < want; pos = this.nextSet(layer, c, pos + 1, hi)) {
             const i = pn[start + pos]
             if (split && mark[i] === epoch) continue
@@ -709,6 +742,7 @@ export class Machine {
       for (let g = g0; g < g1 && rem > 0; g++) {
         const lo = this.groupPos[g], hi = g + 1 < g1 ? this.groupPos[g + 1] : this.partStart[p + 1] - start
         for (let c = 1; c <= maxC && rem > 0; c++) {
+          if (lh[h0 + c] === 0) continue
           for (let pos = this.nextSet(layer, c, lo, hi); pos >= 0 && rem > 0; pos = this.nextSet(layer, c, pos + 1, hi)) {
             const i = pn[start + pos]
             if (split && mark[i] === epoch) continue
@@ -874,22 +908,27 @@ export class Machine {
     const cap = this.capCpu[i]
     const old = this.freeCpu[i], now = old + dc
     if (now < 0 || now > cap) throw new MachineError(`node ${this.cluster.nodes[i].name} would have ${now} free CPUs of ${cap}`)
-    const oldCv = this.cvOf(i)
-    this.freeCpu[i] = now
-    this.moveCapped(i, oldCv, this.cvOf(i))
+    if (this.stamp[i] === this.epoch) {
+      const oldCv = this.cvOf(i)
+      this.freeCpu[i] = now
+      this.moveCapped(i, oldCv, this.cvOf(i))
+    } else {
+      // Untouched by the scratch: its capped CPUs are its free CPUs (moved only while the layer is kept).
+      this.freeCpu[i] = now
+      if (this.cappedLive && old !== now) this.moveCapped(i, old, now)
+    }
     this.freeMem[i] += dm
     this.freeGpu[i] += dg
     this.totalFreeCpu += dc
+    const k0 = this.nodePartStart[i], k1 = this.nodePartStart[i + 1]
+    if (old === now) {
+      if (dg !== 0) for (let k = k0; k < k1; k++) this.partFreeGpu[this.nodeParts[k]] += dg
+      return
+    }
     const hist = this.hist, stride = this.histStride
-    for (let k = this.nodePartStart[i]; k < this.nodePartStart[i + 1]; k++) {
+    for (let k = k0; k < k1; k++) {
       const p = this.nodeParts[k]
-      if (old !== now) {
-        const pos = this.nodePos[k]
-        this.clearBit(p, old, pos)
-        this.setBit(p, now, pos)
-        if (old === 0) this.setBit(p, stride, pos)
-        else if (now === 0) this.clearBit(p, stride, pos)
-      }
+      this.moveBit(p, old, now, this.nodePos[k])
       this.partFreeCpu[p] += dc
       this.partFreeGpu[p] += dg
       if (old === cap) this.partIdle[p]--
@@ -1064,6 +1103,7 @@ export class Machine {
     const start = this.partStart[p], nP = this.partStart[p + 1] - start
     if (fixed) {
       for (let c = d.cpus[j]; c < this.histStride; c++) {
+        if (this.hist[p * this.histStride + c] === 0) continue
         for (let pos = this.nextSet(p, c, 0, nP); pos >= 0; pos = this.nextSet(p, c, pos + 1, nP)) {
           if (this.take(j, this.partNodes[start + pos], VIEW_SHADOW) > 0) have++
         }
