@@ -153,6 +153,10 @@ const KEY_INDEX = 2 ** 18, KEY_PREF = 2 ** 31, KEY_CPU = 2 ** 44
 const MAX_NODES = KEY_INDEX
 const SAT13 = 8191, SAT_WEIGHT = 255
 
+/** The node index of a composite key (its low 18 bits): exact, and without a floating-point
+ * remainder (a library call in V8). */
+function nodeOfKey(key: number): number { return key - Math.floor(key / KEY_INDEX) * KEY_INDEX }
+
 export class Machine {
   readonly nodeCount: number
   readonly partitionCount: number
@@ -720,7 +724,7 @@ export class Machine {
       for (let k = 0; k < nn; k++) {
         let key: number
         if (nt > 0 && (b >= found || keys[0] < cand[b])) { key = keys[0]; nt = popMin(keys, nt) } else key = cand[b++]
-        const i = key % KEY_INDEX
+        const i = nodeOfKey(key)
         const t = this.take(j, i, view)
         this.put(out, j, i, t, this.lastMem)
       }
@@ -735,7 +739,7 @@ export class Machine {
         const i = pn[start + pos]
         if (split && mark[i] === epoch) continue
         const key = wr[i] * KEY_CPU + i
-        while (nt > 0 && keys[0] < key && rem > 0) { const i2 = keys[0] % KEY_INDEX; nt = popMin(keys, nt); rem = this.takeFlexible(out, j, i2, view, rem) }
+        while (nt > 0 && keys[0] < key && rem > 0) { const i2 = nodeOfKey(keys[0]); nt = popMin(keys, nt); rem = this.takeFlexible(out, j, i2, view, rem) }
         if (rem > 0) rem = this.takeFlexible(out, j, i, view, rem)
       }
     } else {
@@ -747,13 +751,13 @@ export class Machine {
             const i = pn[start + pos]
             if (split && mark[i] === epoch) continue
             const key = wr[i] * KEY_CPU + (c < SAT13 ? c : SAT13) * KEY_INDEX + i
-            while (nt > 0 && keys[0] < key && rem > 0) { const i2 = keys[0] % KEY_INDEX; nt = popMin(keys, nt); rem = this.takeFlexible(out, j, i2, view, rem) }
+            while (nt > 0 && keys[0] < key && rem > 0) { const i2 = nodeOfKey(keys[0]); nt = popMin(keys, nt); rem = this.takeFlexible(out, j, i2, view, rem) }
             if (rem > 0) rem = this.takeFlexible(out, j, i, view, rem)
           }
         }
       }
     }
-    while (nt > 0 && rem > 0) { const i2 = keys[0] % KEY_INDEX; nt = popMin(keys, nt); rem = this.takeFlexible(out, j, i2, view, rem) }
+    while (nt > 0 && rem > 0) { const i2 = nodeOfKey(keys[0]); nt = popMin(keys, nt); rem = this.takeFlexible(out, j, i2, view, rem) }
     if (rem > 0) { out.len = 0; return false }
     return true
   }
@@ -799,7 +803,7 @@ export class Machine {
       if (k2 < nn) return false
       smallestFirst(keys, k2, nn)
       for (let k = 0; k < nn; k++) {
-        const i = keys[k] % KEY_INDEX
+        const i = nodeOfKey(keys[k])
         const t = this.take(j, i, view)
         this.put(out, j, i, t, this.lastMem)
       }
@@ -825,7 +829,7 @@ export class Machine {
       }
       if (sum < rem) return false
       smallestFirst(keys, k2, k2)
-      for (let k = 0; k < k2 && rem > 0; k++) rem = this.takeFlexible(out, j, keys[k] % KEY_INDEX, view, rem)
+      for (let k = 0; k < k2 && rem > 0; k++) rem = this.takeFlexible(out, j, nodeOfKey(keys[k]), view, rem)
     }
     if (rem > 0) { out.len = 0; return false }
     return true
@@ -868,15 +872,16 @@ export class Machine {
     const off = this.poolTop
     this.poolTop += len
     this.allocOff[j] = off; this.allocLen[j] = len
+    const sn = sel.nodes, sc = sel.cpus, sm = sel.mem, sg = sel.gpus
+    const pn = this.poolNode, pc = this.poolCpu, pm = this.poolMem, pg = this.poolGpu
     let total = 0
-    for (let k = 0; k < len; k++) total += sel.cpus[k]
-    this.allocCpuTotal[j] = total
     for (let k = 0; k < len; k++) {
-      const i = sel.nodes[k], c = sel.cpus[k], m = sel.mem[k], g = sel.gpus[k]
-      this.poolNode[off + k] = i; this.poolCpu[off + k] = c; this.poolMem[off + k] = m; this.poolGpu[off + k] = g
-      this.change(i, -c, -m, -g)
-      this.jobsOn[i]++
+      const c = sc[k]
+      total += c
+      pn[off + k] = sn[k]; pc[off + k] = c; pm[off + k] = sm[k]; pg[off + k] = sg[k]
     }
+    this.allocCpuTotal[j] = total
+    this.changeAll(pn, pc, pm, pg, off, off + len, false)
     this.livePos[j] = this.liveLen
     this.live[this.liveLen++] = j
   }
@@ -886,12 +891,7 @@ export class Machine {
     const off = this.allocOff[j], len = this.allocLen[j]
     if (off < 0) throw new MachineError(`job index ${j} is not running`)
     this.version++
-    for (let k = off; k < off + len; k++) {
-      const i = this.poolNode[k]
-      this.change(i, this.poolCpu[k], this.poolMem[k], this.poolGpu[k])
-      this.jobsOn[i]--
-      if (this.stamp[i] === this.epoch) this.checkSpecial(i)
-    }
+    this.changeAll(this.poolNode, this.poolCpu, this.poolMem, this.poolGpu, off, off + len, true)
     this.allocOff[j] = -1; this.allocLen[j] = 0
     const pos = this.livePos[j], last = this.live[--this.liveLen]
     this.live[pos] = last; this.livePos[last] = pos; this.livePos[j] = -1
@@ -903,46 +903,65 @@ export class Machine {
   allocMem(k: number): number { return this.poolMem[k] }
   allocGpus(k: number): number { return this.poolGpu[k] }
 
-  /** Applies a change of the free state of node i and keeps the partition totals up to date. */
-  private change(i: number, dc: number, dm: number, dg: number): void {
-    const cap = this.capCpu[i]
-    const old = this.freeCpu[i], now = old + dc
-    if (now < 0 || now > cap) throw new MachineError(`node ${this.cluster.nodes[i].name} would have ${now} free CPUs of ${cap}`)
-    if (this.stamp[i] === this.epoch) {
-      const oldCv = this.cvOf(i)
-      this.freeCpu[i] = now
-      this.moveCapped(i, oldCv, this.cvOf(i))
-    } else {
-      // Untouched by the scratch: its capped CPUs are its free CPUs (moved only while the layer is kept).
-      this.freeCpu[i] = now
-      if (this.cappedLive && old !== now) this.moveCapped(i, old, now)
-    }
-    this.freeMem[i] += dm
-    this.freeGpu[i] += dg
-    this.totalFreeCpu += dc
-    const k0 = this.nodePartStart[i], k1 = this.nodePartStart[i + 1]
-    if (old === now) {
-      if (dg !== 0) for (let k = k0; k < k1; k++) this.partFreeGpu[this.nodeParts[k]] += dg
-      return
-    }
+  /**
+   * Entries [from, to) of an allocation (nodes, CPUs, memory, GPUs) are taken (`back` false) or
+   * given back (`back` true): the free state of each node, its jobs, and the totals, counts and
+   * free-CPU buckets of each partition holding it. One loop with the columns read once (this is
+   * the cost of starting and ending jobs: their nodes times their nodes' partitions).
+   */
+  private changeAll(nodeA: Int32Array, cpuA: Int32Array, memA: Float64Array, gpuA: Int32Array, from: number, to: number, back: boolean): void {
+    const freeCpu = this.freeCpu, freeMem = this.freeMem, freeGpu = this.freeGpu, capCpu = this.capCpu, jobsOn = this.jobsOn
+    const stamp = this.stamp, epoch = this.epoch
+    const nps = this.nodePartStart, nodeParts = this.nodeParts, nodePos = this.nodePos
+    const partFreeCpu = this.partFreeCpu, partFreeGpu = this.partFreeGpu, partIdle = this.partIdle, partMaxFree = this.partMaxFree
     const hist = this.hist, stride = this.histStride
-    for (let k = k0; k < k1; k++) {
-      const p = this.nodeParts[k]
-      this.moveBit(p, old, now, this.nodePos[k])
-      this.partFreeCpu[p] += dc
-      this.partFreeGpu[p] += dg
-      if (old === cap) this.partIdle[p]--
-      if (now === cap) this.partIdle[p]++
-      const h = p * stride
-      hist[h + old]--
-      hist[h + now]++
-      if (now > this.partMaxFree[p]) this.partMaxFree[p] = now
-      else if (old === this.partMaxFree[p]) {
-        let c = old
-        while (c > 0 && hist[h + c] === 0) c--
-        this.partMaxFree[p] = c
+    let totalFree = this.totalFreeCpu
+    for (let e = from; e < to; e++) {
+      const i = nodeA[e]
+      // 0 − x, not −x: −0 is not a small integer and slows the arithmetic below.
+      const dc = back ? cpuA[e] : 0 - cpuA[e], dm = back ? memA[e] : -memA[e], dg = back ? gpuA[e] : 0 - gpuA[e]
+      const cap = capCpu[i]
+      const old = freeCpu[i], now = old + dc
+      if (now < 0 || now > cap) throw new MachineError(`node ${this.cluster.nodes[i].name} would have ${now} free CPUs of ${cap}`)
+      const stamped = stamp[i] === epoch
+      if (stamped) {
+        const oldCv = this.cvOf(i)
+        freeCpu[i] = now
+        this.moveCapped(i, oldCv, this.cvOf(i))
+      } else {
+        // Untouched by the scratch: its capped CPUs are its free CPUs (moved only while the layer is kept).
+        freeCpu[i] = now
+        if (this.cappedLive && old !== now) this.moveCapped(i, old, now)
       }
+      freeMem[i] += dm
+      freeGpu[i] += dg
+      totalFree += dc
+      jobsOn[i] += back ? -1 : 1
+      const k0 = nps[i], k1 = nps[i + 1]
+      if (old === now) {
+        if (dg !== 0) for (let k = k0; k < k1; k++) partFreeGpu[nodeParts[k]] += dg
+      } else {
+        for (let k = k0; k < k1; k++) {
+          const p = nodeParts[k]
+          this.moveBit(p, old, now, nodePos[k])
+          partFreeCpu[p] += dc
+          partFreeGpu[p] += dg
+          if (old === cap) partIdle[p]--
+          if (now === cap) partIdle[p]++
+          const h = p * stride
+          hist[h + old]--
+          hist[h + now]++
+          if (now > partMaxFree[p]) partMaxFree[p] = now
+          else if (old === partMaxFree[p]) {
+            let c = old
+            while (c > 0 && hist[h + c] === 0) c--
+            partMaxFree[p] = c
+          }
+        }
+      }
+      if (back && stamped) this.checkSpecial(i)
     }
+    this.totalFreeCpu = totalFree
   }
 
   private compact(): void {
