@@ -650,7 +650,8 @@ export class Machine {
   /**
    * Can job j start on its partition's nodes in `view`? If so, fills `out` with the nodes (by the
    * best-fit rule above; `pref` breaks ties before the index) and answers true. No quick reject
-   * here: callers on VIEW_FREE call quickReject first.
+   * here: callers on VIEW_FREE call quickReject first. `unordered`: an N-node job's nodes may come
+   * in any order (the same set; for callers that need the set only, as a reservation).
    *
    * Fast path: the partition's nodes are visited by free-CPU bucket (weight group, then free CPUs,
    * then index: the best-fit order itself), so a one-node job looks at the nodes with just enough
@@ -659,7 +660,7 @@ export class Machine {
    * under a preference; they are keyed one by one and merged into the bucket order. The result is
    * the one selectScan (a plain scan of every node, kept as the reference) gives.
    */
-  select(j: number, view: View, pref: Pref, out: Selection): boolean {
+  select(j: number, view: View, pref: Pref, out: Selection, unordered = false): boolean {
     if (view === VIEW_EMPTY) return this.selectScan(j, view, pref, out)
     const d = this.demand
     const p = d.partition[j]
@@ -679,6 +680,11 @@ export class Machine {
     const mark = useTouched ? this.stamp : this.specialMark
     const nn = d.nodes[j]
     const maxC = this.histStride - 1
+    // An N-node job asking for CPUs only (no cores to round, memory, GPUs, whole node or mask) can
+    // use a node exactly when the view has its CPUs there, and takes just those: take() is not needed.
+    const cpuOnly = nn > 0 && this.unitOne && this.exclude === null && d.whole[j] === 0 && d.gpus[j] === 0 &&
+      d.memAll[j] === 0 && d.memPerNode[j] === 0 && d.memPerCpu[j] === 0
+    const per = d.cpus[j]
     out.len = 0
     // Those nodes of this partition that the job can use, keyed.
     let nt = 0
@@ -686,15 +692,16 @@ export class Machine {
       const base = p * this.nodeCount
       for (let k = 0; k < tlen; k++) {
         const i = tl[k]
-        if (this.inPart[base + i] === 0 || this.take(j, i, view) === 0) continue
+        if (this.inPart[base + i] === 0) continue
         const c = this.cpuIn(i, view)
+        if (cpuOnly ? c < per : this.take(j, i, view) === 0) continue
         const pv = pref === PREF_NONE ? 0 : this.prefOf(i, pref)
         keys[nt++] = nn > 0
           ? wr[i] * KEY_CPU + (c < SAT13 ? c : SAT13) * KEY_PREF + (pv < SAT13 ? pv : SAT13) * KEY_INDEX + i
           : pref === PREF_NONE ? wr[i] * KEY_CPU + i : wr[i] * KEY_CPU + (pv < SAT13 ? pv : SAT13) * KEY_INDEX + i
       }
-      // A min-heap: the merges below pop only as many as they take.
-      for (let k = (nt >> 1) - 1; k >= 0; k--) siftDownMin(keys, k, nt)
+      // A min-heap: the merges below pop only as many as they take (not needed for an unordered set).
+      if (!(unordered && nn > 0)) for (let k = (nt >> 1) - 1; k >= 0; k--) siftDownMin(keys, k, nt)
     }
     const epoch = this.epoch
     const g0 = this.pgStart[p], g1 = this.pgStart[p + 1]
@@ -712,21 +719,34 @@ export class Machine {
           for (let pos = this.nextSet(layer, c, lo, hi); pos >= 0 && found < want; pos = this.nextSet(layer, c, pos + 1, hi)) {
             const i = pn[start + pos]
             if (split && mark[i] === epoch) continue
-            if (this.take(j, i, view) === 0) continue
+            if (!cpuOnly && this.take(j, i, view) === 0) continue // (cpuOnly: its bucket holds c ≥ per CPUs)
             const pv = pref === PREF_NONE ? 0 : c
             cand[found++] = wr[i] * KEY_CPU + (c < SAT13 ? c : SAT13) * KEY_PREF + (pv < SAT13 ? pv : SAT13) * KEY_INDEX + i
           }
         }
       }
       if (found + nt < nn) return false
+      if (unordered) {
+        // The same nn nodes in no particular order: the candidates join the keys, and a selection
+        // (linear on average) replaces nn pops of the heap — the reservation of a job on thousands
+        // of nodes (earliest) needs its set only.
+        for (let b = 0; b < found; b++) keys[nt + b] = cand[b]
+        smallestSet(keys, nt + found, nn)
+        for (let k = 0; k < nn; k++) {
+          const i = nodeOfKey(keys[k])
+          if (cpuOnly) this.put(out, j, i, per, 0)
+          else this.put(out, j, i, this.take(j, i, view), this.lastMem)
+        }
+        return true
+      }
       // Merge the heap with the ascending candidates, take the nn smallest.
       let b = 0
       for (let k = 0; k < nn; k++) {
         let key: number
         if (nt > 0 && (b >= found || keys[0] < cand[b])) { key = keys[0]; nt = popMin(keys, nt) } else key = cand[b++]
         const i = nodeOfKey(key)
-        const t = this.take(j, i, view)
-        this.put(out, j, i, t, this.lastMem)
+        if (cpuOnly) this.put(out, j, i, per, 0)
+        else this.put(out, j, i, this.take(j, i, view), this.lastMem)
       }
       return true
     }
@@ -1101,7 +1121,7 @@ export class Machine {
    * When could job j start if the running jobs ended at their estimated ends? `order[0..len)` are
    * the running jobs sorted by estimated end (`estEnd`); they are released into VIEW_SHADOW group by
    * group (equal ends, clamped to `now`, together) and j is tested after each group. Returns the
-   * shadow time (≥ now) and fills `out` with the nodes j would use then, chosen with
+   * shadow time (≥ now) and fills `out` with the nodes j would use then (an N-node job's in no particular order), chosen with
    * PREF_BUSY_NOW; VIEW_SHADOW then holds what is left on each node beside that reservation
    * (scratchTake). Throws if j does not fit even when everything has ended.
    * Cost: O(partition nodes) once, plus O(entries released) (each released node is re-tested).
@@ -1160,12 +1180,12 @@ export class Machine {
         }
       }
       if (have >= need) {
-        if (!this.select(j, VIEW_SHADOW, PREF_BUSY_NOW, out)) throw new MachineError(`job index ${j}: reservation counters disagree with the node selection`)
+        if (!this.select(j, VIEW_SHADOW, PREF_BUSY_NOW, out, fixed)) throw new MachineError(`job index ${j}: reservation counters disagree with the node selection`)
         this.scratchTake(out)
         return e0
       }
     }
-    if (have >= need && this.select(j, VIEW_SHADOW, PREF_BUSY_NOW, out)) { this.scratchTake(out); return now }
+    if (have >= need && this.select(j, VIEW_SHADOW, PREF_BUSY_NOW, out, fixed)) { this.scratchTake(out); return now }
     throw new MachineError(`job index ${j} does not fit partition ${this.cluster.partitions[p].name} even when every running job has ended`)
   }
 }
@@ -1184,6 +1204,30 @@ function smallestFirst(keys: Float64Array, k: number, m: number): void {
   for (let end = m - 1; end > 0; end--) {
     const t = keys[0]; keys[0] = keys[end]; keys[end] = t
     siftDown(keys, 0, end)
+  }
+}
+
+/**
+ * Puts the m smallest of the distinct keys a[0..n) in a[0..m), in no particular order (Hoare's
+ * selection with a median-of-three pivot). In place, no allocation.
+ */
+function smallestSet(a: Float64Array, n: number, m: number): void {
+  let lo = 0, hi = n - 1
+  const k = m - 1
+  while (lo < hi && k < hi) {
+    const mid = (lo + hi) >>> 1
+    const x = a[lo], y = a[mid], z = a[hi]
+    const pivot = x < y ? (y < z ? y : x < z ? z : x) : (x < z ? x : y < z ? z : y)
+    let i = lo, j = hi
+    while (i <= j) {
+      while (a[i] < pivot) i++
+      while (a[j] > pivot) j--
+      if (i <= j) { const t = a[i]; a[i] = a[j]; a[j] = t; i++; j-- }
+    }
+    // a[lo..j] ≤ pivot ≤ a[i..hi], and between them the pivot itself.
+    if (k <= j) hi = j
+    else if (k >= i) lo = i
+    else return
   }
 }
 
