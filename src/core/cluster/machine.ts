@@ -389,17 +389,9 @@ export class Machine {
     this.summary[this.sumBase[p] + b * this.sums[p] + (w >>> 5)] |= 1 << (w & 31)
   }
 
-  private clearBit(p: number, b: number, pos: number): void {
-    const w = pos >>> 5
-    const k = this.bitBase[p] + b * this.words[p] + w
-    const v = this.bits[k] & ~(1 << (pos & 31))
-    this.bits[k] = v
-    if (v === 0) this.summary[this.sumBase[p] + b * this.sums[p] + (w >>> 5)] &= ~(1 << (w & 31))
-  }
-
   /**
    * Position pos of layer p moves from bucket `from` to bucket `to` (from ≠ to), and in or out of the
-   * "has free CPUs" bucket when either is 0: setBit/clearBit's work with the indices computed once.
+   * "has free CPUs" bucket when either is 0, with the indices computed once.
    * A summary bit is set exactly when its word is not zero, so it is written only when that changes.
    */
   private moveBit(p: number, from: number, to: number, pos: number): void {
