@@ -19,6 +19,10 @@ const J = (procs: number, extra: Partial<CJob> = {}): CJob => ({ submit: 0, runt
 
 function nodesOf(sel: Selection): number[] { return [...sel.nodes.subarray(0, sel.len)] }
 function cpusOf(sel: Selection): number[] { return [...sel.cpus.subarray(0, sel.len)] }
+/** node:CPUs:memory:GPUs of each chosen node, by node (the set a selection takes, whatever its order). */
+function takenSet(sel: Selection): string[] {
+  return Array.from({ length: sel.len }, (_, k) => [sel.nodes[k], sel.cpus[k], sel.mem[k], sel.gpus[k]]).sort((x, y) => x[0] - y[0]).map((x) => x.join(':'))
+}
 
 describe('buildDemand: what a job asks of each node', () => {
   it('N nodes: ceil(total/N) CPUs per node; flexible keeps the total; a GPU job without a node count gets one node', () => {
@@ -399,7 +403,10 @@ describe('select (bucketed) equals selectScan (the plain scan) in every view and
           if (a) {
             expect(nodesOf(sel), `job ${j} view ${view} pref ${pref}`).toEqual(nodesOf(ref))
             expect(cpusOf(sel)).toEqual(cpusOf(ref))
-          }
+            // Unordered (a reservation's set): the same nodes with the same CPUs, memory and GPUs.
+            expect(m.select(j, view, pref, sel, true)).toBe(true)
+            expect(takenSet(sel), `job ${j} view ${view} pref ${pref} unordered`).toEqual(takenSet(ref))
+          } else expect(m.select(j, view, pref, sel, true)).toBe(false)
         }
         for (const op of ops) {
           const j = op % jobs.length

@@ -21,7 +21,8 @@
 //
 // Speed: the event loop allocates nothing; the machine answers "cannot start now" from per-partition
 // totals before any node scan; the reservation costs one scan of the blocked job's partition plus
-// the released jobs' nodes.
+// the released jobs' nodes, and is made only in a pass where some later job passes that quick
+// reject (docs/PERFORMANCE.md §2026-11-28).
 import { ByEstimatedEnd, EndHeap } from '../sim/running'
 import { Queue, SIM_CHECK_EVERY, SimulationError, SimulationStopped } from '../sim/easy'
 import { resolvePolicy, type PolicyInput } from '../sim/policies'
@@ -64,6 +65,8 @@ export class ClusterEasySimulator {
   /** Count reservation (isCountOnly): the blocked job's partition, else -1, and the extra CPUs left. */
   private countPart = -1
   private extra = 0
+  /** During a backfill pass, the blocked job whose reservation is not made yet, else -1. */
+  private pending = -1
   private readonly onCheck: ((jobsStarted: number, now: number) => boolean) | null
   private readonly checkEvery: number
   private countdown: number
@@ -170,32 +173,22 @@ export class ClusterEasySimulator {
   private backfillPass(now: number, blocked: number, promotedAt: number, pos: number): void {
     const { submit, started, machine } = this
     const theta = this.threshold
-    // The reservation of the previous pass still holds when the same job is blocked, nothing
-    // started or ended since (same machine version: same running jobs, same free state, same
-    // scratch) and its shadow time is not in the past (then no overdue job's clamped end moved it).
-    // A flexible job asking for CPUs only is reserved as the single pool does (a count of CPUs in
-    // its partition): it may take its CPUs on any nodes at the shadow time.
-    let shadow: number
-    if (blocked === this.resJob && machine.version === this.resVersion && this.resShadow >= now) {
-      shadow = this.resShadow // countPart and extra are still those of that reservation
-    } else {
-      this.countPart = machine.isCountOnly(blocked) ? machine.demand.partition[blocked] : -1
-      if (this.countPart >= 0) {
-        shadow = machine.earliestCount(blocked, now, this.byEst.items, this.byEst.len, this.estEnd)
-        this.extra = machine.extraCount
-      } else shadow = machine.earliest(blocked, now, this.byEst.items, this.byEst.len, this.estEnd, this.res)
-      this.resJob = blocked; this.resVersion = machine.version; this.resShadow = shadow
-    }
+    // The reservation is made when a job first passes the quick reject (tryBackfill): a pass whose
+    // later jobs cannot start now whatever the reservation (the usual pass behind a large blocked
+    // job) makes none. Nothing starts before it, so it is the one the pass would make at its start.
+    this.pending = blocked
+    // With nothing running, a blocked job never fits: the reservation says so (an error, not a hang).
+    if (machine.runningCount === 0) { this.reserve(blocked, now); this.pending = -1 }
     if (this.backfill === null) {
       const f = this.fifo.items
       if (pos < 0) {
-        for (let k = promotedAt + 1; k < this.fifo.len && now - submit[f[k]] > theta && machine.totalFreeCpu > 0; k++) this.tryBackfill(f[k], now, shadow)
+        for (let k = promotedAt + 1; k < this.fifo.len && now - submit[f[k]] > theta && machine.totalFreeCpu > 0; k++) this.tryBackfill(f[k], now)
       }
       const items = this.primary.items
       for (let i = pos + 1; i < this.primary.len && machine.totalFreeCpu > 0; i++) {
         const j = items[i]
         if (started[j] !== 0 || now - submit[j] > theta) continue
-        this.tryBackfill(j, now, shadow)
+        this.tryBackfill(j, now)
       }
     } else {
       const q = this.backfill
@@ -204,18 +197,41 @@ export class ClusterEasySimulator {
       for (let i = 0; i < q.len && machine.totalFreeCpu > 0; i++) {
         const j = items[i]
         if (started[j] !== 0 || j === blocked) continue
-        this.tryBackfill(j, now, shadow)
+        this.tryBackfill(j, now)
       }
     }
+    this.pending = -1
+  }
+
+  /**
+   * The reservation of the blocked job: its shadow time (in resShadow) and nodes. The reservation
+   * of an earlier pass still holds when the same job is blocked, nothing started or ended since
+   * (same machine version: same running jobs, same free state, same scratch) and its shadow time is
+   * not in the past (then no overdue job's clamped end moved it). A flexible job asking for CPUs
+   * only is reserved as the single pool does (a count of CPUs in its partition): it may take its
+   * CPUs on any nodes at the shadow time.
+   */
+  private reserve(blocked: number, now: number): void {
+    const machine = this.machine
+    if (blocked === this.resJob && machine.version === this.resVersion && this.resShadow >= now) return // countPart and extra are still those of that reservation
+    let shadow: number
+    this.countPart = machine.isCountOnly(blocked) ? machine.demand.partition[blocked] : -1
+    if (this.countPart >= 0) {
+      shadow = machine.earliestCount(blocked, now, this.byEst.items, this.byEst.len, this.estEnd)
+      this.extra = machine.extraCount
+    } else shadow = machine.earliest(blocked, now, this.byEst.items, this.byEst.len, this.estEnd, this.res)
+    this.resJob = blocked; this.resVersion = machine.version; this.resShadow = shadow
   }
 
   /**
    * Backfill test of job j: fits now, and ends by the shadow time (then it takes the reserved nodes
    * first) or fits within what every node has left at the shadow time beside the reservation.
    */
-  private tryBackfill(j: number, now: number, shadow: number): void {
+  private tryBackfill(j: number, now: number): void {
     const machine = this.machine, sel = this.sel
     if (machine.quickReject(j)) return
+    if (this.pending >= 0) { this.reserve(this.pending, now); this.pending = -1 }
+    const shadow = this.resShadow
     if (this.countPart >= 0) {
       // Count reservation: a job ending by the shadow time needs only to fit now; a longer one may
       // use at most the extra CPUs of the reserved job's partition.

@@ -153,6 +153,10 @@ const KEY_INDEX = 2 ** 18, KEY_PREF = 2 ** 31, KEY_CPU = 2 ** 44
 const MAX_NODES = KEY_INDEX
 const SAT13 = 8191, SAT_WEIGHT = 255
 
+/** The node index of a composite key (its low 18 bits): exact, and without a floating-point
+ * remainder (a library call in V8). */
+function nodeOfKey(key: number): number { return key - Math.floor(key / KEY_INDEX) * KEY_INDEX }
+
 export class Machine {
   readonly nodeCount: number
   readonly partitionCount: number
@@ -385,12 +389,37 @@ export class Machine {
     this.summary[this.sumBase[p] + b * this.sums[p] + (w >>> 5)] |= 1 << (w & 31)
   }
 
-  private clearBit(p: number, b: number, pos: number): void {
-    const w = pos >>> 5
-    const k = this.bitBase[p] + b * this.words[p] + w
-    const v = this.bits[k] & ~(1 << (pos & 31))
-    this.bits[k] = v
-    if (v === 0) this.summary[this.sumBase[p] + b * this.sums[p] + (w >>> 5)] &= ~(1 << (w & 31))
+  /**
+   * Position pos of layer p moves from bucket `from` to bucket `to` (from ≠ to), and in or out of the
+   * "has free CPUs" bucket when either is 0, with the indices computed once.
+   * A summary bit is set exactly when its word is not zero, so it is written only when that changes.
+   */
+  private moveBit(p: number, from: number, to: number, pos: number): void {
+    const bits = this.bits, summary = this.summary
+    const w = pos >>> 5, m = 1 << (pos & 31), sm = 1 << (w & 31)
+    const W = this.words[p], S = this.sums[p]
+    const bb = this.bitBase[p] + w, sb = this.sumBase[p] + (w >>> 5)
+    let x = bb + from * W
+    let v = bits[x] & ~m
+    bits[x] = v
+    if (v === 0) summary[sb + from * S] &= ~sm
+    x = bb + to * W
+    v = bits[x]
+    bits[x] = v | m
+    if (v === 0) summary[sb + to * S] |= sm
+    if (from === 0 || to === 0) {
+      const NF = this.histStride
+      x = bb + NF * W
+      v = bits[x]
+      if (from === 0) {
+        bits[x] = v | m
+        if (v === 0) summary[sb + NF * S] |= sm
+      } else {
+        v &= ~m
+        bits[x] = v
+        if (v === 0) summary[sb + NF * S] &= ~sm
+      }
+    }
   }
 
   /** The first position in [from, to) of bucket b of partition p, or -1. */
@@ -443,10 +472,7 @@ export class Machine {
     const P = this.partitionCount, NF = this.histStride
     for (let k = this.nodePartStart[i]; k < this.nodePartStart[i + 1]; k++) {
       const p = this.nodeParts[k], q = P + p, pos = this.nodePos[k]
-      this.clearBit(q, oldCv, pos)
-      this.setBit(q, newCv, pos)
-      if (oldCv === 0) this.setBit(q, NF, pos)
-      else if (newCv === 0) this.clearBit(q, NF, pos)
+      this.moveBit(q, oldCv, newCv, pos)
       this.partCappedCpu[p] += newCv - oldCv
       this.histCapped[p * NF + oldCv]--
       this.histCapped[p * NF + newCv]++
@@ -616,7 +642,8 @@ export class Machine {
   /**
    * Can job j start on its partition's nodes in `view`? If so, fills `out` with the nodes (by the
    * best-fit rule above; `pref` breaks ties before the index) and answers true. No quick reject
-   * here: callers on VIEW_FREE call quickReject first.
+   * here: callers on VIEW_FREE call quickReject first. `unordered`: an N-node job's nodes may come
+   * in any order (the same set; for callers that need the set only, as a reservation).
    *
    * Fast path: the partition's nodes are visited by free-CPU bucket (weight group, then free CPUs,
    * then index: the best-fit order itself), so a one-node job looks at the nodes with just enough
@@ -625,7 +652,7 @@ export class Machine {
    * under a preference; they are keyed one by one and merged into the bucket order. The result is
    * the one selectScan (a plain scan of every node, kept as the reference) gives.
    */
-  select(j: number, view: View, pref: Pref, out: Selection): boolean {
+  select(j: number, view: View, pref: Pref, out: Selection, unordered = false): boolean {
     if (view === VIEW_EMPTY) return this.selectScan(j, view, pref, out)
     const d = this.demand
     const p = d.partition[j]
@@ -638,11 +665,18 @@ export class Machine {
     const split = useTouched || (view === VIEW_FREE && pref === PREF_RESERVED) || (view === VIEW_CAPPED && pref === PREF_BUSY_NOW)
     // VIEW_CAPPED visits the capped buckets (layer P + p), where every node sits at its capped CPUs.
     const layer = view === VIEW_CAPPED && this.cappedLive ? this.partitionCount + p : p
+    // The layer's node counts per bucket: empty buckets are skipped without a bit search.
+    const lh = layer === p ? this.hist : this.histCapped, h0 = p * this.histStride
     const tl = useTouched ? this.touchedList : this.specialList
     const tlen = split ? (useTouched ? this.touchedLen : this.specialLen) : 0
     const mark = useTouched ? this.stamp : this.specialMark
     const nn = d.nodes[j]
     const maxC = this.histStride - 1
+    // An N-node job asking for CPUs only (no cores to round, memory, GPUs, whole node or mask) can
+    // use a node exactly when the view has its CPUs there, and takes just those: take() is not needed.
+    const cpuOnly = nn > 0 && this.unitOne && this.exclude === null && d.whole[j] === 0 && d.gpus[j] === 0 &&
+      d.memAll[j] === 0 && d.memPerNode[j] === 0 && d.memPerCpu[j] === 0
+    const per = d.cpus[j]
     out.len = 0
     // Those nodes of this partition that the job can use, keyed.
     let nt = 0
@@ -650,15 +684,16 @@ export class Machine {
       const base = p * this.nodeCount
       for (let k = 0; k < tlen; k++) {
         const i = tl[k]
-        if (this.inPart[base + i] === 0 || this.take(j, i, view) === 0) continue
+        if (this.inPart[base + i] === 0) continue
         const c = this.cpuIn(i, view)
+        if (cpuOnly ? c < per : this.take(j, i, view) === 0) continue
         const pv = pref === PREF_NONE ? 0 : this.prefOf(i, pref)
         keys[nt++] = nn > 0
           ? wr[i] * KEY_CPU + (c < SAT13 ? c : SAT13) * KEY_PREF + (pv < SAT13 ? pv : SAT13) * KEY_INDEX + i
           : pref === PREF_NONE ? wr[i] * KEY_CPU + i : wr[i] * KEY_CPU + (pv < SAT13 ? pv : SAT13) * KEY_INDEX + i
       }
-      // A min-heap: the merges below pop only as many as they take.
-      for (let k = (nt >> 1) - 1; k >= 0; k--) siftDownMin(keys, k, nt)
+      // A min-heap: the merges below pop only as many as they take (not needed for an unordered set).
+      if (!(unordered && nn > 0)) for (let k = (nt >> 1) - 1; k >= 0; k--) siftDownMin(keys, k, nt)
     }
     const epoch = this.epoch
     const g0 = this.pgStart[p], g1 = this.pgStart[p + 1]
@@ -672,24 +707,38 @@ export class Machine {
       for (let g = g0; g < g1 && found < want; g++) {
         const lo = this.groupPos[g], hi = g + 1 < g1 ? this.groupPos[g + 1] : this.partStart[p + 1] - start
         for (let c = cMin; c <= maxC && found < want; c++) {
+          if (lh[h0 + c] === 0) continue
           for (let pos = this.nextSet(layer, c, lo, hi); pos >= 0 && found < want; pos = this.nextSet(layer, c, pos + 1, hi)) {
             const i = pn[start + pos]
             if (split && mark[i] === epoch) continue
-            if (this.take(j, i, view) === 0) continue
+            if (!cpuOnly && this.take(j, i, view) === 0) continue // (cpuOnly: its bucket holds c ≥ per CPUs)
             const pv = pref === PREF_NONE ? 0 : c
             cand[found++] = wr[i] * KEY_CPU + (c < SAT13 ? c : SAT13) * KEY_PREF + (pv < SAT13 ? pv : SAT13) * KEY_INDEX + i
           }
         }
       }
       if (found + nt < nn) return false
+      if (unordered) {
+        // The same nn nodes in no particular order: the candidates join the keys, and a selection
+        // (linear on average) replaces nn pops of the heap — the reservation of a job on thousands
+        // of nodes (earliest) needs its set only.
+        for (let b = 0; b < found; b++) keys[nt + b] = cand[b]
+        smallestSet(keys, nt + found, nn)
+        for (let k = 0; k < nn; k++) {
+          const i = nodeOfKey(keys[k])
+          if (cpuOnly) this.put(out, j, i, per, 0)
+          else this.put(out, j, i, this.take(j, i, view), this.lastMem)
+        }
+        return true
+      }
       // Merge the heap with the ascending candidates, take the nn smallest.
       let b = 0
       for (let k = 0; k < nn; k++) {
         let key: number
         if (nt > 0 && (b >= found || keys[0] < cand[b])) { key = keys[0]; nt = popMin(keys, nt) } else key = cand[b++]
-        const i = key % KEY_INDEX
-        const t = this.take(j, i, view)
-        this.put(out, j, i, t, this.lastMem)
+        const i = nodeOfKey(key)
+        if (cpuOnly) this.put(out, j, i, per, 0)
+        else this.put(out, j, i, this.take(j, i, view), this.lastMem)
       }
       return true
     }
@@ -702,24 +751,25 @@ export class Machine {
         const i = pn[start + pos]
         if (split && mark[i] === epoch) continue
         const key = wr[i] * KEY_CPU + i
-        while (nt > 0 && keys[0] < key && rem > 0) { const i2 = keys[0] % KEY_INDEX; nt = popMin(keys, nt); rem = this.takeFlexible(out, j, i2, view, rem) }
+        while (nt > 0 && keys[0] < key && rem > 0) { const i2 = nodeOfKey(keys[0]); nt = popMin(keys, nt); rem = this.takeFlexible(out, j, i2, view, rem) }
         if (rem > 0) rem = this.takeFlexible(out, j, i, view, rem)
       }
     } else {
       for (let g = g0; g < g1 && rem > 0; g++) {
         const lo = this.groupPos[g], hi = g + 1 < g1 ? this.groupPos[g + 1] : this.partStart[p + 1] - start
         for (let c = 1; c <= maxC && rem > 0; c++) {
+          if (lh[h0 + c] === 0) continue
           for (let pos = this.nextSet(layer, c, lo, hi); pos >= 0 && rem > 0; pos = this.nextSet(layer, c, pos + 1, hi)) {
             const i = pn[start + pos]
             if (split && mark[i] === epoch) continue
             const key = wr[i] * KEY_CPU + (c < SAT13 ? c : SAT13) * KEY_INDEX + i
-            while (nt > 0 && keys[0] < key && rem > 0) { const i2 = keys[0] % KEY_INDEX; nt = popMin(keys, nt); rem = this.takeFlexible(out, j, i2, view, rem) }
+            while (nt > 0 && keys[0] < key && rem > 0) { const i2 = nodeOfKey(keys[0]); nt = popMin(keys, nt); rem = this.takeFlexible(out, j, i2, view, rem) }
             if (rem > 0) rem = this.takeFlexible(out, j, i, view, rem)
           }
         }
       }
     }
-    while (nt > 0 && rem > 0) { const i2 = keys[0] % KEY_INDEX; nt = popMin(keys, nt); rem = this.takeFlexible(out, j, i2, view, rem) }
+    while (nt > 0 && rem > 0) { const i2 = nodeOfKey(keys[0]); nt = popMin(keys, nt); rem = this.takeFlexible(out, j, i2, view, rem) }
     if (rem > 0) { out.len = 0; return false }
     return true
   }
@@ -765,7 +815,7 @@ export class Machine {
       if (k2 < nn) return false
       smallestFirst(keys, k2, nn)
       for (let k = 0; k < nn; k++) {
-        const i = keys[k] % KEY_INDEX
+        const i = nodeOfKey(keys[k])
         const t = this.take(j, i, view)
         this.put(out, j, i, t, this.lastMem)
       }
@@ -791,7 +841,7 @@ export class Machine {
       }
       if (sum < rem) return false
       smallestFirst(keys, k2, k2)
-      for (let k = 0; k < k2 && rem > 0; k++) rem = this.takeFlexible(out, j, keys[k] % KEY_INDEX, view, rem)
+      for (let k = 0; k < k2 && rem > 0; k++) rem = this.takeFlexible(out, j, nodeOfKey(keys[k]), view, rem)
     }
     if (rem > 0) { out.len = 0; return false }
     return true
@@ -834,15 +884,16 @@ export class Machine {
     const off = this.poolTop
     this.poolTop += len
     this.allocOff[j] = off; this.allocLen[j] = len
+    const sn = sel.nodes, sc = sel.cpus, sm = sel.mem, sg = sel.gpus
+    const pn = this.poolNode, pc = this.poolCpu, pm = this.poolMem, pg = this.poolGpu
     let total = 0
-    for (let k = 0; k < len; k++) total += sel.cpus[k]
-    this.allocCpuTotal[j] = total
     for (let k = 0; k < len; k++) {
-      const i = sel.nodes[k], c = sel.cpus[k], m = sel.mem[k], g = sel.gpus[k]
-      this.poolNode[off + k] = i; this.poolCpu[off + k] = c; this.poolMem[off + k] = m; this.poolGpu[off + k] = g
-      this.change(i, -c, -m, -g)
-      this.jobsOn[i]++
+      const c = sc[k]
+      total += c
+      pn[off + k] = sn[k]; pc[off + k] = c; pm[off + k] = sm[k]; pg[off + k] = sg[k]
     }
+    this.allocCpuTotal[j] = total
+    this.changeAll(pn, pc, pm, pg, off, off + len, false)
     this.livePos[j] = this.liveLen
     this.live[this.liveLen++] = j
   }
@@ -852,12 +903,7 @@ export class Machine {
     const off = this.allocOff[j], len = this.allocLen[j]
     if (off < 0) throw new MachineError(`job index ${j} is not running`)
     this.version++
-    for (let k = off; k < off + len; k++) {
-      const i = this.poolNode[k]
-      this.change(i, this.poolCpu[k], this.poolMem[k], this.poolGpu[k])
-      this.jobsOn[i]--
-      if (this.stamp[i] === this.epoch) this.checkSpecial(i)
-    }
+    this.changeAll(this.poolNode, this.poolCpu, this.poolMem, this.poolGpu, off, off + len, true)
     this.allocOff[j] = -1; this.allocLen[j] = 0
     const pos = this.livePos[j], last = this.live[--this.liveLen]
     this.live[pos] = last; this.livePos[last] = pos; this.livePos[j] = -1
@@ -869,41 +915,65 @@ export class Machine {
   allocMem(k: number): number { return this.poolMem[k] }
   allocGpus(k: number): number { return this.poolGpu[k] }
 
-  /** Applies a change of the free state of node i and keeps the partition totals up to date. */
-  private change(i: number, dc: number, dm: number, dg: number): void {
-    const cap = this.capCpu[i]
-    const old = this.freeCpu[i], now = old + dc
-    if (now < 0 || now > cap) throw new MachineError(`node ${this.cluster.nodes[i].name} would have ${now} free CPUs of ${cap}`)
-    const oldCv = this.cvOf(i)
-    this.freeCpu[i] = now
-    this.moveCapped(i, oldCv, this.cvOf(i))
-    this.freeMem[i] += dm
-    this.freeGpu[i] += dg
-    this.totalFreeCpu += dc
+  /**
+   * Entries [from, to) of an allocation (nodes, CPUs, memory, GPUs) are taken (`back` false) or
+   * given back (`back` true): the free state of each node, its jobs, and the totals, counts and
+   * free-CPU buckets of each partition holding it. One loop with the columns read once (this is
+   * the cost of starting and ending jobs: their nodes times their nodes' partitions).
+   */
+  private changeAll(nodeA: Int32Array, cpuA: Int32Array, memA: Float64Array, gpuA: Int32Array, from: number, to: number, back: boolean): void {
+    const freeCpu = this.freeCpu, freeMem = this.freeMem, freeGpu = this.freeGpu, capCpu = this.capCpu, jobsOn = this.jobsOn
+    const stamp = this.stamp, epoch = this.epoch
+    const nps = this.nodePartStart, nodeParts = this.nodeParts, nodePos = this.nodePos
+    const partFreeCpu = this.partFreeCpu, partFreeGpu = this.partFreeGpu, partIdle = this.partIdle, partMaxFree = this.partMaxFree
     const hist = this.hist, stride = this.histStride
-    for (let k = this.nodePartStart[i]; k < this.nodePartStart[i + 1]; k++) {
-      const p = this.nodeParts[k]
-      if (old !== now) {
-        const pos = this.nodePos[k]
-        this.clearBit(p, old, pos)
-        this.setBit(p, now, pos)
-        if (old === 0) this.setBit(p, stride, pos)
-        else if (now === 0) this.clearBit(p, stride, pos)
+    let totalFree = this.totalFreeCpu
+    for (let e = from; e < to; e++) {
+      const i = nodeA[e]
+      // 0 − x, not −x: −0 is not a small integer and slows the arithmetic below.
+      const dc = back ? cpuA[e] : 0 - cpuA[e], dm = back ? memA[e] : -memA[e], dg = back ? gpuA[e] : 0 - gpuA[e]
+      const cap = capCpu[i]
+      const old = freeCpu[i], now = old + dc
+      if (now < 0 || now > cap) throw new MachineError(`node ${this.cluster.nodes[i].name} would have ${now} free CPUs of ${cap}`)
+      const stamped = stamp[i] === epoch
+      if (stamped) {
+        const oldCv = this.cvOf(i)
+        freeCpu[i] = now
+        this.moveCapped(i, oldCv, this.cvOf(i))
+      } else {
+        // Untouched by the scratch: its capped CPUs are its free CPUs (moved only while the layer is kept).
+        freeCpu[i] = now
+        if (this.cappedLive && old !== now) this.moveCapped(i, old, now)
       }
-      this.partFreeCpu[p] += dc
-      this.partFreeGpu[p] += dg
-      if (old === cap) this.partIdle[p]--
-      if (now === cap) this.partIdle[p]++
-      const h = p * stride
-      hist[h + old]--
-      hist[h + now]++
-      if (now > this.partMaxFree[p]) this.partMaxFree[p] = now
-      else if (old === this.partMaxFree[p]) {
-        let c = old
-        while (c > 0 && hist[h + c] === 0) c--
-        this.partMaxFree[p] = c
+      freeMem[i] += dm
+      freeGpu[i] += dg
+      totalFree += dc
+      jobsOn[i] += back ? -1 : 1
+      const k0 = nps[i], k1 = nps[i + 1]
+      if (old === now) {
+        if (dg !== 0) for (let k = k0; k < k1; k++) partFreeGpu[nodeParts[k]] += dg
+      } else {
+        for (let k = k0; k < k1; k++) {
+          const p = nodeParts[k]
+          this.moveBit(p, old, now, nodePos[k])
+          partFreeCpu[p] += dc
+          partFreeGpu[p] += dg
+          if (old === cap) partIdle[p]--
+          if (now === cap) partIdle[p]++
+          const h = p * stride
+          hist[h + old]--
+          hist[h + now]++
+          if (now > partMaxFree[p]) partMaxFree[p] = now
+          else if (old === partMaxFree[p]) {
+            let c = old
+            while (c > 0 && hist[h + c] === 0) c--
+            partMaxFree[p] = c
+          }
+        }
       }
+      if (back && stamped) this.checkSpecial(i)
     }
+    this.totalFreeCpu = totalFree
   }
 
   private compact(): void {
@@ -1043,7 +1113,7 @@ export class Machine {
    * When could job j start if the running jobs ended at their estimated ends? `order[0..len)` are
    * the running jobs sorted by estimated end (`estEnd`); they are released into VIEW_SHADOW group by
    * group (equal ends, clamped to `now`, together) and j is tested after each group. Returns the
-   * shadow time (≥ now) and fills `out` with the nodes j would use then, chosen with
+   * shadow time (≥ now) and fills `out` with the nodes j would use then (an N-node job's in no particular order), chosen with
    * PREF_BUSY_NOW; VIEW_SHADOW then holds what is left on each node beside that reservation
    * (scratchTake). Throws if j does not fit even when everything has ended.
    * Cost: O(partition nodes) once, plus O(entries released) (each released node is re-tested).
@@ -1064,6 +1134,7 @@ export class Machine {
     const start = this.partStart[p], nP = this.partStart[p + 1] - start
     if (fixed) {
       for (let c = d.cpus[j]; c < this.histStride; c++) {
+        if (this.hist[p * this.histStride + c] === 0) continue
         for (let pos = this.nextSet(p, c, 0, nP); pos >= 0; pos = this.nextSet(p, c, pos + 1, nP)) {
           if (this.take(j, this.partNodes[start + pos], VIEW_SHADOW) > 0) have++
         }
@@ -1101,12 +1172,12 @@ export class Machine {
         }
       }
       if (have >= need) {
-        if (!this.select(j, VIEW_SHADOW, PREF_BUSY_NOW, out)) throw new MachineError(`job index ${j}: reservation counters disagree with the node selection`)
+        if (!this.select(j, VIEW_SHADOW, PREF_BUSY_NOW, out, fixed)) throw new MachineError(`job index ${j}: reservation counters disagree with the node selection`)
         this.scratchTake(out)
         return e0
       }
     }
-    if (have >= need && this.select(j, VIEW_SHADOW, PREF_BUSY_NOW, out)) { this.scratchTake(out); return now }
+    if (have >= need && this.select(j, VIEW_SHADOW, PREF_BUSY_NOW, out, fixed)) { this.scratchTake(out); return now }
     throw new MachineError(`job index ${j} does not fit partition ${this.cluster.partitions[p].name} even when every running job has ended`)
   }
 }
@@ -1125,6 +1196,30 @@ function smallestFirst(keys: Float64Array, k: number, m: number): void {
   for (let end = m - 1; end > 0; end--) {
     const t = keys[0]; keys[0] = keys[end]; keys[end] = t
     siftDown(keys, 0, end)
+  }
+}
+
+/**
+ * Puts the m smallest of the distinct keys a[0..n) in a[0..m), in no particular order (Hoare's
+ * selection with a median-of-three pivot). In place, no allocation.
+ */
+function smallestSet(a: Float64Array, n: number, m: number): void {
+  let lo = 0, hi = n - 1
+  const k = m - 1
+  while (lo < hi && k < hi) {
+    const mid = (lo + hi) >>> 1
+    const x = a[lo], y = a[mid], z = a[hi]
+    const pivot = x < y ? (y < z ? y : x < z ? z : x) : (x < z ? x : y < z ? z : y)
+    let i = lo, j = hi
+    while (i <= j) {
+      while (a[i] < pivot) i++
+      while (a[j] > pivot) j--
+      if (i <= j) { const t = a[i]; a[i] = a[j]; a[j] = t; i++; j-- }
+    }
+    // a[lo..j] ≤ pivot ≤ a[i..hi], and between them the pivot itself.
+    if (k <= j) hi = j
+    else if (k >= i) lo = i
+    else return
   }
 }
 
