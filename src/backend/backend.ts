@@ -275,7 +275,7 @@ export class Backend {
         evaluate: evaluateRequest(req, w),
       }, w.workload)
       const r = folder.plan.resources
-      return { folder: folder.dir, cells: folder.plan.cells.length, shards: folder.plan.shards, cpusPerTask: r.cpusPerTask, memMB: r.memMB, timeMinutes: r.timeMinutes, submit: folder.submit, resultFile: join(folder.dir, RESULT_FILE) }
+      return { folder: folder.dir, cells: folder.plan.cells.length, shards: folder.plan.shards, cpusPerTask: r.cpusPerTask, memMB: r.memMB, timeMinutes: r.timeMinutes, submit: folder.submit, resultFile: join(folder.dir, RESULT_FILE), note: folder.note }
     } catch (e) {
       if (e instanceof ShardPlanError || e instanceof EvaluationError) throw new ApiInputError(e.message)
       throw e

@@ -104,7 +104,6 @@ export class CampaignRunner {
     }
     let lastProgress = 0
     let lastCells = -1
-    let runs = 0
     try {
       // Give the caller (and its socket) a moment to subscribe before the first event.
       await new Promise((r) => setImmediate(r))
@@ -112,14 +111,17 @@ export class CampaignRunner {
       const cache = this.opts.cacheDir ? new CellCache(this.opts.cacheDir) : undefined
       const { result } = await evaluate(
         evaluateRequest(req, w),
-        async (setup, cells) => {
-          // The first run is the campaign, shown live; the second (the recommendation as deployed
-          // on Slurm, a few cells) is not a campaign's progress: it runs without cell or progress events.
-          const campaignRun = runs++ === 0
+        async (setup, cells, phase = 'campaign') => {
+          // The campaign's run is shown live. The search of the site's Slurm settings before it
+          // (a few small runs) shows its progress only; the recommendation as deployed (a few
+          // cells, last) runs without cell or progress events.
+          const campaignRun = phase === 'campaign'
+          const searchRun = phase === 'search'
+          lastCells = -1
           const results = await pool.run(setup, cells, {
             signal, cache, workloadHash: w.sha256, ...(campaignRun ? { onCell } : {}),
             onProgress: (p) => {
-              if (!campaignRun) return
+              if (!campaignRun && !searchRun) return
               const now = Date.now()
               const final = p.cellsDone === p.cellsTotal
               if (!final && p.cellsDone === lastCells && now - lastProgress < PROGRESS_EVERY_MS) return
@@ -128,6 +130,7 @@ export class CampaignRunner {
               emit({
                 kind: 'progress', cellsDone: p.cellsDone, cellsTotal: p.cellsTotal, cachedCells: p.cachedCells, samplesDone: p.samplesDone, samplesTotal: p.samplesTotal,
                 etaSeconds: p.etaSeconds, perWorker: p.perWorker.map((x) => ({ worker: x.worker, pid: x.pid ?? null, state: x.state, cell: x.cell })),
+                ...(searchRun ? { phase: 'search' as const } : {}),
               })
             },
             onWorkerCrash: (c) => emit({ kind: 'warning', message: c.message }),

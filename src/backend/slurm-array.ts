@@ -6,7 +6,7 @@ import { promises as fsp } from 'node:fs'
 import { join, resolve } from 'node:path'
 import type { Workload } from '../core/workload/import'
 import { hashFile, writeEntryFile } from '../engine/cache'
-import type { EvaluateRequest } from '../engine/evaluate'
+import { campaignOf, slurmSearchBudget, type EvaluateRequest } from '../engine/evaluate'
 import { defaultWorkerPath } from '../engine/pool'
 import { buildPlan, ShardPlanError, writePlan, type PlanResources, type ShardPlan } from '../engine/shards'
 import { ARRAY_SCRIPT, arrayScript, LOGS_DIR, MERGE_SCRIPT, mergeScript, submitCommands } from './slurm-array-scripts'
@@ -40,7 +40,13 @@ export interface SlurmArrayFolder {
   files: string[]
   /** The shell commands that submit the array, then the merge after it (the job id passed on). */
   submit: string[]
+  /** What the plan leaves out of a local run, in words (the adaptive search of the site's Slurm
+   * settings: its points depend on earlier results, so they cannot be dealt to shards); null if nothing. */
+  note: string | null
 }
+
+/** Why a job-array plan evaluates the one-setting grid without the search of the site's settings. */
+export const ARRAY_SEARCH_NOTE = 'the search of your Slurm settings (several at once) is not part of a job-array plan: each of its points depends on the previous ones, so its cells cannot be dealt to shards in advance. The plan evaluates the one-setting changes; the search runs when the evaluation runs here'
 
 /** Writes the plan folder: plan.json, cells/, logs/, campaign.sbatch and merge.sbatch. */
 export async function writeSlurmArray(req: SlurmArrayRequest, w: Workload): Promise<SlurmArrayFolder> {
@@ -48,7 +54,10 @@ export async function writeSlurmArray(req: SlurmArrayRequest, w: Workload): Prom
   // #SBATCH lines are not shell: a blank or a quote in the folder's path would cut them.
   if (/[\s'"\\]/.test(dir)) throw new ShardPlanError(`${dir}: the plan folder's path must have no blanks, quotes or backslashes (the batch scripts name it in their #SBATCH lines): choose another folder`)
   const engine = await hashFile(req.workerPath ?? defaultWorkerPath())
-  const plan = await buildPlan(req.evaluate, w, req.shards, engine, (c) => estimateResources(c, req.workers, req.shards, w.jobs.count))
+  // The search is adaptive: the plan (and so the merge) runs without it, as --slurm-search-budget 0 would.
+  const searching = slurmSearchBudget(campaignOf(req.evaluate, w)) > 0
+  const evaluate = searching ? { ...req.evaluate, spec: { ...req.evaluate.spec, slurmSearch: { budget: 0 } } } : req.evaluate
+  const plan = await buildPlan(evaluate, w, req.shards, engine, (c) => estimateResources(c, req.workers, req.shards, w.jobs.count))
   await writePlan(dir, plan)
   await fsp.mkdir(join(dir, LOGS_DIR), { recursive: true })
   const array = join(dir, ARRAY_SCRIPT), merge = join(dir, MERGE_SCRIPT)
@@ -56,7 +65,7 @@ export async function writeSlurmArray(req: SlurmArrayRequest, w: Workload): Prom
   await writeEntryFile(merge, mergeScript(dir, plan, req.command))
   await fsp.chmod(array, 0o755)
   await fsp.chmod(merge, 0o755)
-  return { dir, plan, files: [join(dir, 'plan.json'), array, merge], submit: submitCommands(dir) }
+  return { dir, plan, files: [join(dir, 'plan.json'), array, merge], submit: submitCommands(dir), note: searching ? ARRAY_SEARCH_NOTE : null }
 }
 
 /** The easytune the scripts run on the nodes: this Node and this CLI by absolute path when this

@@ -84,6 +84,8 @@ export const DEFAULTS = {
     'weekly periods, 26 weeks × 3 traces: a quick look rather than the thesis\'s 60 traces of two years'),
   // Mixed-policy search.
   mixed: d({ features: 3 as 3 | 6, method: 'xnes' as 'xnes' | 'grid', budget: 200 }, 'three features searched by XNES with 200 weight vectors: the research\'s set-up'),
+  // The search of the site's own Slurm settings with its current slurm.conf (docs/CLUSTER.md §Site settings as candidates).
+  slurmSearch: d(24, 'each point is a whole train cell under Slurm\'s scheduling (seconds to minutes on a real log): 24 points, today\'s configuration and two XNES generations, refine the one-setting grid without doubling the campaign (0 turns the search off)'),
   /** The wizard's quicker mixed search. */
   mixedWizard: d({ budget: 60, weeks: 20 }, 'budget 60 on 20 weeks: enough to see whether a mix beats the pure orders'),
   // The exported ordering by predicted runtime (docs/PREDICTIONS.md §Deployment).

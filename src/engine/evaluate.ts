@@ -3,14 +3,15 @@
 // recorded waits, and build the versioned result document. Used by the CLI, and later by the
 // desktop app and the browser mode.
 import { DEFAULTS } from '../core/defaults'
-import { campaignCells, cellKey, isBaseline, BASELINE, type CampaignSpec, type CellResult, type CellSpec } from '../core/tune/campaign'
+import { campaignCells, cellKey, cellOf, isBaseline, BASELINE, type CampaignSpec, type CellResult, type CellSpec } from '../core/tune/campaign'
+import { slurmSearchSteps, type SlurmSearchRecord } from '../core/cluster/slurm-search'
 import { dataProblem, prepare, type Prepared } from '../core/tune/prepare'
 import { buildResult, withAsDeployed, withImpact, type AsDeployed, type EvaluationResult } from '../core/tune/result'
 import { recommendationImpact } from '../core/tune/impact'
 import { summarize, type PartData, type Selection, type VerdictOptions } from '../core/tune/select'
 import { baselineFidelity, campaignMachine, describeMachine, machineSummary, MachineInputError, type MachineInputs } from '../core/cluster/model'
 import type { Candidate, CellMachine } from '../core/tune/campaign'
-import { slurmFamily } from '../core/cluster/slurm-family'
+import { slurmChangeLabel, slurmFamily } from '../core/cluster/slurm-family'
 import type { Compat } from '../core/sim/types'
 import type { ImportOptions, Workload } from '../core/workload/import'
 import { readLogs } from '../node/read-log'
@@ -31,8 +32,11 @@ export interface EvaluateRequest {
   machine?: MachineInputs
 }
 
-/** Runs cells somewhere (the worker pool, or in this process) and returns results by cellKey. */
-export type CellRunner = (setup: WorkloadSetup, cells: CellSpec[]) => Promise<Map<string, CellResult>>
+/** Runs cells somewhere (the worker pool, or in this process) and returns results by cellKey.
+ * `phase`: what the cells are for — the search of the site's Slurm settings (several small runs
+ * first), the campaign, or the recommendation as deployed (a last run); absent = the campaign. */
+export type CellRunner = (setup: WorkloadSetup, cells: CellSpec[], phase?: RunPhase) => Promise<Map<string, CellResult>>
+export type RunPhase = 'search' | 'campaign' | 'deployed'
 
 /** The evaluation's whole-log work besides the cells (the baseline's fidelity, the impact): in an
  * engine worker (sideOnPool), so that neither the CLI's nor the app's back end thread (Electron's
@@ -65,18 +69,18 @@ export async function evaluate(req: EvaluateRequest, runCells: CellRunner, sha25
 }
 
 async function evaluateWith(req: EvaluateRequest, runCells: CellRunner, sha256: string, w: Workload, c: CampaignOf, side: SideRunner): Promise<Evaluation> {
-  const { spec, machine, prepared, cells, setup } = c
-  const running = runCells(setup, cells)
-  // While the campaign's workers compute, the baseline on the whole log, compared with the
-  // recorded history (docs/CLUSTER.md §Fidelity).
+  const { machine, prepared, setup } = c
+  // While the workers compute, the baseline on the whole log, compared with the recorded history
+  // (docs/CLUSTER.md §Fidelity).
   const calibrating = side.run({ kind: 'baseline-fidelity' })
-  let results: Map<string, CellResult>
+  let campaign: Awaited<ReturnType<typeof runCampaign>>
   try {
-    results = await running
+    campaign = await runCampaign(c, runCells)
   } catch (e) {
     await calibrating.catch(() => {})
     throw e
   }
+  const { spec, cells, results, search } = campaign
   trace('evaluate: campaign cells back')
   const calibration = await calibrating
   trace('evaluate: calibration done')
@@ -92,7 +96,7 @@ async function evaluateWith(req: EvaluateRequest, runCells: CellRunner, sha256: 
     cellKeyOf: (c, part) => cellKey({ part, candidate: c.baseline ? BASELINE : c.candidate, threshold: c.baseline ? null : c.threshold }),
     split: { at: prepared.split.at, train: prepared.split.trainStats, test: prepared.split.testStats },
     weeks: { trainOriginal: prepared.train.originalWeeks, testOriginal: prepared.test.originalWeeks, train: prepared.train.count, test: prepared.test.count },
-    calibration, cells: cells.length, maxRequestedSeconds: maxRequested(w.jobs.requested, w.jobs.count),
+    calibration, cells: cells.length, maxRequestedSeconds: maxRequested(w.jobs.requested, w.jobs.count), slurmSearch: search,
     machine: machineSummary(machine?.model ?? null, w.machineProcs, w.report.machine.source),
   })
   // The exported configuration itself, simulated under Slurm's scheduling (docs/CLUSTER.md §As deployed):
@@ -149,6 +153,59 @@ export function campaignOf(req: EvaluateRequest, w: Workload): CampaignOf {
   return { spec, compat, machine, prepared, cells, setup }
 }
 
+/** The search budget of this campaign: evaluate --current-conf under Slurm's scheduling only. */
+export function slurmSearchBudget(c: Pick<CampaignOf, 'spec' | 'machine'>): number {
+  const m = c.machine?.model
+  if (!m?.current || m.scheduler !== 'slurm') return 0
+  return c.spec.slurmSearch?.budget ?? DEFAULTS.slurmSearch.value
+}
+
+/**
+ * The campaign's cells, after the search of the site's own settings when it applies: the search's
+ * points are train cells of the campaign's own kind (cached like them), its best change joins the
+ * candidates (unless the one-setting grid has it already), and the campaign then computes only the
+ * cells the search did not. Results in campaign cell order.
+ */
+async function runCampaign(c: CampaignOf, runCells: CellRunner): Promise<{ spec: CampaignSpec; cells: CellSpec[]; results: Map<string, CellResult>; search: SlurmSearchRecord | null }> {
+  let { spec, cells } = c
+  const searched = new Map<string, CellResult>()
+  let search: SlurmSearchRecord | null = null
+  const budget = slurmSearchBudget(c)
+  if (budget > 0) {
+    const objective = spec.objective
+    const steps = slurmSearchSteps(c.machine!.model.scheduling, { budget, seed: spec.resample.seed })
+    let st = steps.next(undefined as unknown as number[])
+    while (!st.done) {
+      const batch = st.value.map((change) => cellOf('train', change === null ? BASELINE : { primary: 'FCFS', backfill: 'same', slurm: change }, null))
+      const got = await runCells(c.setup, batch, 'search')
+      batch.forEach((cell) => searched.set(cellKey(cell), got.get(cellKey(cell))!))
+      st = steps.next(batch.map((cell) => weightedMean(got.get(cellKey(cell))!, objective)))
+    }
+    search = st.value
+    const best = search.best
+    if (best !== null && !spec.candidates.some((x) => x.slurm && slurmChangeLabel(x.slurm) === slurmChangeLabel(best))) {
+      spec = { ...spec, candidates: [...spec.candidates, { primary: 'FCFS', backfill: 'same', slurm: best }] }
+      cells = campaignCells(spec)
+    }
+  }
+  const ran = await runCells(c.setup, cells.filter((x) => !searched.has(cellKey(x))), 'campaign')
+  const results = new Map<string, CellResult>()
+  for (const x of cells) {
+    const k = cellKey(x)
+    const r = searched.get(k) ?? ran.get(k)
+    if (r) results.set(k, r)
+  }
+  return { spec, cells, results, search }
+}
+
+/** A cell's objective over its samples, each weighted by its week length (as trainObjective). */
+function weightedMean(r: CellResult, objective: CampaignSpec['objective']): number {
+  const v = objective === 'avgWait' ? r.avgWait : r.avgBsld
+  let sum = 0, total = 0
+  for (let k = 0; k < v.length; k++) { const w = r.weight ? r.weight[k] : 1; sum += w * v[k]; total += w }
+  return total > 0 ? sum / total : 0
+}
+
 /** Most one-CPU nodes a log without nodes is simulated on under Slurm's scheduling for the
  * as-deployed figures (docs/CLUSTER.md §As deployed): the cost grows with the nodes (docs/PERFORMANCE.md). */
 export const MAX_POOL_NODES = 20_000
@@ -197,7 +254,7 @@ async function deployedFigures(req: EvaluateRequest, setup: WorkloadSetup, selec
   // (on KTH-SP2 under Slurm's scheduling, 2.1 s of CPU each against 0.2 to 0.5 s for the recommended
   // order): started first, they do not finish alone at the end (docs/PERFORMANCE.md §The pool at full speed).
   const cells = campaignCells(spec)
-  const results = await runCells(slurmSetup, [...cells.filter((c) => isBaseline(c.candidate)), ...cells.filter((c) => !isBaseline(c.candidate))])
+  const results = await runCells(slurmSetup, [...cells.filter((c) => isBaseline(c.candidate)), ...cells.filter((c) => !isBaseline(c.candidate))], 'deployed')
   const s = summarize(spec, results, req.verdict, req.spec.resample.seed, data)
   const d = s.candidates[asBaseline ? 0 : 1]
   return { label: rec.label, train: d.train, test: d.test, same: false, differs: false }

@@ -79,12 +79,17 @@ export interface SlurmArrayWritten {
   submit: string[]
   /** The result the merge job writes. */
   resultFile: string
+  /** What the plan leaves out of a run here, in words (src/backend/slurm-array.ts ARRAY_SEARCH_NOTE); absent or null if nothing. */
+  note?: string | null
 }
 
 /** A campaign's events (startCampaign), named by its `campaignId`: progress, partial cells,
  * warnings, then exactly one of done / error / cancelled. */
 export type CampaignEvent =
-  | { campaignId: string; kind: 'progress'; cellsDone: number; cellsTotal: number; cachedCells: number; samplesDone: number; samplesTotal: number; etaSeconds: number | null; perWorker: { worker: number; pid: number | null; state: string; cell: string | null }[] }
+  | { campaignId: string; kind: 'progress'; cellsDone: number; cellsTotal: number; cachedCells: number; samplesDone: number; samplesTotal: number; etaSeconds: number | null; perWorker: { worker: number; pid: number | null; state: string; cell: string | null }[]
+      /** 'search': a batch of the search of the site's own Slurm settings, before the campaign
+       * (with our slurm.conf as it runs today); the counts are the batch's. Absent: the campaign. */
+      phase?: 'search' }
   /** A finished cell (for partial results): label and its weekly mean objective. */
   | { campaignId: string; kind: 'cell'; label: string; part: 'train' | 'test'; meanObjective: number }
   | { campaignId: string; kind: 'warning'; message: string }

@@ -118,4 +118,51 @@ describe('the machine flags', () => {
     expect(fconf).toMatch(/^PriorityWeightFairshare=10000$/m) // nothing else changed
     expect(fconf).not.toMatch(/JobSubmitPlugins|PriorityWeightPartition/)
   })
+  it('evaluate --current-conf searches several of the site\'s settings at once on train; its best change is one more candidate, exported exactly', async () => {
+    const conf = file('search.conf', SITE_CONF)
+    const run = async (budget: string, workers: string) => {
+      const out = join(dir, `search-${budget}-${workers}.json`)
+      const r = await runCli(['evaluate', KTH, '--current-conf', conf, '--primaries', 'SPF', '--thresholds', 'none', '--weeks', '2', '--seed', '3', '--no-cache', '--workers', workers, '--slurm-search-budget', budget, '--json', out])
+      expect(r.code, r.stderr).toBe(0)
+      return { j: JSON.parse(readFileSync(out, 'utf8')), stderr: r.stderr }
+    }
+    const { j, stderr } = await run('10', '1')
+    const search = j.protocol.slurmSearch
+    // The settings that act on SITE_CONF's scheduling: the backfill parameters and the QOS weight
+    // (fair-share and age need slurmdbd, which this configuration does not have).
+    expect(search).toMatchObject({ budget: 10, settings: ['bf_job_part_count_reserve', 'bf_window', 'bf_max_job_test', 'bf_interval', 'PriorityWeightQOS'] })
+    expect(search.evaluations).toBeLessThanOrEqual(10)
+    // Its objective is the campaign's: today's configuration scores the baseline's train mean.
+    expect(search.currentObjective).toBeCloseTo(j.candidates[0].train.mean, 6)
+    expect(search.trace[0]).toBe(search.currentObjective)
+    expect(stderr).toMatch(/after searching the site's Slurm settings: \d+ points/)
+    if (search.best !== null) {
+      const label = `Slurm ${Object.entries(search.best).map(([k, v]) => `${k}=${v}`).join(', ')}`
+      const i = j.candidates.findIndex((c: { label: string }) => c.label === label)
+      expect(i).toBeGreaterThan(0)
+      expect(j.candidates[i].candidate.slurm).toEqual(search.best)
+      expect(search.bestObjective).toBeCloseTo(j.candidates[i].train.mean, 6)
+      expect(search.bestObjective).toBeLessThan(search.currentObjective)
+      // Recommending it exports exactly its settings, merged into the recorded slurm.conf.
+      writeFileSync(join(dir, 'searched.json'), JSON.stringify({ ...j, recommended: i, recommendation: { ...j.recommendation, verdict: 'switch' } }))
+      const x = await runCli(['export', join(dir, 'searched.json'), '--target', 'slurm', '--out', join(dir, 'searched'), '--json'])
+      expect(x.code, x.stderr).toBe(0)
+      const merged = readFileSync(join(dir, 'searched', 'slurm.conf'), 'utf8')
+      for (const [k, v] of Object.entries(search.best as Record<string, number>)) {
+        if (k.startsWith('bf_')) expect(merged).toMatch(new RegExp(`^SchedulerParameters=.*\\b${k}=${v}\\b`, 'm'))
+        else expect(merged).toMatch(new RegExp(`^${k}=${v}\\b`, 'm'))
+      }
+      expect(merged).toMatch(/^PriorityWeightFairshare=10000$/m)
+    } else {
+      expect(search.bestObjective).toBe(search.currentObjective)
+    }
+    // The same search on two workers (points evaluated in parallel, in another order).
+    expect((await run('10', '2')).j.protocol.slurmSearch).toEqual(search)
+    // 0 turns it off; bad budgets are refused in words.
+    expect((await run('0', '1')).j.protocol.slurmSearch).toBeUndefined()
+    for (const bad of ['-1', 'ten', '10001']) {
+      const r = await runCli(['evaluate', KTH, '--current-conf', conf, '--slurm-search-budget', bad])
+      expect([r.code, r.stderr]).toEqual([2, expect.stringMatching(/--slurm-search-budget/)])
+    }
+  }, 300_000)
 })

@@ -10,7 +10,7 @@ import { RESAMPLE_METHODS, type ResampleMethod } from '../../core/tune/resample'
 import { baselineName, type Criterion, type EvaluationResult } from '../../core/tune/result'
 import { formatDuration, formatThreshold, parseThreshold } from '../../core/util/duration'
 import { CellCache, DEFAULT_CACHE_DIR } from '../../engine/cache'
-import { evaluate, InsufficientDataError } from '../../engine/evaluate'
+import { evaluate, InsufficientDataError, type RunPhase } from '../../engine/evaluate'
 import { defaultVerdictOptions, type VerdictOptions } from '../../core/tune/select'
 import { EnginePool, defaultWorkerCount, hashLogFiles } from '../../engine/pool'
 import { DEFAULTS } from '../../core/defaults'
@@ -81,6 +81,10 @@ ${MACHINE_HELP}
   --current-conf FILE      --slurm-conf plus "this is what runs today": the baseline is this
                            configuration as simulated ("current configuration"), every candidate
                            a change to it, and export merges into it without being given it again
+  --slurm-search-budget N  with --current-conf under Slurm's scheduling: how many settings
+                           points the search of the site's own settings (backfill parameters,
+                           PriorityMaxAge, the weights, several at once) evaluates on train before
+                           its best change joins the candidates; 0 turns it off (default ${shown('slurmSearch')})
 ${IMPORT_HELP}
   --json [file]            the full result (docs/RESULT-SCHEMA.md) to stdout, or to the file
 Slurm job array (docs/CLI.md, Running on a Slurm cluster):
@@ -93,14 +97,14 @@ Slurm job array (docs/CLI.md, Running on a Slurm cluster):
 
 Ctrl-C stops cleanly: finished cells stay in the cache and the command exits 130.
 
-${whyDefaults([['split', 'split'], ['weeks', 'weeks'], ['resample', 'resample'], ['seed', 'seed'], ['preset', 'preset'], ['thresholds', 'thresholds'], ['objective', 'objective'], ['max-wait-ratio', 'maxWaitRatio'], ['min-gain', 'minGain'], ['confidence', 'confidence'], ['min-weeks', 'minWeeks'], ['criterion', 'criterion'], ['tau', 'tau'], ['compat', 'compat'], ['overrun', 'overrun'], ['requested-fallback', 'requestedFallback']])}
+${whyDefaults([['split', 'split'], ['weeks', 'weeks'], ['resample', 'resample'], ['seed', 'seed'], ['preset', 'preset'], ['thresholds', 'thresholds'], ['objective', 'objective'], ['max-wait-ratio', 'maxWaitRatio'], ['min-gain', 'minGain'], ['confidence', 'confidence'], ['min-weeks', 'minWeeks'], ['criterion', 'criterion'], ['tau', 'tau'], ['slurm-search-budget', 'slurmSearch'], ['compat', 'compat'], ['overrun', 'overrun'], ['requested-fallback', 'requestedFallback']])}
 `
 
 const FLAGS = {
   ...IMPORT_FLAGS, ...COMPAT_FLAGS, split: 'string', weeks: 'string', resample: 'string', seed: 'string', preset: 'string', primaries: 'string',
   backfills: 'string', thresholds: 'string', objective: 'string', 'max-wait-ratio': 'string', 'min-gain': 'string', confidence: 'string', 'min-weeks': 'string', criterion: 'string', tau: 'string', workers: 'string',
   'cache-dir': 'string', 'no-cache': 'boolean', json: 'optional', help: 'boolean', ...MACHINE_FLAGS, 'current-conf': 'string',
-  'slurm-array': 'string', shards: 'string', submit: 'boolean',
+  'slurm-array': 'string', shards: 'string', submit: 'boolean', 'slurm-search-budget': 'string',
 } as const
 
 export async function evaluateCommand(argv: string[], io: Io): Promise<number> {
@@ -136,6 +140,7 @@ export async function evaluateCommand(argv: string[], io: Io): Promise<number> {
     objective: oneOf<Objective>(a, 'objective', ['avgWait', 'avgBsld']) ?? DEFAULTS.objective.value,
     tau: positiveNumber(a, 'tau') ?? DEFAULTS.tau.value,
     compat: compatFlag(a),
+    ...(searchBudget(a) === undefined ? {} : { slurmSearch: { budget: searchBudget(a)! } }),
   }
 
   const w = await loadWorkload(io, log, opts)
@@ -148,22 +153,25 @@ export async function evaluateCommand(argv: string[], io: Io): Promise<number> {
   const cache = bool(a, 'no-cache') ? undefined : new CellCache(str(a, 'cache-dir') ?? DEFAULT_CACHE_DIR)
   const progress = new Progress(io, 0)
   const t0 = performance.now()
-  const runs: { cells: number; cached: number }[] = []
+  const runs: { phase: RunPhase; cells: number; cached: number }[] = []
   const files = setupFiles(log)
   let evaluated
   try {
     evaluated = await untilInterrupted(io, progress, async (signal) => {
       const sha = await hashLogFiles(files.logPaths ?? [files.logPath])
-      // The campaign's cells, then (a second run) the recommendation's as deployed on Slurm.
-      return evaluate({ ...files, importOptions: opts, spec, verdict, machine }, (setup, cells) => {
-        runs.push({ cells: cells.length, cached: 0 })
+      // The search of the site's Slurm settings (with --current-conf: a few small runs), the
+      // campaign's cells, then (a last run) the recommendation's as deployed on Slurm.
+      return evaluate({ ...files, importOptions: opts, spec, verdict, machine }, (setup, cells, phase = 'campaign') => {
+        runs.push({ phase, cells: cells.length, cached: 0 })
+        const searchRun = runs.filter((r) => r.phase === 'search').length
+        const label = phase === 'search' ? `searching Slurm settings (batch ${searchRun})` : phase === 'deployed' ? 'as deployed' : 'simulating'
         return pool.run(setup, cells, {
           signal, cache, workloadHash: sha,
           onProgress: (p) => {
             runs[runs.length - 1].cached = p.cachedCells
             if (!io.tty) return // no progress line to draw: skip its text (about ten calls a cell)
             const eta = p.etaSeconds === null ? '' : `, ${formatDuration(p.etaSeconds)} left`
-            progress.update('simulating', p.cellsTotal ? p.cellsDone / p.cellsTotal : null, `${int(p.cellsDone)}/${int(p.cellsTotal)} cells${p.cachedCells ? ` (${int(p.cachedCells)} cached)` : ''}${eta}`)
+            progress.update(label, p.cellsTotal ? p.cellsDone / p.cellsTotal : null, `${int(p.cellsDone)}/${int(p.cellsTotal)} cells${p.cachedCells ? ` (${int(p.cachedCells)} cached)` : ''}${eta}`)
           },
           onWorkerCrash: (c) => { progress.done(); io.err(`warning: ${c.message}\n`) },
           onWarning: (m) => { progress.done(); io.err(`warning: ${m}\n`) },
@@ -180,9 +188,13 @@ export async function evaluateCommand(argv: string[], io: Io): Promise<number> {
   if (evaluated === INTERRUPTED) return 130
   const { result } = evaluated
   const seconds = (performance.now() - t0) / 1000
-  const [campaign, deployed] = runs
+  const campaign = runs.find((r) => r.phase === 'campaign')
+  const deployed = runs.find((r) => r.phase === 'deployed')
+  const searched = runs.filter((r) => r.phase === 'search')
   const asDeployed = deployed ? `, and the recommendation as deployed on Slurm: ${int(deployed.cells)} cells (${int(deployed.cached)} from the cache)` : ''
-  io.err(`evaluated ${int(result.protocol.cells)} cells (${int(campaign?.cached ?? 0)} from the cache)${asDeployed} on ${pool.workers} worker${pool.workers === 1 ? '' : 's'} in ${seconds.toFixed(1)} s\n`)
+  const search = result.protocol.slurmSearch
+  const searchText = search ? `, after searching the site's Slurm settings: ${int(search.evaluations)} points, ${int(searched.reduce((a, r) => a + r.cells, 0))} cells (${int(searched.reduce((a, r) => a + r.cached, 0))} from the cache)` : ''
+  io.err(`evaluated ${int(result.protocol.cells)} cells (${int(campaign?.cached ?? 0)} from the cache)${searchText}${asDeployed} on ${pool.workers} worker${pool.workers === 1 ? '' : 's'} in ${seconds.toFixed(1)} s\n`)
   if (json) writeJson(io, json, { ...result, citation: citation(w) })
   if (!json || json.file !== null) io.out(formatEvaluation(result, citation(w)))
   return 0
@@ -209,6 +221,7 @@ async function slurmArray(io: Io, path: string, req: SlurmArrayRequest, w: Workl
   io.out(`Wrote the plan of ${int(plan.cells.length)} cells in ${plan.shards} shard${plan.shards === 1 ? '' : 's'} into ${folder.dir}:\n`)
   for (const f of folder.files) io.out(`  ${f}\n`)
   io.out(`Each array task: ${r.cpusPerTask} CPU${r.cpusPerTask === 1 ? '' : 's'}, ${r.memMB} MB, ${r.timeMinutes} min (estimates: edit the #SBATCH lines if your nodes are slower).\n`)
+  if (folder.note) io.out(`Note: ${folder.note} (the merged result equals a local run with --slurm-search-budget 0).\n`)
   if (!submit) {
     io.out(`\nSubmit the array, then the merge after it (on a login node of the cluster):\n${folder.submit.map((c) => `  ${c}\n`).join('')}`)
     io.out(`\nThe result: ${join(folder.dir, RESULT_FILE)} and ${join(folder.dir, LOGS_DIR, 'merge.out')}. A failed shard i re-runs alone: sbatch --array=i ${join(folder.dir, ARRAY_SCRIPT)}\n`)
@@ -330,4 +343,12 @@ export function formatEvaluation(r: EvaluationResult, cite: string | null): stri
   lines.push('', `Thresholds tried: ${p.thresholds.map(formatThreshold).join(', ')}.`)
   if (cite) lines.push('', `Data: ${cite}`)
   return lines.join('\n') + '\n'
+}
+
+/** --slurm-search-budget: a whole number from 0 (off) to 10,000; absent = the default. */
+function searchBudget(a: ParsedArgs): number | undefined {
+  if (str(a, 'slurm-search-budget') === undefined) return undefined
+  const n = wholeNumber(a, 'slurm-search-budget')
+  if (n === undefined || n > 10_000) throw new UsageError('--slurm-search-budget takes a whole number from 0 (no search) to 10000')
+  return n
 }

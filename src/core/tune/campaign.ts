@@ -38,6 +38,10 @@ export interface CampaignSpec {
   /** 'ocst': the seeds' simulator's rules (its shadow-time rule, rule C13 on the weeks); absent =
    * DEFAULTS.compat ('none', EasyTune's own). docs/SIMULATOR.md §Shadow-time rules. */
   compat?: Compat
+  /** The search of the site's own Slurm settings (evaluate --current-conf under Slurm's
+   * scheduling; src/core/cluster/slurm-search.ts): points evaluated, 0 = off; absent =
+   * DEFAULTS.slurmSearch. Ignored elsewhere. */
+  slurmSearch?: { budget: number }
 }
 
 /** The thesis defaults: thresholds none, 20 h, 40 h and 200,000 s ([001] ch. 5–6, [004]); declared

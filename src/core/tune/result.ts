@@ -12,6 +12,7 @@ import { slurmChangeLabel } from '../cluster/slurm-family'
 import type { PartStats } from './split'
 import type { Fidelity } from '../export/types'
 import type { Impact } from './impact'
+import type { SlurmSearchRecord } from '../cluster/slurm-search'
 import type { Compat, PolicySpec } from '../sim/types'
 import { DEFAULTS } from '../defaults'
 
@@ -63,6 +64,9 @@ export interface EvaluationResult {
     criterion: Criterion
     /** The real-week statistics (docs/STATISTICS.md); null in documents upgraded from version 1. */
     statistics: SelectionStatistics | null
+    /** The search of the site's own Slurm settings (evaluate --current-conf; docs/CLUSTER.md
+     * §Site settings as candidates); absent when it did not run. */
+    slurmSearch?: SlurmSearchRecord | null
   }
   calibration: Calibration | null
   /** The machine and scheduling simulated (schema v3; docs/CLUSTER.md). Documents of versions 1
@@ -157,7 +161,7 @@ export function buildResult(args: {
   spec: CampaignSpec; selection: Selection; results: Map<string, CellResult>; cellKeyOf: (c: CandidateSummary, part: 'train' | 'test') => string
   split: { at: number; train: PartStats; test: PartStats }; weeks: { trainOriginal: number; testOriginal: number; train: number; test: number }
   calibration: Calibration | null; cells: number; maxRequestedSeconds?: number | null; impact?: Impact | null
-  machine?: MachineSummary
+  machine?: MachineSummary; slurmSearch?: SlurmSearchRecord | null
 }): EvaluationResult {
   const { spec, selection: s, report } = args
   const iso = (t: number) => (args.unixStartTime === null ? null : new Date((args.unixStartTime + t) * 1000).toISOString())
@@ -183,6 +187,7 @@ export function buildResult(args: {
       preset: spec.preset ?? null, candidateNote: candidateSetNote(spec.candidates),
       risk: s.risk, cells: args.cells, compat: spec.compat ?? DEFAULTS.compat.value,
       minGain: o.minGain, confidence: o.confidence, minWeeks: o.minWeeks, minJobs: o.minJobs, criterion: o.criterion, statistics: s.statistics,
+      ...(args.slurmSearch ? { slurmSearch: args.slurmSearch } : {}),
     },
     calibration: args.calibration,
     machine: args.machine ?? poolMachine(args.machineProcs, report.machine.source),
