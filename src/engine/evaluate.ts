@@ -73,6 +73,8 @@ async function evaluateWith(req: EvaluateRequest, runCells: CellRunner, sha256: 
   // While the workers compute, the baseline on the whole log, compared with the recorded history
   // (docs/CLUSTER.md §Fidelity).
   const calibrating = side.run({ kind: 'baseline-fidelity' })
+  // Awaited later: a cancel that rejects it meanwhile must not count as an unhandled rejection.
+  calibrating.catch(() => {})
   let campaign: Awaited<ReturnType<typeof runCampaign>>
   try {
     campaign = await runCampaign(c, runCells)
@@ -103,6 +105,7 @@ async function evaluateWith(req: EvaluateRequest, runCells: CellRunner, sha256: 
   // its workers start now and this process computes the impact meanwhile, instead of before
   // starting them (docs/PERFORMANCE.md §The pool at full speed).
   const deploying = deployedFigures(req, setup, selection, data, runCells, machine, w.machineProcs)
+  deploying.catch(() => {}) // awaited below, after the impact (see calibrating)
   // Who gains, who loses (docs/IMPACT.md): two simulations of each part's real weeks; none without
   // a recommendation. The sentence then names the groups beyond the risk ratio.
   const recommended = selection.recommended === null ? null : selection.candidates[selection.recommended]
