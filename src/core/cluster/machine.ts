@@ -201,6 +201,8 @@ export class Machine {
   private readonly stamp: Int32Array
   private epoch = 1 // stamp 0 = never touched
   private exclude: Uint8Array | null = null
+  /** fitsEmpty's answers by demand (partition, nodes, CPUs, whole, memory, GPUs). */
+  private readonly emptyFits = new Map<string, boolean>()
   // Allocations of running jobs: pool entries [off, off+len) per job, two buffers swapped on compaction.
   private poolNode: Int32Array
   private poolCpu: Int32Array
@@ -772,6 +774,22 @@ export class Machine {
     while (nt > 0 && rem > 0) { const i2 = nodeOfKey(keys[0]); nt = popMin(keys, nt); rem = this.takeFlexible(out, j, i2, view, rem) }
     if (rem > 0) { out.len = 0; return false }
     return true
+  }
+
+  /** Whether job j could ever run on its partition (every node empty): select(VIEW_EMPTY)'s
+   * answer, memoized by the job's demand — on an empty machine nothing else can change it while no
+   * node is excluded. Slurm's scheduler asks it for every job it admits: a scan of the partition's
+   * nodes per job was most of its time (docs/PERFORMANCE.md). `out` is filled only when computed. */
+  fitsEmpty(j: number, out: Selection): boolean {
+    if (this.exclude !== null) return this.selectScan(j, VIEW_EMPTY, PREF_NONE, out)
+    const d = this.demand
+    const key = `${d.partition[j]}|${d.nodes[j]}|${d.cpus[j]}|${d.whole[j]}|${d.memPerNode[j]}|${d.memPerCpu[j]}|${d.memAll[j]}|${d.gpus[j]}`
+    let ok = this.emptyFits.get(key)
+    if (ok === undefined) {
+      ok = this.selectScan(j, VIEW_EMPTY, PREF_NONE, out)
+      this.emptyFits.set(key, ok)
+    }
+    return ok
   }
 
   /** The reference selection: a plain scan of every node of the partition (VIEW_EMPTY uses it;
