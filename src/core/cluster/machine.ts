@@ -201,8 +201,8 @@ export class Machine {
   private readonly stamp: Int32Array
   private epoch = 1 // stamp 0 = never touched
   private exclude: Uint8Array | null = null
-  /** fitsEmpty's answers by demand (partition, nodes, CPUs, whole, memory, GPUs). */
-  private readonly emptyFits = new Map<string, boolean>()
+  /** fitsEmpty's answers: by a hash of the demand, [job, 1 or 0, job, 1 or 0, …] for the jobs computed. */
+  private readonly emptyFits = new Map<number, number[]>()
   // Allocations of running jobs: pool entries [off, off+len) per job, two buffers swapped on compaction.
   private poolNode: Int32Array
   private poolCpu: Int32Array
@@ -783,12 +783,24 @@ export class Machine {
   fitsEmpty(j: number, out: Selection): boolean {
     if (this.exclude !== null) return this.selectScan(j, VIEW_EMPTY, PREF_NONE, out)
     const d = this.demand
-    const key = `${d.partition[j]}|${d.nodes[j]}|${d.cpus[j]}|${d.whole[j]}|${d.memPerNode[j]}|${d.memPerCpu[j]}|${d.memAll[j]}|${d.gpus[j]}`
-    let ok = this.emptyFits.get(key)
-    if (ok === undefined) {
-      ok = this.selectScan(j, VIEW_EMPTY, PREF_NONE, out)
-      this.emptyFits.set(key, ok)
+    // A hash of the demand picks a short list of earlier jobs with their answers; a job whose
+    // every demand column equals this one's gives the answer (no string built per job).
+    let h = Math.imul(d.partition[j] + 1, 0x9e3779b1) ^ d.nodes[j]
+    h = Math.imul(h, 0x85ebca6b) ^ d.cpus[j]
+    h = Math.imul(h, 0xc2b2ae35) ^ (d.gpus[j] | (d.whole[j] << 24) | (d.memAll[j] << 25))
+    h = Math.imul(h, 0x27d4eb2f) ^ (d.memPerNode[j] | 0)
+    h = Math.imul(h, 0x165667b1) ^ ((d.memPerCpu[j] * 16) | 0)
+    const seen = this.emptyFits.get(h)
+    if (seen !== undefined) {
+      for (let k = 0; k < seen.length; k += 2) {
+        const r = seen[k]
+        if (d.partition[r] === d.partition[j] && d.nodes[r] === d.nodes[j] && d.cpus[r] === d.cpus[j] && d.whole[r] === d.whole[j] &&
+          d.memPerNode[r] === d.memPerNode[j] && d.memPerCpu[r] === d.memPerCpu[j] && d.memAll[r] === d.memAll[j] && d.gpus[r] === d.gpus[j]) return seen[k + 1] === 1
+      }
     }
+    const ok = this.selectScan(j, VIEW_EMPTY, PREF_NONE, out)
+    if (seen !== undefined) seen.push(j, ok ? 1 : 0)
+    else this.emptyFits.set(h, [j, ok ? 1 : 0])
     return ok
   }
 
