@@ -129,7 +129,7 @@ describe('the learn request is hostile input', () => {
     expect(bad({ trials: 4096, tuples: 2, seed: 1, tau: 5 })).toThrow(/has an unknown field "tau"/)
     expect(bad({ trials: 4096, tuples: 2, seed: -1 })).toThrow(/options.seed must be at least 0/)
     expect(() => parseArgs('startAnalysis', [{ workloadId: 'w1', kind: 'learn', options: ok.options }])).toThrow(/split/)
-    expect(() => parseArgs('startAnalysis', [{ ...ok, kind: 'learn-more' }])).toThrow(/must be online, mixed, walltimes, predicted-order or learn/)
+    expect(() => parseArgs('startAnalysis', [{ ...ok, kind: 'learn-more' }])).toThrow(/must be online, mixed, walltimes, predicted-order, learn or machine/)
     expect(() => parseArgs('startAnalysis', [JSON.parse('{"workloadId":"w1","kind":"learn","options":{"trials":1,"tuples":1,"seed":1,"__proto__":{}},"split":{"kind":"midpoint"}}')])).toThrow(/forbidden key "__proto__"/)
   })
 })

@@ -22,7 +22,7 @@
 // Speed: the event loop allocates nothing; the machine answers "cannot start now" from per-partition
 // totals before any node scan; the reservation costs one scan of the blocked job's partition plus
 // the released jobs' nodes, and is made only in a pass where some later job passes that quick
-// reject (docs/PERFORMANCE.md §2026-11-28).
+// reject (docs/PERFORMANCE.md §2026-11-28 — node-level EASY made faster).
 import { ByEstimatedEnd, EndHeap } from '../sim/running'
 import { Queue, SIM_CHECK_EVERY, SimulationError, SimulationStopped } from '../sim/easy'
 import { resolvePolicy, type PolicyInput } from '../sim/policies'

@@ -1,5 +1,5 @@
-// Searching the site's own Slurm settings (issue #21 item 4; docs/CLUSTER.md §Site settings as
-// candidates): the one-setting grid of slurm-family.ts changes one setting at a time; this
+// Searching the site's own Slurm settings (issue #21 item 4;
+// docs/CLUSTER.md §The search): the one-setting grid of slurm-family.ts changes one setting at a time; this
 // searches several at once, over continuous values, with the mixed-policy machinery's XNES
 // (src/core/tune/mixed.ts xnesSteps), from today's configuration.
 //
