@@ -29,7 +29,13 @@ import { predictedOrderBundle } from './predicted'
 import { CampaignRunner, evaluateRequest } from './campaigns'
 import { easytuneCommand, writeSlurmArray } from './slurm-array'
 import { RESULT_FILE } from './slurm-array-scripts'
-import { estimateCampaign, previewSplit, secondsPerJob } from './estimate'
+import { estimateCampaign, previewSplit, secondsPerJob, type EstimateMachine } from './estimate'
+import { campaignMachine } from '../core/cluster/model'
+import { machineInputsOf } from './machine'
+import { DEFAULTS } from '../core/defaults'
+import { slurmFamily } from '../core/cluster/slurm-family'
+import { searchedSettings } from '../core/cluster/slurm-search'
+import type { Candidate } from '../core/tune/campaign'
 import { ImportCancelledError, importInWorker, ImportTracker, type TrackedImport } from './imports'
 import { bundledSamplePath } from './paths'
 import { projectFileName, projectText, readAutosave, readProjectFile, saveProjectFile, writeAutosave } from './project'
@@ -245,7 +251,7 @@ export class Backend {
 
   estimateCampaign(req: CampaignRequest): CampaignEstimate {
     const w = this.workload(req.workloadId)
-    return estimateCampaign({ jobs: w.workload.jobs, machineProcs: w.workload.machineProcs, perJob: w.perJob, readSeconds: w.readSeconds }, req)
+    return estimateCampaign({ jobs: w.workload.jobs, machineProcs: w.workload.machineProcs, perJob: w.perJob, readSeconds: w.readSeconds }, req, estimateMachine(req, w.workload))
   }
 
   /** Starts a campaign; its events go on the campaign stream. */
@@ -455,4 +461,20 @@ export async function checkDroppedFile(path: string): Promise<void> {
   if (s.isDirectory()) throw new ApiInputError(`${name} is a folder: drop a log file`)
   const kind = nonRegularKind(s) // a FIFO or device would block the import (src/node/regular-file.ts)
   if (kind) throw new ApiInputError(`${name} is ${kind}, not a regular file`)
+}
+
+/** The machine of a campaign as its estimate needs it (src/engine/evaluate.ts campaignOf builds the
+ * same); undefined for the single pool. A machine file that cannot be read is the user's to fix. */
+function estimateMachine(req: CampaignRequest, w: Workload): EstimateMachine | undefined {
+  let m
+  try {
+    m = campaignMachine(machineInputsOf(req.machine), w)
+  } catch (e) {
+    throw new ApiInputError(e instanceof Error ? e.message : String(e))
+  }
+  if (m === undefined) return undefined
+  const slurm = m.model.scheduler === 'slurm'
+  const current = slurm && m.model.current
+  const family = current ? slurmFamily(m.model.scheduling).map((slurmChange): Candidate => ({ primary: 'FCFS', backfill: 'same', slurm: slurmChange })) : []
+  return { slurm, family, searchBudget: current && searchedSettings(m.model.scheduling).length > 0 ? DEFAULTS.slurmSearch.value : 0 }
 }

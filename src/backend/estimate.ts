@@ -15,7 +15,7 @@
 // 0.43–1.4, geometric mean ≈ 0.8; the earlier 1.25 made every estimate about 1.6× too long. Two
 // workers run 1.65–1.75× as fast as one on this machine kind, not 2× (PARALLEL_EFFICIENCY). For
 // logs too small to time reliably (< 5,000 jobs) the KTH constant is used instead of the measurement.
-import { campaignCells } from '../core/tune/campaign'
+import { campaignCells, type Candidate } from '../core/tune/campaign'
 import { dataProblem } from '../core/tune/prepare'
 import { WEEK } from '../core/tune/resample'
 import { partWeeks, splitWorkload, type Split } from '../core/tune/split'
@@ -79,7 +79,17 @@ export interface CostInput {
   readSeconds: number
 }
 
-export function estimateCampaign(c: CostInput, req: CampaignRequest): CampaignEstimate {
+/** The machine a campaign runs on, as the estimate needs it (none: the single pool). */
+export interface EstimateMachine {
+  /** Slurm's own scheduling (else the research's EASY on nodes). */
+  slurm: boolean
+  /** The site's own settings as candidates (our slurm.conf as it runs today): the one-setting changes. */
+  family: Candidate[]
+  /** Train cells the search of the site's settings evaluates at most (0: none). */
+  searchBudget: number
+}
+
+export function estimateCampaign(c: CostInput, req: CampaignRequest, machine?: EstimateMachine): CampaignEstimate {
   // The same words as `easytune evaluate`'s exit 2: the wizard disables Start with them.
   const problem = dataProblem(c.jobs, c.machineProcs, req.split)
   if (problem) throw new ApiInputError(problem)
@@ -94,7 +104,10 @@ export function estimateCampaign(c: CostInput, req: CampaignRequest): CampaignEs
     const span = p.submit[p.count - 1] - p.submit[0]
     perPart[name] = { samples: req.resample.method === 'none' ? grid.count : req.resample.weeks, realWeeks: grid.count, jobsPerWeek: (p.count * WEEK) / Math.max(span, WEEK) }
   }
-  const cells = campaignCells(campaignSpec(req))
+  // The cells evaluate runs (src/engine/evaluate.ts campaignOf): with the site's configuration, its
+  // one-setting changes too, and before them up to the search's budget of train cells.
+  const spec = campaignSpec(req)
+  const cells = campaignCells(machine && machine.family.length ? { ...spec, candidates: [...spec.candidates, ...machine.family] } : spec)
   let weekSimulations = 0, jobSimulations = 0
   for (const cell of cells) {
     const p = perPart[cell.part]
@@ -102,7 +115,17 @@ export function estimateCampaign(c: CostInput, req: CampaignRequest): CampaignEs
     weekSimulations += n
     jobSimulations += n * p.jobsPerWeek
   }
+  const search = machine?.searchBudget ?? 0
+  weekSimulations += search * perPart.train.samples
+  jobSimulations += search * perPart.train.samples * perPart.train.jobsPerWeek
   const workers = req.workers ?? defaultWorkerCount()
   const seconds = (jobSimulations * c.perJob * POLICY_FACTOR) / parallelSpeedup(workers, cells.length) + c.readSeconds + WORKER_START_SECONDS
-  return { cells: cells.length, weekSimulations, seconds, workers }
+  const notes: string[] = []
+  if (machine) {
+    notes.push(machine.slurm
+      ? 'The time per job was measured with the research\'s simulator on one pool of processors: Slurm\'s own scheduling on your nodes costs several times more per job (6 to 80 times in our measurements, the more the larger the machine and its queue), so expect this run to take much longer than shown'
+      : 'The time per job was measured with the research\'s simulator on one pool of processors: on your nodes each job costs about 3 to 13 times more, so expect this run to take longer than shown')
+  }
+  if (search > 0) notes.push(`It includes up to ${search} training cells for the search of your Slurm settings, before the campaign`)
+  return { cells: cells.length + search, weekSimulations, seconds, workers, note: notes.length ? `${notes.join('. ')}.` : null }
 }

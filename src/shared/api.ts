@@ -64,6 +64,9 @@ export interface CampaignEstimate {
   /** Rough wall-clock estimate on this machine, seconds. */
   seconds: number
   workers: number
+  /** What the estimate cannot measure, in words (a machine of nodes, Slurm's own scheduling, the
+   * search of the site's settings); absent or null when it is the single pool's own measure. */
+  note?: string | null
 }
 
 /** A plan folder written for a Slurm job array (writeSlurmArray): where, what, and the shell

@@ -60,4 +60,24 @@ describe('the run-time estimate', () => {
     expect((one.seconds - WORKER_START_SECONDS) / (at(1e-6, 0, 2).seconds - WORKER_START_SECONDS)).toBeCloseTo(1.7, 9)
     expect(at(1e-6, 0, 2).workers).toBe(2)
   })
+
+  it('on the site\'s own configuration: its one-setting changes and the search\'s train cells are counted, and the note says what was not measured', () => {
+    const jobs = regular(26, 200)
+    const cost = { jobs, machineProcs: M, perJob: 1e-6, readSeconds: 0 }
+    const pool = estimateCampaign(cost, request(1))
+    expect(pool.note).toBeNull()
+    const family = [{ primary: 'FCFS', backfill: 'same' as const, slurm: { bf_window: 120 } }, { primary: 'FCFS', backfill: 'same' as const, slurm: { bf_interval: 15 } }]
+    const site = estimateCampaign(cost, request(1), { slurm: true, family, searchBudget: 3 })
+    // Each change runs without a threshold: 2 parts × (10 resampled + the real weeks) = 4 cells each, plus 3 search cells.
+    expect(site.cells).toBe(pool.cells + 2 * 4 + 3)
+    // The search's cells are train cells of 10 resampled weeks each.
+    expect(site.weekSimulations - pool.weekSimulations - 3 * 10).toBe(2 * (pool.weekSimulations / 2))
+    expect(site.seconds).toBeGreaterThan(pool.seconds)
+    expect(site.note).toMatch(/Slurm's own scheduling[^.]*much longer than shown/)
+    expect(site.note).toMatch(/up to 3 training cells for the search of your Slurm settings/)
+    expect(site.note).not.toMatch(/--/) // the app's words, never a flag
+    const nodes = estimateCampaign(cost, request(1), { slurm: false, family: [], searchBudget: 0 })
+    expect(nodes.cells).toBe(pool.cells)
+    expect(nodes.note).toMatch(/on your nodes each job costs about 3 to 13 times more/)
+  })
 })
