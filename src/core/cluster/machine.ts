@@ -51,6 +51,7 @@
 // nodes sit in free-CPU buckets (and, while a reservation holds some below their free CPUs, in
 // capped-CPU buckets) so that select visits the best-fit candidates first.
 // Running jobs' per-node allocations live in a pool compacted when full (live entries ≤ total CPUs).
+import { selectKth } from '../util/select'
 import type { ClusterJobs, ClusterSpec } from './types'
 
 export class MachineError extends Error {}
@@ -1229,28 +1230,9 @@ function smallestFirst(keys: Float64Array, k: number, m: number): void {
   }
 }
 
-/**
- * Puts the m smallest of the distinct keys a[0..n) in a[0..m), in no particular order (Hoare's
- * selection with a median-of-three pivot). In place, no allocation.
- */
+/** Puts the m smallest of the distinct keys a[0..n) in a[0..m), in no particular order. */
 function smallestSet(a: Float64Array, n: number, m: number): void {
-  let lo = 0, hi = n - 1
-  const k = m - 1
-  while (lo < hi && k < hi) {
-    const mid = (lo + hi) >>> 1
-    const x = a[lo], y = a[mid], z = a[hi]
-    const pivot = x < y ? (y < z ? y : x < z ? z : x) : (x < z ? x : y < z ? z : y)
-    let i = lo, j = hi
-    while (i <= j) {
-      while (a[i] < pivot) i++
-      while (a[j] > pivot) j--
-      if (i <= j) { const t = a[i]; a[i] = a[j]; a[j] = t; i++; j-- }
-    }
-    // a[lo..j] ≤ pivot ≤ a[i..hi], and between them the pivot itself.
-    if (k <= j) hi = j
-    else if (k >= i) lo = i
-    else return
-  }
+  if (m > 0 && m < n) selectKth(a, 0, n - 1, m - 1)
 }
 
 /** Min-heap over a[0..len): sift a[i] down. */

@@ -2,6 +2,7 @@
 // (primary, backfill) pair × every threshold × every part (train, test), each simulated on all the
 // part's resampled weeks from an empty machine until drained. A cell's result is the per-week
 // metrics; everything else (relative gains, selection) is computed from them.
+import { selectKth } from '../util/select'
 import { simulate } from '../sim/easy'
 import { clusterJobs, runOnMachine, type MachineModel } from '../cluster/model'
 import type { DeployContext, DeployedOrder } from '../cluster/deploy-order'
@@ -142,19 +143,7 @@ export function runCell(samples: WeekSamples, machineProcs: number, cell: CellSp
 export function nearestRank(a: Float64Array, n: number, q: number): number {
   if (n === 0) return 0
   const k = Math.min(n - 1, Math.max(0, Math.ceil(q * n) - 1))
-  let lo = 0, hi = n - 1
-  while (lo < hi) {
-    const pivot = a[(lo + hi) >>> 1]
-    let i = lo, j = hi
-    while (i <= j) {
-      while (a[i] < pivot) i++
-      while (a[j] > pivot) j--
-      if (i <= j) { const t = a[i]; a[i] = a[j]; a[j] = t; i++; j-- }
-    }
-    if (k <= j) hi = j
-    else if (k >= i) lo = i
-    else return a[k]
-  }
+  selectKth(a, 0, n - 1, k)
   return a[k]
 }
 
