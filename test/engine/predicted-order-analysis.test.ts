@@ -156,6 +156,6 @@ describe('exportPredictedOrder', () => {
     expect(parseArgs('startAnalysis', [req])).toEqual([req])
     expect(() => parseArgs('startAnalysis', [{ ...req, options: { threshold: -5, historyDays: 30 } }])).toThrow(/threshold/)
     expect(() => parseArgs('startAnalysis', [{ ...req, options: { threshold: null } }])).toThrow(/historyDays/)
-    expect(() => parseArgs('startAnalysis', [{ ...req, kind: 'predicted' }])).toThrow(/must be online, mixed, walltimes, predicted-order or learn/)
+    expect(() => parseArgs('startAnalysis', [{ ...req, kind: 'predicted' }])).toThrow(/must be online, mixed, walltimes, predicted-order, learn or machine/)
   })
 })
