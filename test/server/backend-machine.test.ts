@@ -99,10 +99,10 @@ describe('the Cluster panel behind the API', () => {
     const last = events.at(-1)!
     expect(last.kind).toBe('error')
     if (last.kind === 'error') expect(last.message).toMatch(/^broken\.conf line 2: /)
-    const { finished } = collect(backend)
-    backend.startCampaign(request(sample.id, { machine: { source: 'current', file: { name: 'broken.conf', text: broken } } }))
-    const done = await finished
-    expect(done.kind).toBe('error')
-    if (done.kind === 'error') expect(done.message).toMatch(/broken\.conf line 2: /)
+    // The campaign is refused before any worker starts, in the same words, by the checks its
+    // estimate makes (the Candidates step shows them and disables Start).
+    const req = request(sample.id, { machine: { source: 'current', file: { name: 'broken.conf', text: broken } } })
+    expect(() => backend.estimateCampaign(req)).toThrow(/^broken\.conf line 2: /)
+    expect(() => backend.startCampaign(req)).toThrow(/^broken\.conf line 2: /)
   }, 60_000)
 })
