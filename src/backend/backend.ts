@@ -12,7 +12,7 @@ import { exportConfig as exportBundle, type ExportOptions } from '../core/export
 import type { EvaluationResult } from '../core/tune/result'
 import type { ImportOptions, Workload } from '../core/workload/import'
 import { hashLogFiles } from '../engine/log-hash'
-import { EvaluationError, GENERATOR } from '../engine/evaluate'
+import { EvaluationError, GENERATOR, siteSettings } from '../engine/evaluate'
 import { ShardPlanError } from '../engine/shards'
 import type { ForkWorker } from '../engine/pool'
 import { importLogFile, type ImportedLog } from '../engine/import'
@@ -26,16 +26,12 @@ import { ApiInputError } from '../shared/errors'
 import { AnalysisRunner } from './analysis'
 import { timeLimitsView } from './timelimits'
 import { predictedOrderBundle } from './predicted'
-import { CampaignRunner, evaluateRequest } from './campaigns'
+import { CampaignRunner, campaignSpec, evaluateRequest } from './campaigns'
 import { easytuneCommand, writeSlurmArray } from './slurm-array'
 import { RESULT_FILE } from './slurm-array-scripts'
 import { estimateCampaign, previewSplit, secondsPerJob, type EstimateMachine } from './estimate'
 import { campaignMachine } from '../core/cluster/model'
 import { machineInputsOf } from './machine'
-import { DEFAULTS } from '../core/defaults'
-import { slurmFamily } from '../core/cluster/slurm-family'
-import { searchedSettings } from '../core/cluster/slurm-search'
-import type { Candidate } from '../core/tune/campaign'
 import { ImportCancelledError, importInWorker, ImportTracker, type TrackedImport } from './imports'
 import { bundledSamplePath } from './paths'
 import { projectFileName, projectText, readAutosave, readProjectFile, saveProjectFile, writeAutosave } from './project'
@@ -463,8 +459,8 @@ export async function checkDroppedFile(path: string): Promise<void> {
   if (kind) throw new ApiInputError(`${name} is ${kind}, not a regular file`)
 }
 
-/** The machine of a campaign as its estimate needs it (src/engine/evaluate.ts campaignOf builds the
- * same); undefined for the single pool. A machine file that cannot be read is the user's to fix. */
+/** The machine of a campaign as its estimate needs it, read as evaluate reads it (campaignMachine,
+ * siteSettings); undefined for the single pool. A machine file that cannot be read is the user's to fix. */
 function estimateMachine(req: CampaignRequest, w: Workload): EstimateMachine | undefined {
   let m
   try {
@@ -472,9 +468,5 @@ function estimateMachine(req: CampaignRequest, w: Workload): EstimateMachine | u
   } catch (e) {
     throw new ApiInputError(e instanceof Error ? e.message : String(e))
   }
-  if (m === undefined) return undefined
-  const slurm = m.model.scheduler === 'slurm'
-  const current = slurm && m.model.current
-  const family = current ? slurmFamily(m.model.scheduling).map((slurmChange): Candidate => ({ primary: 'FCFS', backfill: 'same', slurm: slurmChange })) : []
-  return { slurm, family, searchBudget: current && searchedSettings(m.model.scheduling).length > 0 ? DEFAULTS.slurmSearch.value : 0 }
+  return m === undefined ? undefined : { slurm: m.model.scheduler === 'slurm', ...siteSettings(m, campaignSpec(req)) }
 }

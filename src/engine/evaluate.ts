@@ -3,8 +3,8 @@
 // recorded waits, and build the versioned result document. Used by the CLI, and later by the
 // desktop app and the browser mode.
 import { DEFAULTS } from '../core/defaults'
-import { campaignCells, cellKey, cellOf, isBaseline, BASELINE, type CampaignSpec, type CellResult, type CellSpec } from '../core/tune/campaign'
-import { slurmSearchSteps, type SlurmSearchRecord } from '../core/cluster/slurm-search'
+import { campaignCells, cellKey, cellOf, isBaseline, settingsCandidate, BASELINE, type CampaignSpec, type CellResult, type CellSpec } from '../core/tune/campaign'
+import { searchedSettings, slurmSearchSteps, type SlurmSearchRecord } from '../core/cluster/slurm-search'
 import { dataProblem, prepare, type Prepared } from '../core/tune/prepare'
 import { buildResult, withAsDeployed, withImpact, type AsDeployed, type EvaluationResult } from '../core/tune/result'
 import { recommendationImpact } from '../core/tune/impact'
@@ -39,7 +39,7 @@ export type CellRunner = (setup: WorkloadSetup, cells: CellSpec[], phase?: RunPh
 export type RunPhase = 'search' | 'campaign' | 'deployed'
 
 /** The evaluation's whole-log work besides the cells (the baseline's fidelity, the impact): in an
- * engine worker (sideOnPool), so that neither the CLI's nor the app's back end thread (Electron's
+ * engine worker (EnginePool.side()), so that neither the CLI's nor the app's back end thread (Electron's
  * main process) simulates; absent = in this process (tests, merges of sharded campaigns). */
 export interface SideRunner {
   run<U extends SideUnit>(unit: U): Promise<UnitResult<U>>
@@ -56,13 +56,14 @@ export interface Evaluation {
 export async function evaluate(req: EvaluateRequest, runCells: CellRunner, sha256: string, workload?: Workload, side?: SideRunnerFactory): Promise<Evaluation> {
   const w = workload ?? (await readLogs(req.logPaths ?? [req.logPath], req.importOptions))
   trace('evaluate: start')
-  const { spec, compat, machine, prepared, cells, setup } = campaignOf(req, w)
+  const campaign = campaignOf(req, w)
+  const { compat, machine, prepared, setup } = campaign
   trace('evaluate: prepared')
   // The whole-log work (the baseline's fidelity, then the impact) on one more worker, which reads
   // the log without cutting weeks; or in this process without a factory.
   const sideRunner: SideRunner = side ? side({ ...setup, prepare: false }) : localSide(w, prepared.split, machine, compat)
   try {
-    return await evaluateWith(req, runCells, sha256, w, { spec, compat, machine, prepared, cells, setup }, sideRunner)
+    return await evaluateWith(req, runCells, sha256, w, campaign, sideRunner)
   } finally {
     await sideRunner.close()
   }
@@ -75,14 +76,8 @@ async function evaluateWith(req: EvaluateRequest, runCells: CellRunner, sha256: 
   const calibrating = side.run({ kind: 'baseline-fidelity' })
   // Awaited later: a cancel that rejects it meanwhile must not count as an unhandled rejection.
   calibrating.catch(() => {})
-  let campaign: Awaited<ReturnType<typeof runCampaign>>
-  try {
-    campaign = await runCampaign(c, runCells)
-  } catch (e) {
-    await calibrating.catch(() => {})
-    throw e
-  }
-  const { spec, cells, results, search } = campaign
+  // A failed or cancelled campaign throws at once: evaluate() then closes the side worker, which stops it.
+  const { spec, cells, results, search } = await runCampaign(c, runCells)
   trace('evaluate: campaign cells back')
   const calibration = await calibrating
   trace('evaluate: calibration done')
@@ -132,6 +127,8 @@ export interface CampaignOf {
   prepared: ReturnType<typeof prepare>
   cells: CellSpec[]
   setup: WorkloadSetup
+  /** Points the search of the site's settings evaluates before the campaign (siteSettings); 0 = none. */
+  searchBudget: number
 }
 
 export function campaignOf(req: EvaluateRequest, w: Workload): CampaignOf {
@@ -146,21 +143,25 @@ export function campaignOf(req: EvaluateRequest, w: Workload): CampaignOf {
   if (machine && compat !== 'none') throw new MachineInputError(`--compat ${compat} is the research's single-pool rule; it cannot run on a machine of nodes and partitions (${describeMachine(machine.model)})`)
   // With the configuration that runs today, Slurm's own settings are candidates too: one change
   // each from their current values (docs/CLUSTER.md §Site settings as candidates).
-  if (machine?.model.current && machine.model.scheduler === 'slurm') {
-    const family = slurmFamily(machine.model.scheduling).map((slurm): Candidate => ({ primary: 'FCFS', backfill: 'same', slurm }))
-    spec = { ...spec, candidates: [...spec.candidates, ...family] }
-  }
+  const site = siteSettings(machine, spec)
+  if (site.family.length) spec = { ...spec, candidates: [...spec.candidates, ...site.family] }
   const prepared = prepare(w.jobs, w.machineProcs, spec.split, spec.resample, compat)
   const cells = campaignCells(spec)
   const setup: WorkloadSetup = { logPath: req.logPath, ...(req.logPaths ? { logPaths: req.logPaths } : {}), importOptions: req.importOptions, split: spec.split, resample: spec.resample, tau: spec.tau, ...(compat === 'none' ? {} : { compat }), ...(req.machine ? { machine: req.machine } : {}) }
-  return { spec, compat, machine, prepared, cells, setup }
+  return { spec, compat, machine, prepared, cells, setup, searchBudget: site.searchBudget }
 }
 
-/** The search budget of this campaign: evaluate --current-conf under Slurm's scheduling only. */
-export function slurmSearchBudget(c: Pick<CampaignOf, 'spec' | 'machine'>): number {
-  const m = c.machine?.model
-  if (!m?.current || m.scheduler !== 'slurm') return 0
-  return c.spec.slurmSearch?.budget ?? DEFAULTS.slurmSearch.value
+/** What the site's own configuration adds to a campaign (evaluate --current-conf under Slurm's
+ * scheduling; nothing otherwise): its one-setting changes as candidates, and the budget of the
+ * search of several at once (0 also when no setting acts: it would only score today's
+ * configuration, the baseline's own cell). The run-time estimate reads the same. */
+export function siteSettings(machine: CellMachine | undefined, spec: Pick<CampaignSpec, 'slurmSearch'>): { family: Candidate[]; searchBudget: number } {
+  const m = machine?.model
+  if (!m?.current || m.scheduler !== 'slurm') return { family: [], searchBudget: 0 }
+  return {
+    family: slurmFamily(m.scheduling).map(settingsCandidate),
+    searchBudget: searchedSettings(m.scheduling).length === 0 ? 0 : spec.slurmSearch?.budget ?? DEFAULTS.slurmSearch.value,
+  }
 }
 
 /**
@@ -173,13 +174,13 @@ async function runCampaign(c: CampaignOf, runCells: CellRunner): Promise<{ spec:
   let { spec, cells } = c
   const searched = new Map<string, CellResult>()
   let search: SlurmSearchRecord | null = null
-  const budget = slurmSearchBudget(c)
+  const budget = c.searchBudget
   if (budget > 0) {
     const objective = spec.objective
     const steps = slurmSearchSteps(c.machine!.model.scheduling, { budget, seed: spec.resample.seed })
     let st = steps.next(undefined as unknown as number[])
     while (!st.done) {
-      const batch = st.value.map((change) => cellOf('train', change === null ? BASELINE : { primary: 'FCFS', backfill: 'same', slurm: change }, null))
+      const batch = st.value.map((change) => cellOf('train', change === null ? BASELINE : settingsCandidate(change), null))
       const got = await runCells(c.setup, batch, 'search')
       batch.forEach((cell) => searched.set(cellKey(cell), got.get(cellKey(cell))!))
       st = steps.next(batch.map((cell) => weightedMean(got.get(cellKey(cell))!, objective)))
@@ -187,7 +188,7 @@ async function runCampaign(c: CampaignOf, runCells: CellRunner): Promise<{ spec:
     search = st.value
     const best = search.best
     if (best !== null && !spec.candidates.some((x) => x.slurm && slurmChangeLabel(x.slurm) === slurmChangeLabel(best))) {
-      spec = { ...spec, candidates: [...spec.candidates, { primary: 'FCFS', backfill: 'same', slurm: best }] }
+      spec = { ...spec, candidates: [...spec.candidates, settingsCandidate(best)] }
       cells = campaignCells(spec)
     }
   }
@@ -216,15 +217,8 @@ export const MAX_POOL_NODES = 20_000
 /** The side work in this process, on the workload and split evaluate already has. */
 function localSide(w: Workload, split: Prepared['split'], machine: CellMachine | undefined, compat: Compat): SideRunner {
   return {
-    run: <U extends SideUnit>(u: U): Promise<UnitResult<U>> => {
-      try {
-        const r = u.kind === 'baseline-fidelity' ? baselineFidelity(w, machine, compat)
-          : recommendationImpact(split, w.machineProcs, u.recommended, w, u.maxWaitRatio, compat === 'none' ? {} : { compat }, machine)
-        return Promise.resolve(r as UnitResult<U>)
-      } catch (e) {
-        return Promise.reject(e)
-      }
-    },
+    run: async <U extends SideUnit>(u: U): Promise<UnitResult<U>> => (u.kind === 'baseline-fidelity' ? baselineFidelity(w, machine, compat)
+      : recommendationImpact(split, w.machineProcs, u.recommended, w, u.maxWaitRatio, compat === 'none' ? {} : { compat }, machine)) as UnitResult<U>,
     close: () => Promise.resolve(),
   }
 }

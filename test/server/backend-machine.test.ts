@@ -9,16 +9,10 @@ import { Backend } from '../../src/backend/backend'
 import type { AnalysisEvent, MachineChoice, WorkloadSummary } from '../../src/shared/api'
 import { runCli } from '../support/cli'
 import { SAMPLE_LOG } from '../support/sample'
+import { KTH_SITE_CONF as SITE_CONF } from '../support/site-conf' // KTH's 100 processors with the site's own scheduling
 import { buildWorker, removeWorker } from '../engine/support'
 import { collect, request, tempDir } from './support'
 
-// KTH's 100 processors as 100 one-CPU nodes, with the site's own multifactor priority and backfill.
-const SITE_CONF = [
-  'ClusterName=kth', 'SelectType=select/cons_tres', 'SelectTypeParameters=CR_CPU',
-  'PriorityType=priority/multifactor', 'PriorityWeightFairshare=10000', 'PriorityWeightQOS=5000', 'PriorityWeightAge=100',
-  'SchedulerType=sched/backfill', 'SchedulerParameters=bf_job_part_count_reserve=1,bf_window=4320',
-  'NodeName=k[001-100] CPUs=1', 'PartitionName=sp2 Nodes=k[001-100] Default=YES MaxTime=INFINITE',
-].join('\n') + '\n'
 
 /** Runs one 'machine' analysis to its end: its events and the last one. */
 async function machineAnalysis(backend: Backend, workloadId: string, options: MachineChoice, cancelAtFirstProgress = false): Promise<AnalysisEvent[]> {

@@ -8,6 +8,7 @@ import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { runCli } from '../support/cli'
 import { SAMPLE_LOG } from '../support/sample'
+import { KTH_SITE_CONF as SITE_CONF } from '../support/site-conf' // KTH's 100 processors with the site's own scheduling
 
 const KTH = SAMPLE_LOG // 100 processors
 let dir: string
@@ -15,14 +16,6 @@ const file = (name: string, content: string) => { const p = join(dir, name); wri
 
 // KTH's 100 processors as 100 one-CPU nodes in one partition: the single pool's granularity.
 const POOL_CONF = ['SelectType=select/cons_tres', 'SelectTypeParameters=CR_CPU', 'NodeName=k[001-100] CPUs=1', 'PartitionName=sp2 Nodes=k[001-100] Default=YES'].join('\n') + '\n'
-// The same machine with the site's own scheduling: multifactor priority with fair-share and QOS
-// weights the export must keep, EASY-like backfill.
-const SITE_CONF = [
-  'ClusterName=kth', 'SelectType=select/cons_tres', 'SelectTypeParameters=CR_CPU',
-  'PriorityType=priority/multifactor', 'PriorityWeightFairshare=10000', 'PriorityWeightQOS=5000', 'PriorityWeightAge=100',
-  'SchedulerType=sched/backfill', 'SchedulerParameters=bf_job_part_count_reserve=1,bf_window=4320',
-  'NodeName=k[001-100] CPUs=1', 'PartitionName=sp2 Nodes=k[001-100] Default=YES MaxTime=INFINITE',
-].join('\n') + '\n'
 
 beforeAll(() => { dir = mkdtempSync(join(tmpdir(), 'easytune-cluster-cli-')) })
 

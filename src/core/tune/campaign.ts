@@ -49,6 +49,9 @@ export interface CampaignSpec {
  * with their reasons in core/defaults.ts. */
 export const DEFAULT_THRESHOLDS: (number | null)[] = [...DEFAULTS.thresholds.value]
 export const BASELINE: Candidate = { primary: 'FCFS', backfill: 'same' }
+/** A change of the site's own Slurm settings as a candidate: the site's priority as it is (FCFS in
+ * the research's terms, no threshold), with the change applied (docs/CLUSTER.md §Site settings as candidates). */
+export const settingsCandidate = (slurm: SlurmChange): Candidate => ({ ...BASELINE, slurm })
 
 /** The candidate presets (their lists: src/core/tune/presets.ts, which derives `slurm` from the
  * exporter; docs/PROTOCOL.md §Campaign grid). */
