@@ -120,6 +120,7 @@ export async function simulateForMix(slurmConf: string, gresConf: string, input:
   const order = input.map((x, i) => ({ x, i })).sort((a, b) => a.x.submit - b.x.submit || a.i - b.i).map((e) => e.x)
   const n = order.length
   const partition = new Int32Array(n)
+  const accounts = [...new Set(order.flatMap((x) => (x.job.account === undefined ? [] : [x.job.account])))].sort()
   order.forEach((x, i) => {
     const p = cluster.partitions.findIndex((q) => q.name === x.job.partition)
     if (p < 0) throw new Error(`parseSlurmConf gave no partition "${x.job.partition}" (partitions: ${cluster.partitions.map((q) => q.name).join(', ')})`)
@@ -137,7 +138,8 @@ export async function simulateForMix(slurmConf: string, gresConf: string, input:
     gpusPerNode: Int32Array.from(order, (x) => x.job.gpus ?? 0),
     exclusive: Uint8Array.from(order, (x) => (x.job.exclusive ? 1 : 0)),
     user: new Int32Array(n),
-    account: new Int32Array(n),
+    // the jobs' accounts by name (all one user, root, as on the loopback cluster); none: account 0
+    account: Int32Array.from(order, (x) => (x.job.account === undefined ? 0 : accounts.indexOf(x.job.account))),
     qos: new Int32Array(n).fill(-1),
     eligible: Float64Array.from(order, (x) => x.submit),
   }

@@ -181,6 +181,16 @@ export interface AgreementConfig {
   readonly name: string
   readonly schedulerType: 'sched/backfill' | 'sched/builtin'
   readonly schedulerParameters: string
+  /** The priority lines (default `PriorityType=priority/basic`: FIFO). */
+  readonly priority?: readonly string[]
+}
+
+/** Accounting through slurmdbd (with MariaDB, started by cluster.sh): its port, MariaDB's port,
+ * and the accounts to create (user root in each). Age and fair-share need it. */
+export interface DbdOptions {
+  readonly dbdPort: number
+  readonly dbPort: number
+  readonly accounts: readonly string[]
 }
 
 /** One sbatch job of a mix: `sbatch -J name -p partition -n cpus [-N nodes] [--gres=gpu:gpus]
@@ -193,6 +203,8 @@ export interface MixJob {
   /** GPUs per node (--gres=gpu:N). */
   readonly gpus?: number
   readonly exclusive?: boolean
+  /** The account charged (`-A`; the cluster must have it, DbdOptions.accounts). */
+  readonly account?: string
   readonly limitMin: number
   /** Seconds the job sleeps (its real runtime, plus Slurm's launch overhead). */
   readonly sleep: number
@@ -232,7 +244,7 @@ export const AGREEMENT_CPUS_PER_NODE = 4
 
 /** The whole slurm.conf of the agreement cluster for one configuration (no Include: the simulator
  * parses this same text). Paths under `dir`, ports as given (one per node). */
-export function agreementSlurmConf(dir: string, ctldPort: number, nodePorts: readonly number[], config: AgreementConfig): string {
+export function agreementSlurmConf(dir: string, ctldPort: number, nodePorts: readonly number[], config: AgreementConfig, dbdPort?: number): string {
   if (nodePorts.length !== AGREEMENT_NODES.length) throw new Error(`agreement cluster: ${AGREEMENT_NODES.length} node ports needed, got ${nodePorts.length}`)
   return [
     '# Real-Slurm agreement cluster (test/slurm/README.md §Agreement), Slurm 22.05 on loopback.',
@@ -261,7 +273,11 @@ export function agreementSlurmConf(dir: string, ctldPort: number, nodePorts: rea
     'ReturnToService=2',
     '# 2 real cores here: trust the CPUs declared below',
     'SlurmdParameters=config_overrides',
-    'AccountingStorageType=accounting_storage/none',
+    ...(dbdPort === undefined ? ['AccountingStorageType=accounting_storage/none'] : [
+      '# accounting through slurmdbd (age and fair-share need it); its munge socket is ours',
+      'AccountingStorageType=accounting_storage/slurmdbd', 'AccountingStorageHost=localhost',
+      `AccountingStoragePort=${dbdPort}`, `AccountingStoragePass=${dir}/munge/run/munge.socket.2`,
+    ]),
     'JobCompType=jobcomp/filetxt',
     `JobCompLoc=${dir}/log/jobcomp.txt`,
     'MinJobAge=600',
@@ -269,8 +285,7 @@ export function agreementSlurmConf(dir: string, ctldPort: number, nodePorts: rea
     '# per-core allocation, memory not consumable',
     'SelectType=select/cons_tres',
     'SelectTypeParameters=CR_Core',
-    '# FIFO by submit time (then job id)',
-    'PriorityType=priority/basic',
+    ...(config.priority ?? ['# FIFO by submit time (then job id)', 'PriorityType=priority/basic']),
     `SchedulerType=${config.schedulerType}`,
     `SchedulerParameters=${config.schedulerParameters}`,
     '',
@@ -306,8 +321,12 @@ export class AgreementCluster extends Cluster {
   }
 
   /** Writes the configuration's slurm.conf and gres.conf (cluster.sh copies them at start); returns both texts. */
-  configureAgreement(config: AgreementConfig): { slurmConf: string; gresConf: string } {
-    const slurmConf = agreementSlurmConf(this.dir, this.ctldPort, this.nodePorts, config)
+  configureAgreement(config: AgreementConfig, dbd?: DbdOptions): { slurmConf: string; gresConf: string } {
+    const slurmConf = agreementSlurmConf(this.dir, this.ctldPort, this.nodePorts, config, dbd?.dbdPort)
+    this.setEnv('DBD_PORT', dbd ? String(dbd.dbdPort) : null)
+    this.setEnv('DB_PORT', dbd ? String(dbd.dbPort) : null)
+    this.setEnv('CLUSTER_NAME', dbd ? 'agree' : null)
+    this.setEnv('DBD_ACCOUNTS', dbd ? dbd.accounts.join(' ') : null)
     const gresConf = agreementGresConf(this.dir)
     const gresPath = join(this.dir, 'agreement-gres.conf')
     writeFileSync(gresPath, gresConf)
@@ -323,6 +342,7 @@ export class AgreementCluster extends Cluster {
     if (j.nodes !== undefined) args.push('-N', String(j.nodes))
     if (j.gpus) args.push(`--gres=gpu:${j.gpus}`)
     if (j.exclusive) args.push('--exclusive')
+    if (j.account !== undefined) args.push('-A', j.account)
     args.push('-t', String(j.limitMin), '-o', '/dev/null', '--wrap', `date +%s.%N > ${stamp}; sleep ${j.sleep}`)
     return this.run('sbatch', args).trim()
   }
