@@ -280,9 +280,10 @@ function partitionOf(name: string, nodes: number[], isDefault: boolean): Partiti
 }
 
 /** Issue #21: node-level EASY within 2× the single-pool simulator on the same jobs. */
-async function nodeLevel(slurmOnly = false): Promise<void> {
+async function nodeLevel(only: 'slurm' | 'easy' | null = null): Promise<void> {
+  const slurmOnly = only === 'slurm'
   // (a) CEA-Curie's jobs on 16-CPU nodes (the SWF has no node counts): flexible jobs, then N = ceil(q/16) nodes.
-  if (existsSync(CURIE) && !slurmOnly) {
+  if (existsSync(CURIE) && only === null) {
     const w = await readLog(CURIE)
     const per = 16, count = Math.ceil(w.machineProcs / per)
     const nodes = Array.from({ length: count }, (_, i): NodeSpec => ({ name: `c${i}`, cpus: per, threadsPerCore: 1, memMB: 64000, gpus: 0, weight: 1 }))
@@ -335,7 +336,7 @@ async function nodeLevel(slurmOnly = false): Promise<void> {
   // (c) Slurm's own scheduling (22.05 defaults: FIFO priority, main passes, backfill cycles every
   // 30 s reserving for every tested job) on the first 20,000 and 100,000 synthetic jobs and all 1M: the target
   // is within 5× the single pool (docs/PERFORMANCE.md).
-  for (const k of [20_000, 100_000, 1_000_000]) {
+  for (const k of only === 'easy' ? [] : [20_000, 100_000, 1_000_000]) {
     const sub = { ...jobs, count: k } as ClusterJobs
     const config = { primary: 'FCFS', backfill: 'same' as const, threshold: null }
     const single = best(1, () => simulate(sub, 32000, config))
@@ -357,7 +358,12 @@ function fingerprint(start: Float64Array): string {
 
 // --slurm-only: entry (c) of nodeLevel alone (Slurm's scheduling against the single pool), e.g. to profile it.
 if (process.argv[2] === '--slurm-only') {
-  await nodeLevel(true)
+  await nodeLevel('slurm')
+  process.exit(0)
+}
+// --easy-only: entry (b) alone (node-level EASY against the single pool on the synthetic 1M jobs).
+if (process.argv[2] === '--easy-only') {
+  await nodeLevel('easy')
   process.exit(0)
 }
 if (process.argv[2] === '--cluster-only') {
