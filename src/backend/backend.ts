@@ -468,5 +468,5 @@ function estimateMachine(req: CampaignRequest, w: Workload): EstimateMachine | u
   } catch (e) {
     throw new ApiInputError(e instanceof Error ? e.message : String(e))
   }
-  return m === undefined ? undefined : { slurm: m.model.scheduler === 'slurm', ...siteSettings(m, campaignSpec(req)) }
+  return m === undefined ? undefined : { slurm: m.model.scheduler === 'slurm', ...siteSettings(m, campaignSpec(req), w) }
 }

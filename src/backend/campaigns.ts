@@ -104,6 +104,8 @@ export class CampaignRunner {
     }
     let lastProgress = 0
     let lastCells = -1
+    // The campaign's last progress event: repeated with a phase while evaluate waits after the cells.
+    let lastCampaign: Omit<Extract<CampaignEvent, { kind: 'progress' }>, 'campaignId'> | null = null
     try {
       // Give the caller (and its socket) a moment to subscribe before the first event.
       await new Promise((r) => setImmediate(r))
@@ -127,11 +129,13 @@ export class CampaignRunner {
               if (!final && p.cellsDone === lastCells && now - lastProgress < PROGRESS_EVERY_MS) return
               lastProgress = now
               lastCells = p.cellsDone
-              emit({
-                kind: 'progress', cellsDone: p.cellsDone, cellsTotal: p.cellsTotal, cachedCells: p.cachedCells, samplesDone: p.samplesDone, samplesTotal: p.samplesTotal,
+              const event = {
+                kind: 'progress' as const, cellsDone: p.cellsDone, cellsTotal: p.cellsTotal, cachedCells: p.cachedCells, samplesDone: p.samplesDone, samplesTotal: p.samplesTotal,
                 etaSeconds: p.etaSeconds, perWorker: p.perWorker.map((x) => ({ worker: x.worker, pid: x.pid ?? null, state: x.state, cell: x.cell })),
                 ...(searchRun ? { phase: 'search' as const } : {}),
-              })
+              }
+              if (campaignRun) lastCampaign = event
+              emit(event)
             },
             onWorkerCrash: (c) => emit({ kind: 'warning', message: c.message }),
             onWarning: (m) => emit({ kind: 'warning', message: m }),
@@ -139,7 +143,8 @@ export class CampaignRunner {
           if (campaignRun) for (const c of cells) { const r = results.get(cellKey(c)); if (r) onCell(c, r) }
           return results
         },
-        w.sha256, w.workload, pool.side({ signal, onWorkerCrash: (c) => emit({ kind: 'warning', message: c.message }) }))
+        w.sha256, w.workload, pool.side({ signal, onWorkerCrash: (c) => emit({ kind: 'warning', message: c.message }) }),
+        (stage) => { if (lastCampaign) emit({ ...lastCampaign, etaSeconds: null, perWorker: lastCampaign.perWorker.map((x) => ({ ...x, state: 'idle', cell: null })), phase: stage }) })
       emit({ kind: 'done', result })
     } catch (e) {
       if (signal.aborted) emit({ kind: 'cancelled' })

@@ -56,7 +56,7 @@ export async function writeSlurmArray(req: SlurmArrayRequest, w: Workload): Prom
   if (/[\s'"\\]/.test(dir)) throw new ShardPlanError(`${dir}: the plan folder's path must have no blanks, quotes or backslashes (the batch scripts name it in their #SBATCH lines): choose another folder`)
   const engine = await hashFile(req.workerPath ?? defaultWorkerPath())
   // The search is adaptive: the plan (and so the merge) runs without it, as --slurm-search-budget 0 would.
-  const searching = siteSettings(campaignMachine(req.evaluate.machine, w), req.evaluate.spec).searchBudget > 0
+  const searching = siteSettings(campaignMachine(req.evaluate.machine, w), req.evaluate.spec, w).searchBudget > 0
   const evaluate = searching ? { ...req.evaluate, spec: { ...req.evaluate.spec, slurmSearch: { budget: 0 } } } : req.evaluate
   const plan = await buildPlan(evaluate, w, req.shards, engine, (c) => estimateResources(c, req.workers, req.shards, w.jobs.count))
   await writePlan(dir, plan)

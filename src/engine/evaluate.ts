@@ -6,12 +6,12 @@ import { DEFAULTS } from '../core/defaults'
 import { campaignCells, cellKey, cellOf, isBaseline, settingsCandidate, BASELINE, type CampaignSpec, type CellResult, type CellSpec } from '../core/tune/campaign'
 import { searchedSettings, slurmSearchSteps, type SlurmSearchRecord } from '../core/cluster/slurm-search'
 import { dataProblem, prepare, type Prepared } from '../core/tune/prepare'
-import { buildResult, withAsDeployed, withImpact, type AsDeployed, type EvaluationResult } from '../core/tune/result'
+import { buildResult, withAsDeployed, withImpact, type AsDeployed, type EvaluationResult, type WaitStage } from '../core/tune/result'
 import { recommendationImpact } from '../core/tune/impact'
 import { summarize, type PartData, type Selection, type VerdictOptions } from '../core/tune/select'
-import { baselineFidelity, campaignMachine, describeMachine, machineSummary, MachineInputError, type MachineInputs } from '../core/cluster/model'
+import { baselineFidelity, campaignMachine, clusterJobs, describeMachine, machineSummary, MachineInputError, type MachineInputs } from '../core/cluster/model'
 import type { Candidate, CellMachine } from '../core/tune/campaign'
-import { slurmChangeLabel, slurmFamily } from '../core/cluster/slurm-family'
+import { EVERY_FACTOR, factorSpread, slurmChangeLabel, slurmFamily, type FactorSpread } from '../core/cluster/slurm-family'
 import type { Compat } from '../core/sim/types'
 import type { ImportOptions, Workload } from '../core/workload/import'
 import { readLogs } from '../node/read-log'
@@ -53,7 +53,7 @@ export interface Evaluation {
   workload: Workload
 }
 
-export async function evaluate(req: EvaluateRequest, runCells: CellRunner, sha256: string, workload?: Workload, side?: SideRunnerFactory): Promise<Evaluation> {
+export async function evaluate(req: EvaluateRequest, runCells: CellRunner, sha256: string, workload?: Workload, side?: SideRunnerFactory, onWait?: (stage: WaitStage) => void): Promise<Evaluation> {
   const w = workload ?? (await readLogs(req.logPaths ?? [req.logPath], req.importOptions))
   trace('evaluate: start')
   const campaign = campaignOf(req, w)
@@ -63,22 +63,25 @@ export async function evaluate(req: EvaluateRequest, runCells: CellRunner, sha25
   // the log without cutting weeks; or in this process without a factory.
   const sideRunner: SideRunner = side ? side({ ...setup, prepare: false }) : localSide(w, prepared.split, machine, compat)
   try {
-    return await evaluateWith(req, runCells, sha256, w, campaign, sideRunner)
+    return await evaluateWith(req, runCells, sha256, w, campaign, sideRunner, onWait)
   } finally {
     await sideRunner.close()
   }
 }
 
-async function evaluateWith(req: EvaluateRequest, runCells: CellRunner, sha256: string, w: Workload, c: CampaignOf, side: SideRunner): Promise<Evaluation> {
+async function evaluateWith(req: EvaluateRequest, runCells: CellRunner, sha256: string, w: Workload, c: CampaignOf, side: SideRunner, onWait?: (stage: WaitStage) => void): Promise<Evaluation> {
   const { machine, prepared, setup } = c
   // While the workers compute, the baseline on the whole log, compared with the recorded history
   // (docs/CLUSTER.md §Fidelity).
   const calibrating = side.run({ kind: 'baseline-fidelity' })
   // Awaited later: a cancel that rejects it meanwhile must not count as an unhandled rejection.
   calibrating.catch(() => {})
+  let calibrated = false
+  calibrating.then(() => { calibrated = true }, () => {})
   // A failed or cancelled campaign throws at once: evaluate() then closes the side worker, which stops it.
   const { spec, cells, results, search } = await runCampaign(c, runCells)
   trace('evaluate: campaign cells back')
+  if (!calibrated) onWait?.('fidelity')
   const calibration = await calibrating
   trace('evaluate: calibration done')
   const data = {
@@ -105,6 +108,7 @@ async function evaluateWith(req: EvaluateRequest, runCells: CellRunner, sha256: 
   // a recommendation. The sentence then names the groups beyond the risk ratio.
   const recommended = selection.recommended === null ? null : selection.candidates[selection.recommended]
   let impact: ReturnType<typeof recommendationImpact>
+  if (recommended !== null) onWait?.('impact')
   try {
     impact = recommended === null ? null : await side.run({ kind: 'impact', recommended: { candidate: recommended.candidate, threshold: recommended.threshold }, maxWaitRatio: req.verdict.risk.maxWaitRatio })
   } catch (e) {
@@ -129,6 +133,8 @@ export interface CampaignOf {
   setup: WorkloadSetup
   /** Points the search of the site's settings evaluates before the campaign (siteSettings); 0 = none. */
   searchBudget: number
+  /** Which priority factors differ between the log's jobs (siteSettings): the search moves only those weights. */
+  spread: FactorSpread
 }
 
 export function campaignOf(req: EvaluateRequest, w: Workload): CampaignOf {
@@ -143,24 +149,28 @@ export function campaignOf(req: EvaluateRequest, w: Workload): CampaignOf {
   if (machine && compat !== 'none') throw new MachineInputError(`--compat ${compat} is the research's single-pool rule; it cannot run on a machine of nodes and partitions (${describeMachine(machine.model)})`)
   // With the configuration that runs today, Slurm's own settings are candidates too: one change
   // each from their current values (docs/CLUSTER.md §Site settings as candidates).
-  const site = siteSettings(machine, spec)
+  const site = siteSettings(machine, spec, w)
   if (site.family.length) spec = { ...spec, candidates: [...spec.candidates, ...site.family] }
   const prepared = prepare(w.jobs, w.machineProcs, spec.split, spec.resample, compat)
   const cells = campaignCells(spec)
   const setup: WorkloadSetup = { logPath: req.logPath, ...(req.logPaths ? { logPaths: req.logPaths } : {}), importOptions: req.importOptions, split: spec.split, resample: spec.resample, tau: spec.tau, ...(compat === 'none' ? {} : { compat }), ...(req.machine ? { machine: req.machine } : {}) }
-  return { spec, compat, machine, prepared, cells, setup, searchBudget: site.searchBudget }
+  return { spec, compat, machine, prepared, cells, setup, searchBudget: site.searchBudget, spread: site.spread }
 }
 
 /** What the site's own configuration adds to a campaign (evaluate --current-conf under Slurm's
  * scheduling; nothing otherwise): its one-setting changes as candidates, and the budget of the
  * search of several at once (0 also when no setting acts: it would only score today's
- * configuration, the baseline's own cell). The run-time estimate reads the same. */
-export function siteSettings(machine: CellMachine | undefined, spec: Pick<CampaignSpec, 'slurmSearch'>): { family: Candidate[]; searchBudget: number } {
+ * configuration, the baseline's own cell). A weight whose factor is the same for every job of the
+ * log (a QOS weight on a log without QOS) acts on nothing and is left out of both. The run-time
+ * estimate and the job-array plan read the same. */
+export function siteSettings(machine: CellMachine | undefined, spec: Pick<CampaignSpec, 'slurmSearch'>, w: Workload): { family: Candidate[]; searchBudget: number; spread: FactorSpread } {
   const m = machine?.model
-  if (!m?.current || m.scheduler !== 'slurm') return { family: [], searchBudget: 0 }
+  if (!m?.current || m.scheduler !== 'slurm') return { family: [], searchBudget: 0, spread: EVERY_FACTOR }
+  const spread = factorSpread(m.scheduling, m.cluster, clusterJobs(m, w.jobs), m.names.qosNames)
   return {
-    family: slurmFamily(m.scheduling).map(settingsCandidate),
-    searchBudget: searchedSettings(m.scheduling).length === 0 ? 0 : spec.slurmSearch?.budget ?? DEFAULTS.slurmSearch.value,
+    family: slurmFamily(m.scheduling, spread).map(settingsCandidate),
+    searchBudget: searchedSettings(m.scheduling, spread).length === 0 ? 0 : spec.slurmSearch?.budget ?? DEFAULTS.slurmSearch.value,
+    spread,
   }
 }
 
@@ -177,7 +187,7 @@ async function runCampaign(c: CampaignOf, runCells: CellRunner): Promise<{ spec:
   const budget = c.searchBudget
   if (budget > 0) {
     const objective = spec.objective
-    const steps = slurmSearchSteps(c.machine!.model.scheduling, { budget, seed: spec.resample.seed })
+    const steps = slurmSearchSteps(c.machine!.model.scheduling, { budget, seed: spec.resample.seed }, c.spread)
     let st = steps.next(undefined as unknown as number[])
     while (!st.done) {
       const batch = st.value.map((change) => cellOf('train', change === null ? BASELINE : settingsCandidate(change), null))

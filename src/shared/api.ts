@@ -4,7 +4,7 @@
 // (structured-clone and JSON safe, no typed arrays).
 import type { z } from 'zod'
 import type { ImportReport } from '../core/workload/import'
-import type { EvaluationResult } from '../core/tune/result'
+import type { EvaluationResult, WaitStage } from '../core/tune/result'
 import type { InspectData } from '../core/workload/inspect'
 import type { WalltimesReport } from '../core/predict/walltimes'
 import type { AnalysisRequestSchema, MachineChoiceSchema, LearnAnalysisOptionsSchema, LearnedStateSchema, CampaignRequestSchema, CampaignSettingsSchema, CandidateSchema, ImportOptionsSchema, ImportTrackingSchema, LogSourceSchema, MixedAnalysisOptionsSchema, OnlineAnalysisOptionsSchema, PredictedExportOptionsSchema, PredictedOrderOptionsSchema, ProjectStateSchema, SlurmArrayOptionsSchema } from './schemas'
@@ -91,8 +91,11 @@ export interface SlurmArrayWritten {
 export type CampaignEvent =
   | { campaignId: string; kind: 'progress'; cellsDone: number; cellsTotal: number; cachedCells: number; samplesDone: number; samplesTotal: number; etaSeconds: number | null; perWorker: { worker: number; pid: number | null; state: string; cell: string | null }[]
       /** 'search': a batch of the search of the site's own Slurm settings, before the campaign
-       * (with our slurm.conf as it runs today); the counts are the batch's. Absent: the campaign. */
-      phase?: 'search' }
+       * (with our slurm.conf as it runs today); the counts are the batch's. 'fidelity' and
+       * 'impact': every cell is done and the run waits for the baseline's comparison with the
+       * recorded history, then for who gains and who loses (whole-log simulations, the counts are
+       * the campaign's last). Absent: the campaign. */
+      phase?: 'search' | WaitStage }
   /** A finished cell (for partial results): label and its weekly mean objective. */
   | { campaignId: string; kind: 'cell'; label: string; part: 'train' | 'test'; meanObjective: number }
   | { campaignId: string; kind: 'warning'; message: string }

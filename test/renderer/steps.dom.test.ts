@@ -289,6 +289,13 @@ describe('Run step', () => {
     app.api.emit({ campaignId: 'c1', kind: 'worker-progress', worker: 1, pid: 4242, cell: 'EASY-SPF Θ=40 h (train)', samplesDone: 10, samples: 40 })
     await flushPromises()
     expect(w.text()).toContain('EASY-SPF Θ=40 h5 min0.50×')
+    // Every cell done, the whole-log runs still going: the page says what it waits for, not just 100 %.
+    app.api.emit({ campaignId: 'c1', kind: 'progress', cellsDone: 4, cellsTotal: 4, cachedCells: 1, samplesDone: 12, samplesTotal: 12, etaSeconds: null, perWorker: [{ worker: 1, pid: 4242, state: 'idle', cell: null }], phase: 'fidelity' })
+    await flushPromises()
+    expect(w.text()).toContain('All 4 cells done. Replaying the whole log under the baseline to compare it with the starts your log recorded…')
+    app.api.emit({ campaignId: 'c1', kind: 'progress', cellsDone: 4, cellsTotal: 4, cachedCells: 1, samplesDone: 12, samplesTotal: 12, etaSeconds: null, perWorker: [{ worker: 1, pid: 4242, state: 'idle', cell: null }], phase: 'impact' })
+    await flushPromises()
+    expect(w.text()).toContain('Simulating the whole log under the recommendation to see who gains and who loses…')
     await w.get('[data-testid="cancel-run"]').trigger('click')
     expect(app.api.cancel).toHaveBeenCalledWith('c1')
     w.unmount()

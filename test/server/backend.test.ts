@@ -95,6 +95,12 @@ describe('Backend', () => {
     const final = progress[progress.length - 1]
     expect(final.kind === 'progress' && final.cellsDone === final.cellsTotal).toBe(true)
     if (last.kind === 'done') expect(last.result.candidates.length).toBe(3)
+    // After the cells, while the whole-log runs finish: the campaign's last counts with the stage
+    // waited for (the impact only with a recommendation; the fidelity only if not done by then).
+    const waits = progress.filter((e) => e.kind === 'progress' && e.phase !== undefined && e.phase !== 'search')
+    const recommended = last.kind === 'done' && last.result.recommended !== null
+    expect(waits.filter((e) => e.kind === 'progress' && e.phase === 'impact')).toHaveLength(recommended ? 1 : 0)
+    for (const e of waits) expect(e.kind === 'progress' && e.cellsDone === e.cellsTotal && events.indexOf(e) > events.findLastIndex((x) => x.kind === 'cell')).toBe(true)
     const again = collect(backend)
     backend.startCampaign(request(sample.id))
     const last2 = await again.finished

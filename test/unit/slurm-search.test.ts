@@ -19,6 +19,8 @@ const SITE = scheduling([
 describe('the space of the search', () => {
   it('moves the settings that act on this scheduling, in slurm-family order', () => {
     expect(searchedSettings(SITE)).toEqual(['bf_job_part_count_reserve', 'bf_window', 'bf_max_job_test', 'bf_interval', 'PriorityWeightQOS'])
+    // On a log whose jobs all have the same QOS factor the QOS weight acts on nothing: not a coordinate.
+    expect(searchedSettings(SITE, { qos: false, partition: true })).toEqual(['bf_job_part_count_reserve', 'bf_window', 'bf_max_job_test', 'bf_interval'])
     // sched/builtin has no backfill cycle; FIFO priority has no weights: nothing to search.
     expect(searchedSettings(scheduling(['SchedulerType=sched/builtin']))).toEqual([])
   })

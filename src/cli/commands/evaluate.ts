@@ -7,7 +7,7 @@ import type { PolicySpec } from '../../core/sim/types'
 import { candidateSetNote, PRESET_IDS, type Candidate, type CampaignSpec, type Objective, type PresetId } from '../../core/tune/campaign'
 import { presetCandidates, presetInfo } from '../../core/tune/presets'
 import { RESAMPLE_METHODS, type ResampleMethod } from '../../core/tune/resample'
-import { baselineName, type Criterion, type EvaluationResult } from '../../core/tune/result'
+import { baselineName, WAIT_STAGE_TEXT, type Criterion, type EvaluationResult } from '../../core/tune/result'
 import { formatDuration, formatThreshold, parseThreshold } from '../../core/util/duration'
 import { CellCache, DEFAULT_CACHE_DIR } from '../../engine/cache'
 import { evaluate, InsufficientDataError, type RunPhase } from '../../engine/evaluate'
@@ -176,7 +176,8 @@ export async function evaluateCommand(argv: string[], io: Io): Promise<number> {
           onWorkerCrash: (c) => { progress.done(); io.err(`warning: ${c.message}\n`) },
           onWarning: (m) => { progress.done(); io.err(`warning: ${m}\n`) },
         })
-      }, sha, w, pool.side({ signal, onWorkerCrash: (c) => { progress.done(); io.err(`warning: ${c.message}\n`) } }))
+      }, sha, w, pool.side({ signal, onWorkerCrash: (c) => { progress.done(); io.err(`warning: ${c.message}\n`) } }),
+      (stage) => progress.update(stage === 'fidelity' ? 'fidelity' : 'impact', null, WAIT_STAGE_TEXT[stage]))
     }, 'interrupted: finished cells are kept in the cache; run the same command again to resume.')
   } catch (e) {
     if (e instanceof InsufficientDataError || e instanceof MachineInputError || e instanceof ClusterConfigError || e instanceof ClusterJobsError) {

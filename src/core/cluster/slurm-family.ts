@@ -7,7 +7,7 @@
 import { mergeSlurmConf, parseSlurmConf as readConfLines, type Want } from '../export/slurm-conf'
 import type { SettingChange } from '../export/types'
 import { BF_WINDOW_MAX_MIN } from '../export/slurm-plan'
-import type { SlurmScheduling } from './types'
+import type { ClusterJobs, ClusterSpec, SlurmScheduling } from './types'
 
 export const SLURM_KNOBS = ['bf_job_part_count_reserve', 'bf_window', 'bf_max_job_test', 'bf_interval', 'PriorityMaxAge',
   'PriorityWeightAge', 'PriorityWeightFairshare', 'PriorityWeightJobSize', 'PriorityWeightPartition', 'PriorityWeightQOS'] as const
@@ -25,17 +25,57 @@ interface Knob {
   readonly variants: (v: number) => number[]
   readonly min: number
   readonly max: number
-  /** Whether changing it can change anything under this scheduling. */
-  readonly acts: (s: SlurmScheduling) => boolean
+  /** Whether changing it can change anything under this scheduling, on this log's jobs. */
+  readonly acts: (s: SlurmScheduling, log: FactorSpread) => boolean
   readonly why: string
+}
+
+/**
+ * Which priority factors differ between the log's jobs. A factor that is the same whole number for
+ * every job (0 without a QOS priority, 1 when every job has the top one) adds the same whole
+ * multiple of its weight to every priority — before and after Slurm truncates it — so no value of
+ * that weight can change an order, and trying it would only cost simulations. Fair-share and age
+ * change over time and are never constant in this sense.
+ */
+export interface FactorSpread {
+  readonly qos: boolean
+  readonly partition: boolean
+}
+/** Nothing known about the log: every factor may differ. */
+export const EVERY_FACTOR: FactorSpread = { qos: true, partition: true }
+
+/** The factors (normalised as priority.ts normalises them) that differ between the jobs, or are not
+ * whole numbers. `qosNames`: the names behind jobs.qos (MachineModel.names). */
+export function factorSpread(s: SlurmScheduling, cluster: ClusterSpec, jobs: Pick<ClusterJobs, 'count' | 'qos' | 'partition'>, qosNames: readonly string[] = []): FactorSpread {
+  const flags = new Set(s.priority.flags)
+  let maxQos = 0
+  for (const v of Object.values(s.priority.qosPriority)) maxQos = Math.max(maxQos, v)
+  const qosOf = (q: number) => {
+    const v = q >= 0 && q < qosNames.length ? s.priority.qosPriority[qosNames[q]] ?? 0 : 0
+    return v === 0 ? 0 : flags.has('NO_NORMAL_QOS') ? v : v / maxQos
+  }
+  let maxPjf = 0
+  for (const p of cluster.partitions) maxPjf = Math.max(maxPjf, p.priorityJobFactor)
+  const partOf = (p: number) => {
+    const f = p >= 0 && p < cluster.partitions.length ? cluster.partitions[p].priorityJobFactor : 0
+    return flags.has('NO_NORMAL_PART') ? f : maxPjf > 0 ? f / maxPjf : 0
+  }
+  const spread = (value: (j: number) => number) => {
+    if (jobs.count === 0) return false
+    const v0 = value(0)
+    if (!Number.isInteger(v0)) return true
+    for (let j = 1; j < jobs.count; j++) if (value(j) !== v0) return true
+    return false
+  }
+  return { qos: spread((j) => qosOf(jobs.qos[j])), partition: spread((j) => partOf(jobs.partition[j])) }
 }
 
 const multifactor = (s: SlurmScheduling) => s.priority.type === 'multifactor'
 const backfill = (s: SlurmScheduling) => s.schedulerType === 'backfill' && s.bf.interval > 0
 const halfDouble = (v: number) => [Math.round(v / 2), Math.round(v * 2)]
-const weight = (read: (s: SlurmScheduling) => number, needsAccounting = false): Knob => ({
+const weight = (read: (s: SlurmScheduling) => number, needsAccounting = false, spreads: (log: FactorSpread) => boolean = () => true): Knob => ({
   where: 'key', unit: '', current: read, variants: (v) => [v * 2], min: 1, max: 4_294_967_295,
-  acts: (s) => multifactor(s) && read(s) > 0 && (!needsAccounting || s.priority.accounting),
+  acts: (s, log) => multifactor(s) && read(s) > 0 && (!needsAccounting || s.priority.accounting) && spreads(log),
   why: 'a heavier weight of one priority factor, the others as they are',
 })
 
@@ -65,16 +105,16 @@ export const KNOBS: Readonly<Record<SlurmKnob, Knob>> = {
   PriorityWeightAge: weight((s) => s.priority.weightAge, true),
   PriorityWeightFairshare: weight((s) => s.priority.weightFairshare, true),
   PriorityWeightJobSize: weight((s) => s.priority.weightJobSize),
-  PriorityWeightPartition: weight((s) => s.priority.weightPartition),
-  PriorityWeightQOS: weight((s) => s.priority.weightQos),
+  PriorityWeightPartition: weight((s) => s.priority.weightPartition, false, (log) => log.partition),
+  PriorityWeightQOS: weight((s) => s.priority.weightQos, false, (log) => log.qos),
 }
 
-/** The family of one-setting changes worth simulating on this scheduling (each acts on it). */
-export function slurmFamily(s: SlurmScheduling): SlurmChange[] {
+/** The family of one-setting changes worth simulating on this scheduling and log (each acts on it). */
+export function slurmFamily(s: SlurmScheduling, log: FactorSpread = EVERY_FACTOR): SlurmChange[] {
   const out: SlurmChange[] = []
   for (const k of SLURM_KNOBS) {
     const d = KNOBS[k]
-    if (!d.acts(s)) continue
+    if (!d.acts(s, log)) continue
     const cur = d.current(s)
     for (const v of d.variants(cur)) {
       const x = Math.min(d.max, Math.max(d.min, Math.round(v)))

@@ -16,7 +16,7 @@
 import { DEFAULTS } from '../defaults'
 import { xnesSteps } from '../tune/mixed'
 import { deriveSeed } from '../util/random'
-import { KNOBS, SLURM_KNOBS, slurmChangeLabel, type SlurmChange, type SlurmKnob } from './slurm-family'
+import { EVERY_FACTOR, KNOBS, SLURM_KNOBS, slurmChangeLabel, type FactorSpread, type SlurmChange, type SlurmKnob } from './slurm-family'
 import type { SlurmScheduling } from './types'
 
 /** Largest move of a log-scale setting, in doublings (2^2: a quarter to four times today's). */
@@ -47,9 +47,9 @@ export interface SlurmSearchRecord {
   trace: number[]
 }
 
-/** The settings the search moves on this scheduling (those the one-setting grid would try). */
-export function searchedSettings(s: SlurmScheduling): SlurmKnob[] {
-  return SLURM_KNOBS.filter((k) => KNOBS[k].acts(s))
+/** The settings the search moves on this scheduling and log (those the one-setting grid would try). */
+export function searchedSettings(s: SlurmScheduling, log: FactorSpread = EVERY_FACTOR): SlurmKnob[] {
+  return SLURM_KNOBS.filter((k) => KNOBS[k].acts(s, log))
 }
 
 /** The change a point of the space stands for (null: today's configuration). */
@@ -69,9 +69,9 @@ export function decodePoint(s: SlurmScheduling, settings: readonly SlurmKnob[], 
 /** The search as steps (as mixedSearchSteps): yields the changes whose train objective it needs
  * next (null = today's configuration; every point of a batch independent) and takes their
  * objectives back in the same order. The result is the same however the batches were computed. */
-export function* slurmSearchSteps(s: SlurmScheduling, o: SlurmSearchOptions): Generator<(SlurmChange | null)[], SlurmSearchRecord, number[]> {
+export function* slurmSearchSteps(s: SlurmScheduling, o: SlurmSearchOptions, log: FactorSpread = EVERY_FACTOR): Generator<(SlurmChange | null)[], SlurmSearchRecord, number[]> {
   if (!(Number.isInteger(o.budget) && o.budget >= 1)) throw new Error(`the search budget must be a whole number above 0, got ${o.budget}`)
-  const settings = searchedSettings(s)
+  const settings = searchedSettings(s, log)
   const cache = new Map<string, number>()
   const trace: number[] = []
   let best: { change: SlurmChange | null; f: number } = { change: null, f: Infinity }

@@ -16,6 +16,17 @@ import type { SlurmSearchRecord } from '../cluster/slurm-search'
 import type { Compat, PolicySpec } from '../sim/types'
 import { DEFAULTS } from '../defaults'
 
+/** What an evaluation waits for once its cells are back, when it has to wait (whole-log runs on a
+ * side worker): the baseline against the recorded history, then who gains and who loses. Long on a
+ * big log under Slurm's scheduling: the CLI's and the app's progress say so instead of standing at
+ * 100 % (src/engine/evaluate.ts). */
+export type WaitStage = 'fidelity' | 'impact'
+/** What each stage is doing, in words (the CLI's progress line, the app's Run step). */
+export const WAIT_STAGE_TEXT: Readonly<Record<WaitStage, string>> = {
+  fidelity: 'every cell is done; replaying the whole log under the baseline to compare it with the recorded starts',
+  impact: 'simulating the whole log under the recommendation to see who gains and who loses',
+}
+
 export const RESULT_SCHEMA_VERSION = 3
 
 export interface EvaluationResult {
