@@ -280,10 +280,10 @@ function partitionOf(name: string, nodes: number[], isDefault: boolean): Partiti
 }
 
 /** Issue #21: node-level EASY within 2× the single-pool simulator on the same jobs. */
-async function nodeLevel(only: 'slurm' | 'easy' | null = null): Promise<void> {
+async function nodeLevel(only: 'slurm' | 'easy' | 'curie' | null = null): Promise<void> {
   const slurmOnly = only === 'slurm'
   // (a) CEA-Curie's jobs on 16-CPU nodes (the SWF has no node counts): flexible jobs, then N = ceil(q/16) nodes.
-  if (existsSync(CURIE) && only === null) {
+  if (existsSync(CURIE) && (only === null || only === 'curie')) {
     const w = await readLog(CURIE)
     const per = 16, count = Math.ceil(w.machineProcs / per)
     const nodes = Array.from({ length: count }, (_, i): NodeSpec => ({ name: `c${i}`, cpus: per, threadsPerCore: 1, memMB: 64000, gpus: 0, weight: 1 }))
@@ -294,11 +294,12 @@ async function nodeLevel(only: 'slurm' | 'easy' | null = null): Promise<void> {
     const packed: ClusterJobs = { ...base, nodes: Int32Array.from(w.jobs.procs, (q) => Math.ceil(q / per)) }
     const config = { primary: 'FCFS', backfill: 'same' as const, threshold: null }
     const single = best(1, () => simulate(w.jobs, count * per, config))
-    const flex = best(1, () => simulateEasyOnNodes(flexible, spec, config))
+    const flex = only === 'curie' ? NaN : best(1, () => simulateEasyOnNodes(flexible, spec, config))
     const nn = best(1, () => simulateEasyOnNodes(packed, spec, config))
     console.log(`CEA-Curie on ${count.toLocaleString('en-US')} nodes × ${per} CPUs (${n.toLocaleString('en-US')} jobs, EASY-FCFS): single pool ${single.toFixed(3)} s; ` +
       `on nodes, flexible jobs ${flex.toFixed(3)} s (${(flex / single).toFixed(2)}×); on nodes, ceil(q/16) nodes per job ${nn.toFixed(3)} s (${(nn / single).toFixed(2)}×)`)
   }
+  if (only === 'curie') return
   // (b) 1M synthetic multi-resource jobs: 900 CPU nodes + 100 GPU nodes (32 cores, 256 GB, 4 GPUs),
   // partitions cpu / gpu / all (all shares every node), CR_Core_Memory with DefMemPerCPU.
   const nodes = Array.from({ length: 1000 }, (_, i): NodeSpec => ({ name: `n${i}`, cpus: 32, threadsPerCore: 1, memMB: 256000, gpus: i >= 900 ? 4 : 0, weight: 1 }))
@@ -359,6 +360,11 @@ function fingerprint(start: Float64Array): string {
 // --slurm-only: entry (c) of nodeLevel alone (Slurm's scheduling against the single pool), e.g. to profile it.
 if (process.argv[2] === '--slurm-only') {
   await nodeLevel('slurm')
+  process.exit(0)
+}
+// --curie-only: entry (a) alone, CEA-Curie with node counts (its worst case), e.g. to profile it.
+if (process.argv[2] === '--curie-only') {
+  await nodeLevel('curie')
   process.exit(0)
 }
 // --easy-only: entry (b) alone (node-level EASY against the single pool on the synthetic 1M jobs).

@@ -10,7 +10,8 @@ import type { ImportOptions, Workload } from '../core/workload/import'
 import { FileInputError, readLogs, type ReadProgress } from '../node/read-log'
 import type { InspectData } from '../core/workload/inspect'
 import { hashLogFiles } from './log-hash'
-import { baselineFidelity, campaignMachine, machineSummary } from '../core/cluster/model'
+import { baselineFidelity, campaignMachine, clusterJobs, machineFidelity, machineScheduler, machineSummary, simOptions } from '../core/cluster/model'
+import { ClusterSimulation } from '../core/cluster/simulate'
 import type { CellMachine } from '../core/tune/campaign'
 import type { MachineSummary } from '../core/tune/result'
 import type { Calibration } from '../core/tune/fidelity'
@@ -28,8 +29,9 @@ export interface ImportedLog {
 }
 
 /** The import's progress: the reading's, then (`simulated`) the whole-log EASY-FCFS run's jobs
- * started of the jobs kept. */
-export type ImportProgress = ReadProgress & { simulated?: { jobs: number; of: number } }
+ * started of the jobs kept — on the single pool, then (`nodes`: their number) on the nodes the log
+ * names, for the comparison with its recorded starts. */
+export type ImportProgress = ReadProgress & { simulated?: { jobs: number; of: number; nodes?: number } }
 
 /** Wall-clock milliseconds of simulation between two progress reports and checks of the signal. */
 const SIM_SLICE_MS = 200
@@ -41,19 +43,49 @@ const SIM_SLICE_MS = 200
  * the seconds spent simulating (the yields left out: the campaign estimate is calibrated on it).
  */
 async function timedSimulation(jobs: SimJobs, machineProcs: number, onProgress?: (p: ImportProgress) => void, read?: ReadProgress, signal?: AbortSignal): Promise<{ starts: Float64Array; seconds: number }> {
-  let sliceEnd = 0
-  const sim = new EasySimulator(jobs, machineProcs, { primary: 'FCFS', backfill: 'same', threshold: null }, { checkEvery: 256, onCheck: () => performance.now() >= sliceEnd })
+  const clock = sliceClock()
+  const sim = new EasySimulator(jobs, machineProcs, { primary: 'FCFS', backfill: 'same', threshold: null }, { checkEvery: 256, onCheck: clock.over })
+  const seconds = await inSlices(sim, clock, () => { if (read) onProgress?.({ ...read, simulated: { jobs: sim.jobsStarted, of: jobs.count } }) }, signal)
+  return { starts: sim.start, seconds }
+}
+
+/** The end of the current slice, and the simulators' stop hook that compares the clock with it. */
+function sliceClock(): { end: number; over: () => boolean } {
+  const c = { end: 0, over: () => performance.now() >= c.end }
+  return c
+}
+
+/** Runs a resumable simulation to its end in slices of SIM_SLICE_MS: between two, `report`, a turn
+ * of the event loop and the signal. Answers the seconds spent simulating (the yields left out). */
+async function inSlices(sim: { runUntil(t: number): boolean }, clock: { end: number }, report: () => void, signal?: AbortSignal): Promise<number> {
   let seconds = 0
   for (;;) {
     const t = performance.now()
-    sliceEnd = t + SIM_SLICE_MS
+    clock.end = t + SIM_SLICE_MS
     const stopped = sim.runUntil(Infinity)
     seconds += (performance.now() - t) / 1000
-    if (!stopped) return { starts: sim.start, seconds }
-    if (read) onProgress?.({ ...read, simulated: { jobs: sim.jobsStarted, of: jobs.count } })
+    if (!stopped) return seconds
+    report()
     await new Promise((resolve) => setImmediate(resolve))
     signal?.throwIfAborted()
   }
+}
+
+/**
+ * The import's machine view: on the nodes the log names (inferred: the research's EASY-FCFS on
+ * them), the whole log in slices with progress and the signal — seconds to minutes on a big log of
+ * many nodes; on the single pool, the start times already simulated.
+ */
+async function importMachineView(w: Workload, starts: Float64Array, onProgress?: (p: ImportProgress) => void, read?: ReadProgress, signal?: AbortSignal): Promise<MachineView> {
+  const machine = w.jobs.count > 0 ? campaignMachine(undefined, w) : undefined
+  if (machine === undefined) return machineView(w, undefined, starts)
+  const m = machine.model
+  const jobs = clusterJobs(m, w.jobs)
+  const clock = sliceClock()
+  const sim = new ClusterSimulation(jobs, m.cluster, machineScheduler(m, jobs, { primary: 'FCFS', backfill: 'same', threshold: null }, machine.deploy, machine.deployed),
+    simOptions(m, { checkEvery: 256, onCheck: clock.over }))
+  await inSlices(sim, clock, () => { if (read) onProgress?.({ ...read, simulated: { jobs: sim.jobsStarted, of: jobs.count, nodes: m.cluster.nodes.length } }) }, signal)
+  return { machine: machineSummary(m, w.machineProcs, w.report.machine.source), fidelity: machineFidelity(w, m, sim.result()) }
 }
 
 /** Errors: readLogs's (a FileInputError naming the file, its AbortError…), or a FileInputError
@@ -89,7 +121,7 @@ export async function importLogFile(path: string | readonly string[], options: I
   const inspect = inspectWorkload({ jobs, machineProcs, users: workload.users }, starts)
   // On the log's own machine (inferred when it names nodes or partitions), the baseline as the
   // evaluation will simulate it, against the recorded history (docs/CLUSTER.md §Fidelity).
-  const view = machineView(workload, jobs.count > 0 ? campaignMachine(undefined, workload) : undefined, starts)
+  const view = await importMachineView(workload, starts, onProgress, last, signal)
   inspect.machine = view.machine.kind === 'cluster' ? view.machine.description : null
   inspect.fidelity = view.fidelity
   if (workload.qosNames && workload.qosNames.length > 0) inspect.qosNames = workload.qosNames.slice(0, 1000)

@@ -164,7 +164,7 @@ export type FromWorker =
       /** A 'learn-tuple' unit's checkpoint, at most every checkpointMs of its unit. */
       checkpoint?: TupleCheckpoint }
   /** Progress of an import: one per 1 MiB read. */
-  | { type: 'import-progress'; id: number; bytesRead: number; totalBytes: number; jobsRead: number; simulated?: { jobs: number; of: number } }
+  | { type: 'import-progress'; id: number; bytesRead: number; totalBytes: number; jobsRead: number; simulated?: { jobs: number; of: number; nodes?: number } }
   | { type: 'done'; id: number; result: UnitResult }
   /** `input`: the user can fix it (bad file or option); `file`/`line` locate it when known.
    * `id` is the unit's id, or null for a setup or protocol error. */

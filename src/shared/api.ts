@@ -114,7 +114,8 @@ export type CampaignEvent =
  * ~5 per second plus a final one once the log is read and cleaned: bytes read from disk
  * (compressed bytes for a .gz) of the file's size, and jobs parsed so far (0 until the format is
  * detected, in the first 64 KiB). The import's outcome is importLog's answer. */
-export type ImportEvent = { importId: string; kind: 'progress'; bytesRead: number; totalBytes: number; jobsRead: number; simulated?: { jobs: number; of: number } }
+/** `simulated`: the whole-log EASY-FCFS run's jobs started, on the single pool, then (`nodes`) on the nodes the log names. */
+export type ImportEvent = { importId: string; kind: 'progress'; bytesRead: number; totalBytes: number; jobsRead: number; simulated?: { jobs: number; of: number; nodes?: number } }
 
 /** An analysis's events (startAnalysis), named by its `analysisId`: progress (the share done, at
  * most ~5 per second), then exactly one of done / error / cancelled. `result` is exactly the JSON

@@ -7,6 +7,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { importLogFile, type ImportProgress } from '../../src/engine/import'
+import { baselineFidelity, campaignMachine } from '../../src/core/cluster/model'
+import { readLog } from '../../src/node/read-log'
 
 const dir = mkdtempSync(join(tmpdir(), 'easytune-import-sim-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -59,6 +61,52 @@ describe('the import\'s whole-log simulation', () => {
     expect(r.simSeconds).toBeLessThan(1)
     expect(r.workload.jobs.count).toBe(2)
   })
+})
+
+/** A sacct log (-P) of `jobs` one-node jobs on 4 nodes of 8 CPUs (named, so the machine is inferred
+ * from them), overloaded: the node-level replay of the Inspect step takes more than a slice. */
+function sacctOnNodes(jobs: number): string {
+  const lines = ['JobID|User|Partition|Submit|Start|End|ElapsedRaw|Timelimit|NCPUS|NNodes|NodeList|State']
+  let seed = 5
+  const rnd = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff)
+  const iso = (t: number) => new Date(Date.UTC(2024, 0, 1) + t * 1000).toISOString().slice(0, 19)
+  let submit = 0
+  for (let i = 1; i <= jobs; i++) {
+    submit += Math.floor(rnd() * 10)
+    const cpus = 1 + Math.floor(rnd() * 8), run = 60 + Math.floor(rnd() * 600), start = submit + Math.floor(rnd() * 3600)
+    lines.push(`${i}|u${i % 7}|batch|${iso(submit)}|${iso(start)}|${iso(start + run)}|${run}|00:20:00|${cpus}|1|n${1 + (i % 4)}|COMPLETED`)
+  }
+  const path = join(dir, `sacct-${jobs}.psv`)
+  writeFileSync(path, lines.join('\n') + '\n')
+  return path
+}
+
+describe('the import\'s replay on the nodes a log names', () => {
+  it('reports jobs simulated on the nodes (with their number), and the import\'s cancel stops it', async () => {
+    const path = sacctOnNodes(40_000)
+    const abort = new AbortController()
+    const seen: ImportProgress[] = []
+    const run = importLogFile(path, {}, (p) => {
+      seen.push(p)
+      if (p.simulated?.nodes !== undefined) abort.abort()
+    }, abort.signal)
+    await expect(run).rejects.toThrow(/abort/i)
+    const onNodes = seen.filter((p) => p.simulated?.nodes !== undefined)
+    expect(onNodes).toHaveLength(1) // nothing after the cancel
+    expect(onNodes[0].simulated).toMatchObject({ nodes: 4, of: 40_000 })
+    expect(onNodes[0].simulated!.jobs).toBeGreaterThan(0)
+    expect(onNodes[0].simulated!.jobs).toBeLessThan(40_000)
+  }, 120_000)
+
+  it('gives the fidelity evaluate\'s calibration gives (the same baseline on the same inferred machine)', async () => {
+    const path = sacctOnNodes(3_000)
+    const r = await importLogFile(path, {})
+    expect(r.inspect.machine).toMatch(/4 nodes/)
+    const w = await readLog(path)
+    const expected = baselineFidelity(w, campaignMachine(undefined, w), 'none')
+    expect(expected).not.toBeNull()
+    expect(r.inspect.fidelity).toEqual(expected)
+  }, 60_000)
 })
 
 describe('the import\'s reading and hashing stop together', () => {

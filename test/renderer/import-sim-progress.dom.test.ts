@@ -21,6 +21,11 @@ describe('import progress while the whole log is simulated', () => {
     await flushPromises()
     expect(w.text()).toContain('Simulating the bundled sample (KTH-SP2) under EASY-FCFS: 50,000 of 200,000 jobs started (25%)')
     expect(w.get('[role="progressbar"]').attributes('aria-valuenow')).toBe('25')
+    // Then on the nodes the log names (the comparison with its recorded starts).
+    app.api.emitImport({ importId: id, kind: 'progress', bytesRead: 4_938_268, totalBytes: 4_938_268, jobsRead: 200_000, simulated: { jobs: 150_000, of: 200_000, nodes: 486 } })
+    await flushPromises()
+    expect(w.text()).toContain('Simulating the bundled sample (KTH-SP2) under EASY-FCFS on the 486 nodes it names, to compare with the starts it recorded: 150,000 of 200,000 jobs started (75%)')
+    expect(w.get('[role="progressbar"]').attributes('aria-valuenow')).toBe('75')
     await w.get('[data-testid="cancel-import"]').trigger('click')
     await flushPromises()
     expect(app.api.cancel).toHaveBeenCalledWith(id)

@@ -22,7 +22,7 @@ export function importMessage(message: string, name = ''): string {
 export type ImportStatus = 'idle' | 'uploading' | 'importing' | 'ready' | 'error'
 
 /** What the back end reported last about reading the log. */
-export interface ReadingProgress { bytesRead: number; totalBytes: number; jobsRead: number; simulated?: { jobs: number; of: number } }
+export interface ReadingProgress { bytesRead: number; totalBytes: number; jobsRead: number; simulated?: { jobs: number; of: number; nodes?: number } }
 
 /** A fresh import id (an id like the back end's: letters, digits, '-' and '_'). */
 export function newImportId(): string {
