@@ -15,7 +15,7 @@ export function machineInputsOf(choice: MachineChoice | undefined): MachineInput
   if (!choice) return undefined
   const inputs: { -readonly [K in keyof MachineInputs]: MachineInputs[K] } = {}
   if (choice.source === 'file') inputs.cluster = { file: choice.file.name, text: choice.file.text }
-  if (choice.source === 'current') inputs.slurmConf = { file: choice.file.name, text: choice.file.text, current: true }
+  if (choice.source === 'conf' || choice.source === 'current') inputs.slurmConf = { file: choice.file.name, text: choice.file.text, current: choice.source === 'current' }
   if (choice.source !== 'inferred' && choice.gres) inputs.gres = { file: choice.gres.name, text: choice.gres.text }
   if (choice.scheduler) inputs.scheduler = choice.scheduler
   if (choice.qosPriority && Object.keys(choice.qosPriority).length > 0) {

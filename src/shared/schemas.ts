@@ -139,8 +139,9 @@ const machineTuning = {
 export const MachineChoiceSchema = z.discriminatedUnion('source', [
   z.strictObject({ source: z.literal('inferred'), ...machineTuning }),
   z.strictObject({ source: z.literal('file'), file: ConfTextSchema, gres: ConfTextSchema.optional(), ...machineTuning }),
+  z.strictObject({ source: z.literal('conf'), file: ConfTextSchema, gres: ConfTextSchema.optional(), ...machineTuning }),
   z.strictObject({ source: z.literal('current'), file: ConfTextSchema, gres: ConfTextSchema.optional(), ...machineTuning }),
-], { error: 'must be inferred, file or current' })
+], { error: 'must be inferred, file, conf or current' })
 
 /** The campaign's settings (what a project file keeps besides the workload and the split). */
 export const CampaignSettingsShape = {

@@ -111,6 +111,24 @@ describe('the Cluster panel', () => {
     expect(toProject().campaign.machine).toEqual(m.choice)
   })
 
+  it('a slurm.conf with its scheduling (not the one running today) runs Slurm\'s own scheduling by default and is recorded as such', async () => {
+    const w = await opened()
+    const m = useMachineStore()
+    await w.find('[data-testid="machine-source-conf"]').setValue(true)
+    expect((w.find('[data-testid="scheduler-slurm"]').element as HTMLInputElement).checked).toBe(true)
+    expect(w.text()).toContain('Give the slurm.conf (choose the file or paste it).')
+    await w.find('textarea[data-testid="machine-file"]').setValue(CONF)
+    expect(m.choice).toEqual({ source: 'conf', file: { name: 'slurm.conf', text: CONF } })
+    // A result of that file as today's configuration is another campaign (its baseline differs): stale.
+    const results = useResultsStore()
+    const base = makeResult()
+    const withConf = (current: boolean) => ({ ...base, machine: { ...base.machine, kind: 'cluster' as const, scheduler: 'slurm' as const, source: 'slurm.conf', conf: { file: 'slurm.conf', text: CONF, current } } })
+    results.setResult(withConf(true))
+    expect(results.staleBecause.filter((r) => r.includes('machine'))).toHaveLength(1)
+    results.setResult(withConf(false))
+    expect(results.staleBecause.filter((r) => r.includes('machine'))).toEqual([])
+  })
+
   it('comes back from a project file; an older file without it opens on the log\'s own machine', async () => {
     await opened()
     const m = useMachineStore()

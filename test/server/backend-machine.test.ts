@@ -83,6 +83,12 @@ describe('the Cluster panel behind the API', () => {
       expect(f.result).toMatchObject({ machine: { kind: 'cluster', scheduler: 'slurm', nodes: 100, cpus: 100, gpus: 0, source: 'slurm.conf', partitions: [{ name: 'sp2', nodes: 100, cpus: 100, gpus: 0 }] } })
       expect((f.result as { machine: { description: string } }).machine.description).toMatch(/from kth\.conf$/)
     }
+    // A slurm.conf with its scheduling, not the one running today (--slurm-conf): Slurm's own by
+    // default, the file recorded as not current (the baseline is then EASY-FCFS set up on it).
+    const other = await machineAnalysis(backend, sample.id, { source: 'conf', file: { name: 'site.conf', text: SITE_CONF } })
+    const o = other.at(-1)!
+    expect(o.kind, JSON.stringify(o)).toBe('done')
+    if (o.kind === 'done') expect(o.result).toMatchObject({ machine: { kind: 'cluster', scheduler: 'slurm', conf: { file: 'site.conf', text: SITE_CONF, current: false } } })
     const cancelled = await machineAnalysis(backend, sample.id, { source: 'current', file: { name: 'site.conf', text: SITE_CONF } }, true)
     expect(cancelled.at(-1)!.kind).toBe('cancelled')
   }, 120_000)

@@ -235,6 +235,8 @@ describe('the Cluster panel\'s machine choice (MachineChoiceSchema)', () => {
   it('is accepted in a campaign, a machine analysis and a project, and absent in older project files', () => {
     const machine = { source: 'current', file: conf, gres: { name: 'gres.conf', text: 'NodeName=n1 Name=gpu Count=2\n' }, scheduler: 'slurm', qosPriority: { normal: 10, high: 4294967295 } }
     expect((ok('startCampaign', [request('w1', { machine: machine as never })]) as [{ machine: unknown }])[0].machine).toEqual(machine)
+    const other = { source: 'conf', file: conf, scheduler: 'easy' } // a slurm.conf with its scheduling, not today's
+    expect((ok('startCampaign', [request('w1', { machine: other as never })]) as [{ machine: unknown }])[0].machine).toEqual(other)
     expect(ok('startAnalysis', [{ workloadId: 'w1', kind: 'machine', options: { source: 'inferred' } }])).toEqual([{ workloadId: 'w1', kind: 'machine', options: { source: 'inferred' } }])
     const p = projectState()
     expect(parseProjectText(JSON.stringify(p)).campaign.machine).toBeUndefined()
@@ -242,7 +244,8 @@ describe('the Cluster panel\'s machine choice (MachineChoiceSchema)', () => {
   })
   it('refuses hostile input: unknown sources, oversized or empty files, paths as names, wrong types, bad QOS', () => {
     const bad = (machine: unknown, re: RegExp) => rejects('startCampaign', [{ ...request('w1'), machine }], re)
-    bad({ source: 'path', file: conf }, /machine\.source must be inferred, file or current/)
+    bad({ source: 'path', file: conf }, /machine\.source must be inferred, file, conf or current/)
+    bad({ source: 'conf' }, /machine\.file must be an object \(it is missing\)/)
     bad({ source: 'file' }, /machine\.file must be an object \(it is missing\)/)
     bad({ source: 'file', file: { name: 'slurm.conf', text: 'x'.repeat(2_000_001) } }, /machine\.file\.text must be a file of at most 2000000 characters/)
     bad({ source: 'file', file: { name: 'slurm.conf', text: '' } }, /machine\.file\.text is empty/)

@@ -1,6 +1,7 @@
 // The Inspect step's Cluster panel (docs/CLUSTER.md §Inputs): the machine the campaign runs on —
 // inferred from the log (the default), a machine file (a slurm.conf with an optional gres.conf, or
-// the output of scontrol show node / partition), or the site's slurm.conf as it runs today (the
+// the output of scontrol show node / partition), a slurm.conf with the scheduling it configures
+// (another or a planned configuration: --slurm-conf), or the site's slurm.conf as it runs today (the
 // machine and Slurm's own scheduling; the baseline is that configuration) — with which scheduling
 // runs on it and the QOS priorities the log's QOS have. The files are taken as the Export step
 // takes the current slurm.conf: picked (read in the page) or pasted. "Check this machine" runs
@@ -22,8 +23,10 @@ export interface MachineView { machine: MachineSummary; fidelity: Calibration | 
 /** One taken file: its name (the machine's description and the result name it) and its text. */
 export interface TakenFile { name: string; text: string }
 
-/** The scheduling a source runs by default (the CLI's: Slurm's own with the current slurm.conf). */
-export const defaultScheduler = (source: MachineSource): SchedulerKind => (source === 'current' ? 'slurm' : 'easy')
+/** The scheduling a source runs by default (the CLI's: Slurm's own with a slurm.conf's scheduling). */
+export const defaultScheduler = (source: MachineSource): SchedulerKind => (source === 'current' || source === 'conf' ? 'slurm' : 'easy')
+/** Sources whose file is a slurm.conf read with its scheduling. */
+const isConf = (source: MachineSource) => source === 'current' || source === 'conf'
 const QOS_NAME = /^[A-Za-z0-9_.-]{1,64}$/
 
 export const useMachineStore = defineStore('machine', () => {
@@ -63,7 +66,7 @@ export const useMachineStore = defineStore('machine', () => {
   /** What is missing or wrong, in words (empty: the choice can be used). */
   const problems = computed<string[]>(() => {
     const out: string[] = []
-    if (source.value !== 'inferred' && file.value.text.trim() === '') out.push(source.value === 'current' ? 'Give your slurm.conf (choose the file or paste it).' : 'Give the machine file (choose it or paste it).')
+    if (source.value !== 'inferred' && file.value.text.trim() === '') out.push(source.value === 'current' ? 'Give your slurm.conf (choose the file or paste it).' : source.value === 'conf' ? 'Give the slurm.conf (choose the file or paste it).' : 'Give the machine file (choose it or paste it).')
     if (qosParse.value.error) out.push(`QOS priorities: ${qosParse.value.error}.`)
     return out
   })
@@ -79,7 +82,7 @@ export const useMachineStore = defineStore('machine', () => {
     if (source.value === 'inferred') return Object.keys(tuning).length > 0 ? { source: 'inferred', ...tuning } : undefined
     const named = (f: TakenFile, fallback: string) => ({ name: f.name.trim() || fallback, text: f.text })
     return {
-      source: source.value, file: named(file.value, source.value === 'current' ? 'slurm.conf' : 'machine.conf'),
+      source: source.value, file: named(file.value, isConf(source.value) ? 'slurm.conf' : 'machine.conf'),
       ...(gres.value.text.trim() ? { gres: named(gres.value, 'gres.conf') } : {}), ...tuning,
     }
   })

@@ -24,7 +24,7 @@ export interface CurrentInputs {
   /** The Cluster panel's machine: where it comes from, the file's name and text, the scheduling
    * (compared with results that record their machine: schema 3). QOS priorities are not recorded
    * in a result, so a change of them alone is not seen here. */
-  machine?: { source: 'inferred' | 'file' | 'current'; name: string | null; text: string | null; scheduler: 'easy' | 'slurm' }
+  machine?: { source: 'inferred' | 'file' | 'conf' | 'current'; name: string | null; text: string | null; scheduler: 'easy' | 'slurm' }
 }
 
 /** Does the machine the result ran on differ from the chosen one? */
@@ -36,6 +36,7 @@ function machineDiffers(r: EvaluationResult, now: NonNullable<CurrentInputs['mac
   switch (now.source) {
     case 'inferred': return conf !== null || (m.kind === 'cluster' && m.source !== 'inferred')
     case 'file': return conf !== null || m.kind !== 'cluster' || m.source === 'inferred' || !m.description.endsWith(`from ${now.name ?? ''}`)
+    case 'conf': return conf === null || conf.current || conf.file !== now.name || conf.text !== now.text
     case 'current': return conf === null || !conf.current || conf.file !== now.name || conf.text !== now.text
   }
 }
