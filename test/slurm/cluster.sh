@@ -77,7 +77,7 @@ EOF
         "${#ports[@]}" >> $B/etc/slurm.conf
 }
 
-# MariaDB and slurmdbd on loopback (../shared/docs/SLURM.md §Optional: slurmdbd), all under $B.
+# MariaDB and slurmdbd on loopback (test/slurm/README.md §slurmdbd), all under $B.
 # sacctmgr and slurmctld reach slurmdbd through the munge socket named by AccountingStoragePass in
 # slurm.conf (the AuthInfo socket is not used for the slurmdbd connection).
 start_dbd() {
