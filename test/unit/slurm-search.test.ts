@@ -4,7 +4,9 @@
 import { describe, expect, it } from 'vitest'
 import { parseSlurmConf } from '../../src/core/cluster/config'
 import { decodePoint, searchedSettings, slurmSearchSteps, type SlurmSearchRecord } from '../../src/core/cluster/slurm-search'
-import type { SlurmChange } from '../../src/core/cluster/slurm-family'
+import { applySlurmChange, type SlurmChange } from '../../src/core/cluster/slurm-family'
+import { simulateCluster } from '../../src/core/cluster/simulate'
+import type { ClusterJobs } from '../../src/core/cluster/types'
 import { runSteps } from '../../src/core/tune/mixed'
 
 const NODES = 'NodeName=n[1-4] CPUs=4\nPartitionName=p Nodes=n[1-4] Default=YES\n'
@@ -81,5 +83,65 @@ describe('the search', () => {
     expect(one.asked).toEqual([null])
     expect(one.record.best).toBeNull()
     expect(() => search(longerWindowIsBetter, 0)).toThrow(/budget/)
+  })
+})
+
+describe('the search on the simulator: a case whose best settings are known by construction', () => {
+  // One partition of 4 one-CPU nodes, Slurm's backfill testing at most 2 queued jobs per cycle,
+  // reserving for every tested job, over a one-day window. A runs on 3 CPUs for 1000 s; B, C1, C2,
+  // C3 need all 4 (blocked behind A: the main scheduler stops the partition at B); D needs 1 CPU for
+  // 100 s and is 5th in the queue. It fits now in the free CPU and ends long before A, so a backfill
+  // cycle that tests it starts it at once. B and C1 both reach the will-run test (each gets a
+  // reservation), which is what bf_max_job_test counts: with 2 tests the cycle stops before D,
+  // whatever the interval or the window, and D waits behind the four 1000-s jobs; with 5 tests or
+  // more (more than the jobs ahead of it) the cycle surely reaches D. (With 3 or 4 it depends on
+  // whether C2 and C3 are planned too: the node space holds bf_max_job_test slots.) Reserving for
+  // the first blocked job only (bf_job_part_count_reserve=1) also reaches D: C1…C3 are then tested
+  // for "now" only and, B's reservation holding every node, are not counted. So every change better
+  // than today's tests 3 jobs or more (the span reaches 2 × 2² = 8) or reserves for one job.
+  const conf = [
+    'NodeName=n[1-4] CPUs=1', 'PartitionName=p Nodes=n[1-4] Default=YES MaxTime=INFINITE', 'SelectType=select/cons_tres', 'SelectTypeParameters=CR_CPU',
+    'SchedulerType=sched/backfill', 'SchedulerParameters=bf_max_job_test=2,bf_interval=30,bf_window=1440', '',
+  ].join('\n')
+  const base = parseSlurmConf(conf, 'site.conf')
+  //          A     B     C1    C2    C3    D
+  const procs = [3, 4, 4, 4, 4, 1]
+  const runtime = [1000, 1000, 1000, 1000, 1000, 100]
+  const n = procs.length
+  const jobs: ClusterJobs = {
+    count: n, submit: Float64Array.from([0, 1, 2, 3, 4, 5]), runtime: Float64Array.from(runtime), requested: Float64Array.from(runtime, (r) => r + 60),
+    procs: Int32Array.from(procs), partition: new Int32Array(n), nodes: new Int32Array(n), memPerNode: new Float64Array(n), gpusPerNode: new Int32Array(n),
+    exclusive: new Uint8Array(n), user: new Int32Array(n), account: new Int32Array(n), qos: new Int32Array(n).fill(-1), eligible: Float64Array.from([0, 1, 2, 3, 4, 5]),
+  }
+  /** Mean wait (s) of the jobs under the configuration with the change merged in, as the campaign simulates a candidate. */
+  const meanWait = (c: SlurmChange | null) => {
+    const s = parseSlurmConf(c === null ? conf : applySlurmChange(conf, c).text, 'site.conf')
+    const run = simulateCluster(jobs, s.cluster, { kind: 'slurm', scheduling: s.scheduling })
+    let sum = 0
+    for (let j = 0; j < n; j++) sum += run.start[j] - jobs.submit[j]
+    return sum / n
+  }
+
+  it('D waits behind the 1000-s jobs with 2 tests per cycle, whatever the interval and window, and starts in the first cycle with 5 or with one reservation (the construction holds)', () => {
+    const waitOfD = (c: SlurmChange | null) => {
+      const s = parseSlurmConf(c === null ? conf : applySlurmChange(conf, c).text, 'site.conf')
+      return simulateCluster(jobs, s.cluster, { kind: 'slurm', scheduling: s.scheduling }).start[5] - 5
+    }
+    expect(waitOfD(null)).toBeGreaterThan(1000)
+    expect(waitOfD({ bf_interval: 8, bf_window: 360 })).toBeGreaterThan(1000)
+    expect(waitOfD({ bf_max_job_test: 2, bf_interval: 120, bf_window: 5760 })).toBeGreaterThan(1000)
+    expect(waitOfD({ bf_max_job_test: 5 })).toBeLessThanOrEqual(30)
+    expect(waitOfD({ bf_job_part_count_reserve: 1 })).toBeLessThanOrEqual(30)
+  })
+
+  it('finds a change better than today\'s, and it tests more jobs per cycle or reserves for one', () => {
+    const record = runSteps(slurmSearchSteps(base.scheduling, { budget: 24, seed: 1 }), (batch) => batch.map(meanWait))
+    expect(record.settings).toContain('bf_max_job_test')
+    expect(record.currentObjective).toBe(meanWait(null))
+    expect(record.best).not.toBeNull()
+    expect(record.bestObjective).toBeLessThan(record.currentObjective)
+    const best = record.best!
+    expect((best.bf_max_job_test ?? 2) >= 3 || (best.bf_job_part_count_reserve ?? 0) >= 1, JSON.stringify(best)).toBe(true)
+    expect(record.bestObjective).toBe(meanWait(record.best))
   })
 })
