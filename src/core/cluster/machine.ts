@@ -153,6 +153,8 @@ export class Selection {
 const KEY_INDEX = 2 ** 18, KEY_PREF = 2 ** 31, KEY_CPU = 2 ** 44
 const MAX_NODES = KEY_INDEX
 const SAT13 = 8191, SAT_WEIGHT = 255
+/** fitsEmpty's direct-mapped slots (a power of two): 16 KiB + 4 KiB, a few hundred distinct demands in a real log. */
+const EMPTY_SLOTS = 4096
 
 /** The node index of a composite key (its low 18 bits): exact, and without a floating-point
  * remainder (a library call in V8). */
@@ -204,6 +206,11 @@ export class Machine {
   private exclude: Uint8Array | null = null
   /** fitsEmpty's answers: by a hash of the demand, [job, 1 or 0, job, 1 or 0, …] for the jobs computed. */
   private readonly emptyFits = new Map<number, number[]>()
+  /** In front of emptyFits, one slot per low bits of the hash: the last job seen there (-1: none)
+   * and its answer. Most jobs repeat a recent demand, and a typed-array read is much cheaper than
+   * the Map's lookup of a hash that is rarely a small integer (docs/PERFORMANCE.md). */
+  private readonly emptySlotJob = new Int32Array(EMPTY_SLOTS).fill(-1)
+  private readonly emptySlotOk = new Uint8Array(EMPTY_SLOTS)
   // Allocations of running jobs: pool entries [off, off+len) per job, two buffers swapped on compaction.
   private poolNode: Int32Array
   private poolCpu: Int32Array
@@ -791,18 +798,32 @@ export class Machine {
     h = Math.imul(h, 0xc2b2ae35) ^ (d.gpus[j] | (d.whole[j] << 24) | (d.memAll[j] << 25))
     h = Math.imul(h, 0x27d4eb2f) ^ (d.memPerNode[j] | 0)
     h = Math.imul(h, 0x165667b1) ^ ((d.memPerCpu[j] * 16) | 0)
+    const slot = (h ^ (h >>> 15)) & (EMPTY_SLOTS - 1)
+    const last = this.emptySlotJob[slot]
+    if (last >= 0 && this.sameDemand(last, j)) return this.emptySlotOk[slot] === 1
+    const ok = this.fitsEmptyMemo(j, h, out)
+    this.emptySlotJob[slot] = j
+    this.emptySlotOk[slot] = ok ? 1 : 0
+    return ok
+  }
+
+  /** fitsEmpty's full memo: the earlier jobs of hash h compared column by column, else the scan. */
+  private fitsEmptyMemo(j: number, h: number, out: Selection): boolean {
     const seen = this.emptyFits.get(h)
     if (seen !== undefined) {
-      for (let k = 0; k < seen.length; k += 2) {
-        const r = seen[k]
-        if (d.partition[r] === d.partition[j] && d.nodes[r] === d.nodes[j] && d.cpus[r] === d.cpus[j] && d.whole[r] === d.whole[j] &&
-          d.memPerNode[r] === d.memPerNode[j] && d.memPerCpu[r] === d.memPerCpu[j] && d.memAll[r] === d.memAll[j] && d.gpus[r] === d.gpus[j]) return seen[k + 1] === 1
-      }
+      for (let k = 0; k < seen.length; k += 2) if (this.sameDemand(seen[k], j)) return seen[k + 1] === 1
     }
     const ok = this.selectScan(j, VIEW_EMPTY, PREF_NONE, out)
     if (seen !== undefined) seen.push(j, ok ? 1 : 0)
     else this.emptyFits.set(h, [j, ok ? 1 : 0])
     return ok
+  }
+
+  /** Whether jobs r and j have the same demand in every input of the empty-machine test. */
+  private sameDemand(r: number, j: number): boolean {
+    const d = this.demand
+    return d.partition[r] === d.partition[j] && d.nodes[r] === d.nodes[j] && d.cpus[r] === d.cpus[j] && d.whole[r] === d.whole[j] &&
+      d.memPerNode[r] === d.memPerNode[j] && d.memPerCpu[r] === d.memPerCpu[j] && d.memAll[r] === d.memAll[j] && d.gpus[r] === d.gpus[j]
   }
 
   /** The reference selection: a plain scan of every node of the partition (VIEW_EMPTY uses it;
