@@ -8,6 +8,7 @@ import { mergeSlurmConf, parseSlurmConf as readConfLines, type Want } from '../e
 import type { SettingChange } from '../export/types'
 import { BF_WINDOW_MAX_MIN } from '../export/slurm-plan'
 import type { ClusterJobs, ClusterSpec, SlurmScheduling } from './types'
+import { partitionFactors, qosFactors } from './slurm/priority'
 
 export const SLURM_KNOBS = ['bf_job_part_count_reserve', 'bf_window', 'bf_max_job_test', 'bf_interval', 'PriorityMaxAge',
   'PriorityWeightAge', 'PriorityWeightFairshare', 'PriorityWeightJobSize', 'PriorityWeightPartition', 'PriorityWeightQOS'] as const
@@ -44,22 +45,12 @@ export interface FactorSpread {
 /** Nothing known about the log: every factor may differ. */
 export const EVERY_FACTOR: FactorSpread = { qos: true, partition: true }
 
-/** The factors (normalised as priority.ts normalises them) that differ between the jobs, or are not
- * whole numbers. `qosNames`: the names behind jobs.qos (MachineModel.names). */
+/** The factors (as the simulator's priority computes them: slurm/priority.ts) that differ between
+ * the jobs, or are not whole numbers. `qosNames`: the names behind jobs.qos (MachineModel.names). */
 export function factorSpread(s: SlurmScheduling, cluster: ClusterSpec, jobs: Pick<ClusterJobs, 'count' | 'qos' | 'partition'>, qosNames: readonly string[] = []): FactorSpread {
-  const flags = new Set(s.priority.flags)
-  let maxQos = 0
-  for (const v of Object.values(s.priority.qosPriority)) maxQos = Math.max(maxQos, v)
-  const qosOf = (q: number) => {
-    const v = q >= 0 && q < qosNames.length ? s.priority.qosPriority[qosNames[q]] ?? 0 : 0
-    return v === 0 ? 0 : flags.has('NO_NORMAL_QOS') ? v : v / maxQos
-  }
-  let maxPjf = 0
-  for (const p of cluster.partitions) maxPjf = Math.max(maxPjf, p.priorityJobFactor)
-  const partOf = (p: number) => {
-    const f = p >= 0 && p < cluster.partitions.length ? cluster.partitions[p].priorityJobFactor : 0
-    return flags.has('NO_NORMAL_PART') ? f : maxPjf > 0 ? f / maxPjf : 0
-  }
+  const qosNorm = qosFactors(s.priority, qosNames), partNorm = partitionFactors(cluster, s.priority)
+  const qosOf = (q: number) => (q >= 0 && q < qosNorm.length ? qosNorm[q] : 0)
+  const partOf = (p: number) => (p >= 0 && p < partNorm.length ? partNorm[p] : 0)
   const spread = (value: (j: number) => number) => {
     if (jobs.count === 0) return false
     const v0 = value(0)

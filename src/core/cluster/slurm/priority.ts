@@ -45,6 +45,28 @@ export interface PriorityInputs {
  * The multifactor priority of every job. `static` holds Wjs·Fjs, Wpart·Fpart, Wqos·Fqos and the
  * TRES term (already weighted); the rest is added per computation in Slurm's order.
  */
+const flagSet = (config: PriorityConfig) => new Set(config.flags.map((f) => f.toUpperCase()))
+
+/** The partition factor of each partition: PriorityJobFactor over the largest one (NO_NORMAL_PART: raw). */
+export function partitionFactors(cluster: ClusterSpec, config: PriorityConfig): number[] {
+  const raw = flagSet(config).has('NO_NORMAL_PART')
+  let maxPjf = 0
+  for (const p of cluster.partitions) maxPjf = Math.max(maxPjf, p.priorityJobFactor)
+  return cluster.partitions.map((p) => raw ? p.priorityJobFactor : (maxPjf > 0 ? p.priorityJobFactor / maxPjf : 0))
+}
+
+/** The QOS factor of each QOS name: its priority over the largest one (NO_NORMAL_QOS: raw; none: 0). */
+export function qosFactors(config: PriorityConfig, qosNames: readonly string[]): number[] {
+  const raw = flagSet(config).has('NO_NORMAL_QOS')
+  let maxQos = 0
+  for (const v of Object.values(config.qosPriority)) maxQos = Math.max(maxQos, v)
+  return qosNames.map((name) => {
+    const v = config.qosPriority[name] ?? 0
+    if (v === 0) return 0
+    return raw ? v : (maxQos > 0 ? v / maxQos : 0)
+  })
+}
+
 export class SlurmPriority {
   readonly multifactor: boolean
   /** Effective weights after the slurmdbd rule. */
@@ -70,7 +92,7 @@ export class SlurmPriority {
     this.weightAge = accounting ? config.weightAge : 0
     this.weightFairshare = accounting ? config.weightFairshare : 0
     this.maxAge = config.maxAge
-    const flags = new Set(config.flags.map((f) => f.toUpperCase()))
+    const flags = flagSet(config)
     this.incrOnly = flags.has('INCR_ONLY')
     this.js = new Float64Array(n)
     this.part = new Float64Array(n)
@@ -86,18 +108,8 @@ export class SlurmPriority {
     const N = cluster.nodes.length
     let C = 0
     for (const nd of cluster.nodes) C += nd.cpus
-    // Partition factor: PriorityJobFactor over the largest one (NO_NORMAL_PART: raw).
-    let maxPjf = 0
-    for (const p of cluster.partitions) maxPjf = Math.max(maxPjf, p.priorityJobFactor)
-    const partNorm = cluster.partitions.map((p) => flags.has('NO_NORMAL_PART') ? p.priorityJobFactor : (maxPjf > 0 ? p.priorityJobFactor / maxPjf : 0))
-    // QOS factor: the QOS priority over the largest one (NO_NORMAL_QOS: raw).
-    let maxQos = 0
-    for (const v of Object.values(config.qosPriority)) maxQos = Math.max(maxQos, v)
-    const qosNorm = (inp.qosNames ?? []).map((name) => {
-      const v = config.qosPriority[name] ?? 0
-      if (v === 0) return 0
-      return flags.has('NO_NORMAL_QOS') ? v : (maxQos > 0 ? v / maxQos : 0)
-    })
+    const partNorm = partitionFactors(cluster, config)
+    const qosNorm = qosFactors(config, inp.qosNames ?? [])
     // TRES totals per partition (sum over its nodes), for the normalised TRES factors.
     const noNormalTres = flags.has('NO_NORMAL_TRES')
     const tresW = TRES_ORDER.map((t) => config.weightTres[t] ?? 0)
