@@ -6,6 +6,7 @@
 // [trials] [tuples]`: the learned-priority trials (issue #23, docs/LEARN.md §Performance).
 // `--import-scale [n,n,…]`: import and import + replay of CEA-Curie tiled to n lines against the
 // gunzip-and-count floor, sequential and parallel parse, peak bytes per job (issue #24, docs/PERFORMANCE.md §Import at scale).
+// `--import-sacct [n]`: the same for Kabré's sacct log tiled to n lines (the text formats' chunked parse).
 // `--pool [runs]`: the engine pool's speed-up from 1 to 2 workers (and more where there are cores) on
 // KTH-SP2 (issue #24, docs/PERFORMANCE.md §The pool at full speed).
 import { execFileSync } from 'node:child_process'
@@ -176,6 +177,42 @@ async function importScale(sizes: number[]): Promise<void> {
         `import + EASY-FCFS replay ${all.seconds.toFixed(2)} s (replay ${all.replayS.toFixed(2)} s; ${(all.seconds / floor.seconds).toFixed(2)}× floor, ${rate(all.jobs, all.seconds)} jobs), peak ${mb(all.peakRss)} = ${perJob(all.peakRss)}`)
     }
   }
+}
+
+/**
+ * Kabré's sacct log repeated until `lines` job lines, gzipped, once per size in the temporary folder
+ * (never committed). The rows are repeated as they are: the parse does not care that the jobs repeat.
+ */
+async function tiledSacct(lines: number): Promise<string> {
+  const path = join(tmpdir(), `easytune-bench-kabre-${lines}.csv.gz`)
+  if (existsSync(path)) return path
+  const { gunzipSync, gzipSync } = await import('node:zlib')
+  const text = gunzipSync(readFileSync(resolve(DATA, 'slurm/kabre-cenat/sacct.csv.gz'))).toString('utf8')
+  const all = text.split('\n').filter((l) => l !== '')
+  const [header, rows] = [all[0], all.slice(1)]
+  const parts: string[] = [header]
+  for (let i = 0; i < lines; i++) parts.push(rows[i % rows.length])
+  writeFileSync(path + '.part', gzipSync(parts.join('\n') + '\n', { level: 6 }))
+  const { renameSync } = await import('node:fs')
+  renameSync(path + '.part', path)
+  return path
+}
+
+/** `--import-sacct [n]`: the sacct import at scale, sequential and parallel parse, against the floor. */
+async function importSacct(lines: number): Promise<void> {
+  const child = (args: string[]) => JSON.parse(execFileSync(process.execPath, [process.argv[1], ...args], { encoding: 'utf8', maxBuffer: 1 << 20 }))
+  const path = await tiledSacct(lines)
+  const floor = child(['--count-only', path])
+  console.log(`${lines.toLocaleString('en-US')} lines (Kabré sacct repeated, ${mb(statSync(path).size)} gzip): floor (gunzip + count) ${floor.seconds.toFixed(2)} s, peak ${mb(floor.peakRss)}`)
+  for (const mode of ['seq', 'par']) {
+    const imp = child(['--import-replay', path, 'no', mode])
+    console.log(`  ${mode === 'seq' ? 'sequential parse' : 'parallel parse  '}: import ${imp.importS.toFixed(2)} s (${(imp.importS / floor.seconds).toFixed(2)}× floor, ${rate(imp.lines, imp.importS)} lines), ${imp.jobs.toLocaleString('en-US')} jobs, peak ${mb(imp.peakRss)} = ${Math.round(imp.peakRss / imp.jobs)} B/job`)
+  }
+}
+
+if (process.argv[2] === '--import-sacct') {
+  await importSacct(process.argv[3] ? Number(process.argv[3]) : 1_000_000)
+  process.exit(0)
 }
 
 if (process.argv[2] === '--count-only') {

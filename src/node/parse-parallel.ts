@@ -1,18 +1,20 @@
-// Parallel parsing of a big SWF log (issue #24, docs/PERFORMANCE.md §Import at scale): the
+// Parallel parsing of a big log (issue #24, docs/PERFORMANCE.md §Import at scale): the
 // decompressed stream is cut into line-aligned chunks (src/core/workload/chunks.ts) parsed by worker
 // threads into typed columns, merged in order into the same parse as the sequential parser's
-// (src/core/workload/swf.ts mergeSwfChunks). Small logs, other formats, and builds without the
-// worker script use the sequential Importer: same result, no thread started.
+// (SWF: src/core/workload/swf.ts SwfChunkMerger; sacct, jobcomp, PBS: text-chunks.ts). Small logs,
+// a sacct head without a usable header, and builds without the worker script use the sequential
+// Importer: same result, no thread started.
 import { existsSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { Worker } from 'node:worker_threads'
-import { ChunkSplitter } from '../core/workload/chunks'
+import { ChunkSplitter, parseChunk, type Chunk, type ChunkJob } from '../core/workload/chunks'
 import { detectFormat } from '../core/workload/detect'
 import { InputError } from '../core/workload/errors'
 import { Importer, estimateJobs, type ImportOptions } from '../core/workload/import'
 import { checkText, lineTooLong } from '../core/workload/lines'
-import { SwfChunkMerger, parseSwfChunk, type SwfChunk } from '../core/workload/swf'
+import { SwfChunkMerger } from '../core/workload/swf'
+import { TextChunkMerger, planTextChunks, type TextChunkPlan } from '../core/workload/text-chunks'
 import type { ParsedLog } from '../core/workload/types'
 
 /** Below this much decompressed text (≈ 220k SWF lines, a sequential parse of ~0.2 s) starting
@@ -38,7 +40,9 @@ export interface ParallelOptions {
   expectedBytes?: number | null
 }
 
-type Settled = { ok: true; chunk: SwfChunk } | { ok: false; message: string; line: number | null; code: string | null }
+type Settled = { ok: true; chunk: Chunk } | { ok: false; message: string; line: number | null; code: string | null }
+/** The merge of the chunks of one format (SWF or text), in file order. */
+type Merger = { linesRead: number; add(c: Chunk): void; end(): ParsedLog }
 
 /** Where the parse worker script may be, relative to the module running this code: the CLI's and
  * bench's bundles (out/cli, out/bench, out/engine, and their assets/ chunks) find out/parse/; the
@@ -80,8 +84,9 @@ export class ParallelImporter {
   private splitter: ChunkSplitter | null = null
   /** Per chunk sent: settles once the chunk is merged (back-pressure; holds no chunk). */
   private readonly results: Promise<void>[] = []
-  /** The chunks merged in file order as they come back, each freed once copied. */
-  private readonly merger = new SwfChunkMerger()
+  /** The chunks merged in file order as they come back, each freed once copied (set with the format). */
+  private merger: Merger | null = null
+  private plan: TextChunkPlan | null = null
   private tail: Promise<void> = Promise.resolve()
   private failure: Error | null = null
   private threads: Thread[] = []
@@ -145,7 +150,7 @@ export class ParallelImporter {
     this.results.length = 0
     this.dispose()
     if (this.failure !== null) throw this.failure
-    return this.merger.end()
+    return this.merger!.end()
   }
 
   dispose(): void {
@@ -156,9 +161,20 @@ export class ParallelImporter {
   private decide(): Promise<void> | void {
     const head = concatHead(this.held, DETECT_BYTES)
     const format = this.opts.format ?? detectFormat(head)
-    if (format !== 'swf') { this.toSequential(); return }
-    if (this.expected !== null) { const n = estimateJobs(this.expected, head); if (n !== null) this.merger.reserve(n) }
-    this.splitter = new ChunkSplitter(this.chunkBytes)
+    if (format === 'swf') {
+      const m = new SwfChunkMerger()
+      if (this.expected !== null) { const n = estimateJobs(this.expected, head); if (n !== null) m.reserve(n) }
+      this.merger = m as Merger
+      this.splitter = new ChunkSplitter(this.chunkBytes)
+    } else {
+      // Text formats: columns grow as chunks arrive (a line count from the head would count the
+      // job steps too, up to three lines per job).
+      const plan = planTextChunks(format, head)
+      if (plan === null) { this.toSequential(); return }
+      this.plan = plan
+      this.merger = new TextChunkMerger(plan) as Merger
+      this.splitter = new ChunkSplitter(this.chunkBytes, plan.firstMinBytes)
+    }
     if (this.workers > 0 && process.env.EASYTUNE_TRACE_IMPORT === '1') process.stderr.write(`[import-trace] parallel parse: ${this.workers} threads, ${this.workerPath}\n`)
     const held = this.held
     this.held = []
@@ -178,7 +194,8 @@ export class ParallelImporter {
     for (const bytes of chunks) {
       if (this.failure !== null) throw this.failure // stop sending: the log is refused
       const first = this.results.length === 0
-      const done = this.workers === 0 ? Promise.resolve(parseHere(bytes, first)) : this.send(bytes, first)
+      const job: ChunkJob = { bytes, first, plan: this.plan }
+      const done = this.workers === 0 ? Promise.resolve(parseHere(job)) : this.send(job)
       this.tail = this.tail.then(() => done).then((s) => this.merge(s))
       this.results.push(this.tail)
       // Back-pressure: at most two chunks in flight per thread (they finish roughly in order).
@@ -192,26 +209,26 @@ export class ParallelImporter {
   /** Merges the next chunk in file order; the first failure is kept (its line moved by the lines before) and later chunks ignored. */
   private merge(s: Settled): void {
     if (this.failure !== null) return
-    const lines = this.merger.linesRead
+    const lines = this.merger!.linesRead
     if (!s.ok) {
       this.failure = s.code === 'line-too-long' && s.line !== null ? lineTooLong(s.line + lines) : new InputError(s.message, s.line === null ? null : s.line + lines)
       return
     }
     this.jobsDone += s.chunk.jobs.count
     try {
-      this.merger.add(s.chunk)
+      this.merger!.add(s.chunk)
     } catch (e) {
       this.failure = e as Error
     }
   }
 
-  private send(bytes: Uint8Array, first: boolean): Promise<Settled> {
+  private send(job: ChunkJob): Promise<Settled> {
     const k = this.results.length % this.workers
     while (this.threads.length <= k) this.threads.push(startThread(this.workerPath!))
     const t = this.threads[k]
     return new Promise<Settled>((resolve) => {
       t.waiting.push(resolve)
-      t.worker.postMessage({ bytes, first }, [bytes.buffer as ArrayBuffer])
+      t.worker.postMessage(job, [job.bytes.buffer as ArrayBuffer])
     })
   }
 }
@@ -228,9 +245,9 @@ function startThread(path: string): Thread {
   return t
 }
 
-function parseHere(bytes: Uint8Array, first: boolean): Settled {
+function parseHere(job: ChunkJob): Settled {
   try {
-    return { ok: true, chunk: parseSwfChunk(bytes, first) }
+    return { ok: true, chunk: parseChunk(job) }
   } catch (e) {
     if (!(e instanceof InputError)) throw e
     return { ok: false, message: e.message, line: e.line, code: e.code }

@@ -1,16 +1,16 @@
-// A parse worker thread (src/node/parse-parallel.ts): parses the SWF chunks it is sent, one at a
+// A parse worker thread (src/node/parse-parallel.ts): parses the chunks it is sent (SWF, sacct, jobcomp or PBS), one at a
 // time in the order sent, and sends back the chunk's columns (transferred, not copied), freeing
 // each chunk's text once parsed.
 import { parentPort } from 'node:worker_threads'
 import { releaseColumn } from '../core/workload/builder'
 import { InputError } from '../core/workload/errors'
-import { parseSwfChunk } from '../core/workload/swf'
+import { parseChunk, type ChunkJob } from '../core/workload/chunks'
 
 const port = parentPort
 if (port === null) throw new Error('parse-worker.ts runs as a worker thread only')
-port.on('message', (m: { bytes: Uint8Array; first: boolean }) => {
+port.on('message', (m: ChunkJob) => {
   try {
-    const chunk = parseSwfChunk(m.bytes, m.first)
+    const chunk = parseChunk(m)
     const buffers: ArrayBuffer[] = []
     for (const v of Object.values(chunk.jobs)) if (ArrayBuffer.isView(v)) buffers.push(v.buffer as ArrayBuffer)
     port.postMessage({ ok: true, chunk }, buffers)

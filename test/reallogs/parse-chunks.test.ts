@@ -2,8 +2,8 @@
 // docs/PERFORMANCE.md §Import at scale): SWF logs cut into chunks as small as a line, fed in pieces
 // that end mid-line, merged, then imported (cleaning report, warnings, line numbers) must equal the
 // sequential import; the same through real worker threads (the worker script built here), through
-// several files read as one log. sacct, jobcomp and PBS are parsed in one thread: their tests check
-// that the parallel importer never cuts them and that their parsers take the stream cut anywhere.
+// several files read as one log. sacct, jobcomp and PBS logs likewise (text-chunks.ts): cut into
+// chunks as small as a line, each parsed apart, absorbed in order, they equal the sequential parse.
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -13,6 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ChunkSplitter } from '../../src/core/workload/chunks'
 import { Importer, importParsedFiles } from '../../src/core/workload/import'
 import { createSwfParser, mergeSwfChunks, parseSwfChunk } from '../../src/core/workload/swf'
+import { mergeTextChunks, parseTextChunk, planTextChunks, type TextFormat } from '../../src/core/workload/text-chunks'
+import { detectFormat } from '../../src/core/workload/detect'
 import { ParallelImporter } from '../../src/node/parse-parallel'
 import { readLog, readLogs } from '../../src/node/read-log'
 import { DATA_DIR, requireData } from '../support/data'
@@ -76,6 +78,37 @@ describe('chunked SWF parse = sequential parse, every SWF log of the shared data
       expect(chunks).toBeGreaterThan(100)
       expectSame(log, seq)
       // Some logs have no requested times: the fallback keeps their jobs so that cleaning has work to do.
+      const opts = { requestedFallback: 'runtime' as const }
+      expectSame(importParsedFiles([{ name: 'x', log }], opts), importParsedFiles([{ name: 'x', log: seq }], opts))
+    })
+  }
+})
+
+/** A text log cut into chunks of ≥ `target` bytes from pieces of `piece` bytes, parsed apart, absorbed in order. */
+function chunkedText(bytes: Uint8Array, target: number, piece: number, format?: TextFormat) {
+  const f = format ?? (detectFormat(bytes.subarray(0, 64 * 1024)) as TextFormat)
+  const plan = planTextChunks(f, bytes.subarray(0, 64 * 1024))
+  if (plan === null) throw new Error('no plan')
+  const s = new ChunkSplitter(target, plan.firstMinBytes)
+  const chunks = []
+  for (let i = 0; i < bytes.length; i += piece) for (const c of s.push(bytes.subarray(i, i + piece))) chunks.push(parseTextChunk(plan, c, chunks.length === 0))
+  const last = s.end()
+  if (last !== null) chunks.push(parseTextChunk(plan, last, chunks.length === 0))
+  return { log: mergeTextChunks(plan, chunks), chunks: chunks.length, plan }
+}
+
+describe('chunked sacct, jobcomp and PBS parse = sequential parse, every such log of the shared data', () => {
+  for (const rel of [...OTHERS, 'slurm/rackham-uppmax-jobcomp/2021-06-15.anon.gz']) {
+    it(rel, (ctx) => {
+      const bytes = text(requireData(ctx, rel))
+      const seq = streamed(bytes, 1 << 20)
+      expect(seq.jobs.count, rel).toBeGreaterThan(0)
+      // A chunk per line, fed in 1,009-byte pieces (ending mid-line, mid-CRLF, mid-character).
+      const { log, chunks } = chunkedText(bytes, 1, 1009)
+      expect(chunks).toBe(seq.linesRead)
+      expectSame(log, seq)
+      // And ~50 chunks: the chunks' own name lists, nodes and examples overlap.
+      expectSame(chunkedText(bytes, Math.ceil(bytes.length / 50), 65537).log, seq)
       const opts = { requestedFallback: 'runtime' as const }
       expectSame(importParsedFiles([{ name: 'x', log }], opts), importParsedFiles([{ name: 'x', log: seq }], opts))
     })
@@ -174,11 +207,11 @@ describe('readLog through the parallel importer', () => {
     expectSame(par, await readLogs([a, b], seqOpts))
   })
 
-  // sacct, jobcomp and PBS are parsed in one thread (docs/PERFORMANCE.md §Import at scale): the
-  // parallel importer must hand them to the sequential parser, whole, even with threads and tiny
-  // chunks asked for. The control (an SWF log under the same options) shows the check can tell.
-  it('sacct, jobcomp and PBS logs are never cut into chunks: the parallel importer parses them in one thread', async (ctx) => {
-    const par = { workers: 2, chunkBytes: 64, minBytes: 0, workerPath }
+  // sacct, jobcomp and PBS logs through real threads and tiny chunks: cut (every log of at least
+  // 64 KiB, the head the importer reads before it decides; the PBS sample is 10 KB and is parsed in
+  // one go), and the same parse as the sequential one.
+  it('sacct, jobcomp and PBS logs through real worker threads in 4 KiB chunks equal the sequential parse', async (ctx) => {
+    const par = { workers: 2, chunkBytes: 4096, minBytes: 0, workerPath }
     const through = async (bytes: Uint8Array) => {
       const imp = new ParallelImporter(fb, par)
       try {
@@ -187,17 +220,15 @@ describe('readLog through the parallel importer', () => {
         return { parallel: imp.parallel, log }
       } finally { imp.dispose() }
     }
-    const swf = await through(text(requireData(ctx, SWF[2])))
-    expect(swf.parallel).toBe(true) // the control: an SWF log under these options goes to the threads
     for (const rel of OTHERS) {
       const bytes = text(requireData(ctx, rel))
       const { parallel, log } = await through(bytes)
-      expect(parallel, rel).toBe(false)
+      expect(parallel, rel).toBe(bytes.length >= 64 * 1024)
       expectSame(log, streamed(bytes, bytes.length))
     }
   })
 
-  // What the one-thread parsers do promise: the stream may be cut anywhere (mid-line, mid-CRLF,
+  // What the parsers also promise: the stream may be cut anywhere (mid-line, mid-CRLF,
   // mid-UTF-8 character, inside a quoted field) and the parse is the same as from the whole text.
   it('sacct, jobcomp and PBS logs fed in pieces of a few bytes parse as the whole text does', (ctx) => {
     for (const rel of OTHERS) {

@@ -36,6 +36,18 @@ export function releaseColumn(a: ArrayBufferView | undefined, prefixOk = false):
   if (typeof b.transfer === 'function' && a.byteOffset === 0 && (prefixOk || a.byteLength === b.byteLength)) b.transfer(0)
 }
 
+/** Columns in buffers of their own length (a view of a builder's larger buffer would transfer it
+ * all to a thread): the columns a worker thread sends back. */
+export function exactColumns(raw: RawJobs): RawJobs {
+  const out: Record<string, unknown> = { count: raw.count }
+  for (const [k, v] of Object.entries(raw)) {
+    if (k === 'count') continue
+    const a = v as Float64Array
+    out[k] = a.byteOffset === 0 && a.byteLength === a.buffer.byteLength ? a : a.slice() // already its own size: no copy
+  }
+  return out as unknown as RawJobs
+}
+
 /** The optional columns a table has, as a record (for code that copies them all). */
 export function optionalColumns(t: Partial<Record<OptionalColumn, ColumnArray>>): [OptionalColumn, ColumnArray][] {
   const out: [OptionalColumn, ColumnArray][] = []
@@ -181,6 +193,50 @@ export class RawJobsBuilder {
     this.line[i] = line
   }
 
+  /**
+   * Appends the jobs of a part parsed on its own (a chunk of a parallel parse, src/node/parse-parallel.ts),
+   * as if its lines had been pushed here: its names interned here in its order of first use, its
+   * line numbers moved by `lineOffset` (the lines before it), its optional columns enabled here
+   * when new (the jobs before get the unknown value, as `enable` gives them). A column enabled here
+   * that the part lacks is unknown for its jobs, except `rawId` when `rawIdIsId` (jobcomp: a job
+   * without an array or het id has its own id as raw id, enableAsId). The part's columns are
+   * freed once copied (releaseColumn: they read as empty after).
+   */
+  append(j: RawJobs, names: PartNames, lineOffset: number, rawIdIsId = false): void {
+    const k = j.count, o = this.count
+    const uMap = Int32Array.from(names.users, (u) => this.internUser(u))
+    const aMap = Int32Array.from(names.accounts ?? [], (a) => this.internAccount(a))
+    const pMap = Int32Array.from(names.partitions ?? [], (p) => this.internPartition(p))
+    const qMap = Int32Array.from(names.qosNames ?? [], (q) => this.internQos(q))
+    for (const [c] of optionalColumns(j)) {
+      if (this.opt[c] !== undefined) continue
+      if (c === 'rawId' && rawIdIsId) this.enableAsId('rawId')
+      else this.enable(c)
+    }
+    this.ensure(o + k)
+    this.id.set(j.id, o); this.submit.set(j.submit, o); this.recordedWait.set(j.recordedWait, o); this.runtime.set(j.runtime, o)
+    this.allocProcs.set(j.allocProcs, o); this.reqProcs.set(j.reqProcs, o); this.requested.set(j.requested, o); this.status.set(j.status, o)
+    remap(j.user, uMap, this.user, o)
+    if (this.accounts.length > 0) {
+      if (j.account !== undefined) remap(j.account, aMap, this.account, o)
+      else this.account.fill(-1, o, o + k)
+    }
+    const line = j.line, to = this.line
+    for (let i = 0; i < k; i++) to[o + i] = line[i] + lineOffset
+    for (const c of this.enabled) {
+      const from = j[c] as ColumnArray | undefined
+      const col = this.opt[c]!
+      if (from === undefined) {
+        if (c === 'rawId' && rawIdIsId) col.set(j.id, o)
+        else col.fill(COLUMN_SPEC[c].unknown, o, o + k)
+      } else if (c === 'partition') remap(from as Int32Array, pMap, col as Int32Array, o)
+      else if (c === 'qos') remap(from as Int32Array, qMap, col as Int32Array, o)
+      else col.set(from, o)
+    }
+    this.count = o + k
+    for (const v of Object.values(j)) if (ArrayBuffer.isView(v)) releaseColumn(v) // copied: freed now
+  }
+
   /** Shift every submit time (SLURM/PBS: make times relative to the earliest submit). */
   shiftSubmits(delta: number): void {
     for (let i = 0; i < this.count; i++) this.submit[i] += delta
@@ -246,6 +302,19 @@ export class RawJobsBuilder {
   }
 }
 
+/** The names a part's index columns refer to (RawJobs.user, account, partition, qos). */
+export interface PartNames {
+  readonly users: readonly string[]
+  readonly accounts?: readonly string[]
+  readonly partitions?: readonly string[] | null
+  readonly qosNames?: readonly string[]
+}
+
+/** to[o + i] = map[from[i]], -1 kept as unknown. */
+function remap(from: Int32Array, map: Int32Array, to: Int32Array, o: number): void {
+  for (let i = 0; i < from.length; i++) { const v = from[i]; to[o + i] = v < 0 ? -1 : map[v] }
+}
+
 function intern(name: string, names: string[], index: Map<string, number>): number {
   if (name === '') return -1
   let k = index.get(name)
@@ -266,6 +335,12 @@ export class ExampleCounter {
     this.count++
     if (this.lines.length < this.keep) this.lines.push(line)
   }
+
+  /** Adds the counts of a later part of the file (its lines moved by `lineOffset`): as if counted here. */
+  absorb(other: { readonly count: number; readonly lines: readonly number[] }, lineOffset: number): void {
+    this.count += other.count
+    for (const l of other.lines) if (this.lines.length < this.keep) this.lines.push(l + lineOffset)
+  }
 }
 
 /** Collects unreadable lines: a count and the first few with their message. */
@@ -276,6 +351,12 @@ export class BadLines {
   add(line: number, code: BadLineCode, message: string): void {
     this.count++
     if (this.examples.length < this.keep) this.examples.push({ line, code, message: showControlOneLine(message) }) // quotes the log's text
+  }
+
+  /** Adds the bad lines of a later part of the file (its lines moved by `lineOffset`). */
+  absorb(count: number, examples: readonly LineIssue[], lineOffset: number): void {
+    this.count += count
+    for (const e of examples) if (this.examples.length < this.keep) this.examples.push({ ...e, line: e.line + lineOffset })
   }
 }
 

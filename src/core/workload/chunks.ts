@@ -2,6 +2,19 @@
 // each chunk ends right after a line break that the sequential LineSplitter (lines.ts) would also
 // see as one, so the chunks parsed one after the other read exactly the lines of the whole file.
 import { LineSplitter } from './lines'
+import { parseSwfChunk, type SwfChunk } from './swf'
+import { parseTextChunk, type TextChunkPlan } from './text-chunks'
+import type { TextChunk } from './text-parser'
+
+/** A chunk parsed: SWF columns, or a text format's chunk (text-chunks.ts). */
+export type Chunk = SwfChunk | TextChunk
+/** What a parse thread is sent: the chunk's bytes, whether it opens the file, and the text format's plan (null: SWF). */
+export interface ChunkJob { bytes: Uint8Array; first: boolean; plan: TextChunkPlan | null }
+
+/** Parses one chunk (in a parse thread, or in the reading thread when none is used). */
+export function parseChunk(job: ChunkJob): Chunk {
+  return job.plan === null ? parseSwfChunk(job.bytes, job.first) : parseTextChunk(job.plan, job.bytes, job.first)
+}
 
 /**
  * Collects byte pieces and hands out chunks of at least `target` bytes that end at a line break:
@@ -13,8 +26,15 @@ export class ChunkSplitter {
   private pieces: Uint8Array[] = []
   private bytes = 0
 
-  constructor(private readonly target: number) {
+  /** `firstMin`: the first chunk holds at least this many bytes (sacct: past the header line,
+   * text-chunks.ts), then it ends at the next line break as every chunk does. */
+  constructor(private readonly target: number, private firstMin = 0) {
     if (!(target >= 1)) throw new RangeError(`chunk size must be at least 1 byte (got ${target})`)
+  }
+
+  /** The size the next chunk reaches at least. */
+  private get want(): number {
+    return Math.max(this.target, this.firstMin)
   }
 
   /** Adds a piece (it is copied only into the chunks handed out); returns the chunks now complete, in order. */
@@ -23,10 +43,11 @@ export class ChunkSplitter {
     this.pieces.push(piece)
     this.bytes += piece.length
     const out: Uint8Array[] = []
-    while (this.bytes >= this.target) {
+    while (this.bytes >= this.want) {
       const cut = this.cutPoint()
       if (cut < 0) break
       out.push(this.take(cut))
+      this.firstMin = 0
     }
     return out
   }
@@ -45,7 +66,7 @@ export class ChunkSplitter {
     const all = this.bytes
     let base = 0
     for (const p of this.pieces) {
-      const from = Math.max(0, this.target - 1 - base)
+      const from = Math.max(0, this.want - 1 - base)
       if (from < p.length) {
         for (let i = from; i < p.length; i++) {
           const b = p[i]
@@ -59,7 +80,7 @@ export class ChunkSplitter {
       }
       base += p.length
     }
-    if (all > LineSplitter.MAX_LINE + this.target) return all // no break: its parser refuses the line
+    if (all > LineSplitter.MAX_LINE + this.want) return all // no break: its parser refuses the line
     return -1
   }
 

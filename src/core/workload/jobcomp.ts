@@ -7,8 +7,8 @@ import { ExampleCounter, ruleCount } from './builder'
 import { isPendingArray, isSlurmStep, slurmJobId } from './sacct'
 import { MAX_COUNT, MAX_EXACT } from './limits'
 import { parseKeyValues, parseSlurmDuration, plural, readCount, readDuration } from './timeparse'
-import { TextLogParser } from './text-parser'
-import type { LogParser, RuleCount } from './types'
+import { TextLogParser, type TextParserOptions } from './text-parser'
+import type { RuleCount } from './types'
 import { clearRow, emptyRow } from './builder'
 import { jobMemMB, readNodeList, readTres } from './resources'
 import { slurmSubId } from './sacct'
@@ -76,9 +76,8 @@ interface JobcompResources {
 
 class JobcompParser extends TextLogParser {
   readonly format = 'jobcomp'
-  private readonly steps = new ExampleCounter()
-  private readonly neverStarted = new ExampleCounter()
-  private requestedUnknown = 0
+  protected readonly tally = { steps: new ExampleCounter(), neverStarted: new ExampleCounter(), requestedUnknown: 0 }
+  protected override readonly rawIdIsId = true
   private readonly row = emptyRow()
 
   protected onLine(line: string, lineNo: number): void {
@@ -87,7 +86,7 @@ class JobcompParser extends TextLogParser {
     if (pairs.size === 0) return this.bad.add(lineNo, 'not-a-record', 'no key=value pairs: not a jobcomp line')
     const idText = field(pairs, KEYS.jobId)
     if (idText === undefined) return this.bad.add(lineNo, 'missing-field', 'no jobid')
-    if (isSlurmStep(idText)) return this.steps.add(lineNo)
+    if (isSlurmStep(idText)) return this.tally.steps.add(lineNo)
     const id = slurmJobId(idText)
     if (Number.isNaN(id)) return this.bad.add(lineNo, 'not-a-number', `jobid "${idText}" is not a job number`)
     if (id > MAX_EXACT) return this.bad.add(lineNo, 'out-of-range', `jobid "${idText}" is beyond the largest job number read`)
@@ -101,14 +100,14 @@ class JobcompParser extends TextLogParser {
     const procs = readCount('procs', field(pairs, KEYS.procs) ?? '', MAX_COUNT)
     const requested = readDuration('limit', field(pairs, KEYS.limit) ?? '', parseSlurmDuration)
     const res = this.readResources(pairs)
-    if (Number.isNaN(start) || neverAllocated(pairs) || isPendingArray(idText)) return this.neverStarted.add(lineNo)
+    if (Number.isNaN(start) || neverAllocated(pairs) || isPendingArray(idText)) return this.tally.neverStarted.add(lineNo)
     this.pushJob(pairs, id, submit, start, end, procs, requested, lineNo)
     this.pushResources(pairs, res, idText, procs)
   }
 
   private pushJob(pairs: ReadonlyMap<string, string>, id: number, submit: number, start: number, end: number, procs: number, requested: number, lineNo: number): void {
     const runtime = end >= start ? end - start : -1
-    if (requested < 0) this.requestedUnknown++
+    if (requested < 0) this.tally.requestedUnknown++
     const user = this.jobs.internUser(userName(field(pairs, KEYS.user)))
     const account = this.jobs.internAccount(field(pairs, KEYS.account))
     const group = this.groupId(pairs)
@@ -181,8 +180,8 @@ class JobcompParser extends TextLogParser {
 
   protected drops(): RuleCount[] {
     const all = [
-      ruleCount('slurm-steps', 'job steps (.batch, .extern, .0 …): parts of a job, not jobs', 'removed', this.steps),
-      ruleCount('slurm-never-started', 'jobs that never started (no start time, or no node was ever allocated)', 'removed', this.neverStarted),
+      ruleCount('slurm-steps', 'job steps (.batch, .extern, .0 …): parts of a job, not jobs', 'removed', this.tally.steps),
+      ruleCount('slurm-never-started', 'jobs that never started (no start time, or no node was ever allocated)', 'removed', this.tally.neverStarted),
     ]
     return all.filter((r) => r.count > 0)
   }
@@ -190,11 +189,11 @@ class JobcompParser extends TextLogParser {
   protected warnings(): string[] {
     const w: string[] = []
     const n = this.jobs.count
-    if (n > 0 && this.requestedUnknown === n) {
+    if (n > 0 && this.tally.requestedUnknown === n) {
       w.push('No job has a time limit (limit / TimeLimit): requested run times are unknown (-1), so EASY backfilling ' +
         'cannot be simulated faithfully without a fallback for the requested time.')
-    } else if (this.requestedUnknown > 0) {
-      w.push(`Requested run time unknown (-1) for ${plural(this.requestedUnknown, 'job')}: no time limit (missing, UNLIMITED or Partition_Limit).`)
+    } else if (this.tally.requestedUnknown > 0) {
+      w.push(`Requested run time unknown (-1) for ${plural(this.tally.requestedUnknown, 'job')}: no time limit (missing, UNLIMITED or Partition_Limit).`)
     }
     if (n === 0 && this.bad.count > 0) w.push('No job could be read: is this a SLURM jobcomp log?')
     const iso = this.times.warning()
@@ -204,6 +203,6 @@ class JobcompParser extends TextLogParser {
 }
 
 /** A streaming parser for SLURM jobcomp/filetxt logs. */
-export function createJobcompParser(): LogParser {
-  return new JobcompParser()
+export function createJobcompParser(opts: TextParserOptions = {}): TextLogParser {
+  return new JobcompParser(opts)
 }

@@ -12,6 +12,8 @@ export class NodeTracker {
   private readonly maxCpus: number[] = []
   private readonly maxGpus: number[] = []
   private readonly parts: number[][] = []
+  /** Jobs that named each node kept (for merging chunks: a name beyond the cap counts them all). */
+  private readonly mentions: number[] = []
   /** Node names not kept because MAX_NODES_SEEN were already kept (each name counted once per job). */
   overflow = 0
 
@@ -37,11 +39,47 @@ export class NodeTracker {
         this.maxCpus.push(-1)
         this.maxGpus.push(-1)
         this.parts.push([])
+        this.mentions.push(0)
       }
+      this.mentions[k]++
       if (cpn > this.maxCpus[k]) this.maxCpus[k] = cpn
       if (gpn > this.maxGpus[k]) this.maxGpus[k] = gpn
       if (partition >= 0 && !this.parts[k].includes(partition)) this.parts[k].push(partition)
     }
+  }
+
+  /** The nodes of a chunk of the log, for absorb (partitions as the chunk's indices). */
+  part(): NodesPart {
+    return { seen: this.finish(), mentions: this.mentions.slice(), overflow: this.overflow }
+  }
+
+  /**
+   * Takes in the nodes of the next chunk of the log (in file order) as if its jobs had been added
+   * here: a node kept updates its most CPUs and GPUs and its partitions (the chunk's indices mapped
+   * by `partitionMap`); a new name beyond the cap counts every job that named it in the chunk.
+   * Exact unless a chunk alone named more than the cap: its own overflow is added as counted there,
+   * which may include names kept here from earlier chunks (only the warning's count of mentions
+   * differs, and only for a log of more than MAX_NODES_SEEN nodes).
+   */
+  absorb(p: NodesPart, partitionMap: readonly number[]): void {
+    this.overflow += p.overflow
+    p.seen.forEach((node, i) => {
+      let k = this.index.get(node.name)
+      if (k === undefined) {
+        if (this.names.length >= this.cap) { this.overflow += p.mentions[i]; return }
+        k = this.names.length
+        this.index.set(node.name, k)
+        this.names.push(node.name)
+        this.maxCpus.push(-1)
+        this.maxGpus.push(-1)
+        this.parts.push([])
+        this.mentions.push(0)
+      }
+      this.mentions[k] += p.mentions[i]
+      if (node.maxCpus > this.maxCpus[k]) this.maxCpus[k] = node.maxCpus
+      if (node.maxGpus > this.maxGpus[k]) this.maxGpus[k] = node.maxGpus
+      for (const q of node.partitions) { const m = partitionMap[q]; if (m >= 0 && !this.parts[k].includes(m)) this.parts[k].push(m) }
+    })
   }
 
   get size(): number {
@@ -59,6 +97,13 @@ export class NodeTracker {
       : `The node lists name more than ${formatInt(this.cap)} distinct nodes: the nodes beyond those were not kept ` +
         `(${formatInt(this.overflow)} mentions), so a machine inferred from this log misses them.`
   }
+}
+
+/** The nodes a chunk of a log named (NodeTracker.part), with how many jobs named each. */
+export interface NodesPart {
+  seen: NodeSeen[]
+  mentions: number[]
+  overflow: number
 }
 
 /**

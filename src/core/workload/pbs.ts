@@ -6,8 +6,8 @@ import { ExampleCounter, ruleCount } from './builder'
 import { FieldError } from './errors'
 import { MAX_COUNT, MAX_EXACT } from './limits'
 import { isDigits, parseCount, parseKeyValues, parsePbsDate, parsePbsDuration, plural, readCount, readDuration } from './timeparse'
-import { TextLogParser } from './text-parser'
-import type { LogParser, RuleCount } from './types'
+import { TextLogParser, type TextParserOptions } from './text-parser'
+import type { RuleCount } from './types'
 
 /** The numeric part of a PBS job id: `4215033.casper-pbs` → 4215033, `123[4].srv` → 123; NaN if none. */
 export function pbsJobId(jobId: string): number {
@@ -60,11 +60,10 @@ function procsOf(attrs: ReadonlyMap<string, string>): number {
 
 class PbsParser extends TextLogParser {
   readonly format = 'pbs'
-  private readonly nonEnd = new ExampleCounter()
-  private readonly nonEndTypes = new Map<string, number>()
-  private readonly arrayParents = new ExampleCounter()
-  private readonly neverStarted = new ExampleCounter()
-  private requestedUnknown = 0
+  protected readonly tally = {
+    nonEnd: new ExampleCounter(), nonEndTypes: new Map<string, number>(), arrayParents: new ExampleCounter(), neverStarted: new ExampleCounter(),
+    requestedUnknown: 0,
+  }
 
   protected onLine(line: string, lineNo: number): void {
     if (line.trim() === '') return
@@ -73,11 +72,11 @@ class PbsParser extends TextLogParser {
     const [date, type, jobId] = parts
     if (Number.isNaN(parsePbsDate(date))) return this.bad.add(lineNo, 'bad-time', `"${date}" is not a PBS date (MM/DD/YYYY hh:mm:ss)`)
     if (type !== 'E') {
-      this.nonEnd.add(lineNo)
-      this.nonEndTypes.set(type, (this.nonEndTypes.get(type) ?? 0) + 1)
+      this.tally.nonEnd.add(lineNo)
+      this.tally.nonEndTypes.set(type, (this.tally.nonEndTypes.get(type) ?? 0) + 1)
       return
     }
-    if (isArrayParent(jobId)) return this.arrayParents.add(lineNo)
+    if (isArrayParent(jobId)) return this.tally.arrayParents.add(lineNo)
     const id = pbsJobId(jobId)
     if (Number.isNaN(id)) return this.bad.add(lineNo, 'not-a-number', `job id "${jobId}" does not start with a number`)
     if (id > MAX_EXACT) return this.bad.add(lineNo, 'out-of-range', `job id "${jobId}" is beyond the largest job number read`)
@@ -94,21 +93,21 @@ class PbsParser extends TextLogParser {
     const used = readDuration('resources_used.walltime', attrs.get('resources_used.walltime') ?? '', parsePbsDuration)
     const limit = readDuration('Resource_List.walltime', attrs.get('resource_list.walltime') ?? '', parsePbsDuration)
     const procs = procsOf(attrs)
-    if (Number.isNaN(start)) return this.neverStarted.add(lineNo)
+    if (Number.isNaN(start)) return this.tally.neverStarted.add(lineNo)
     const runtime = used >= 0 ? used : end >= start ? end - start : -1
     const requested = limit >= 0 ? limit : -1
-    if (requested < 0) this.requestedUnknown++
+    if (requested < 0) this.tally.requestedUnknown++
     const user = this.jobs.internUser(attrs.get('user'))
     const account = this.jobs.internAccount(attrs.get('account')?.trim())
     this.jobs.push(id, submit, start - submit, runtime, procs, procs, requested, user, -1, lineNo, account)
   }
 
   protected drops(): RuleCount[] {
-    const types = [...this.nonEndTypes].map(([t, n]) => `${t} ${n}`).join(', ')
+    const types = [...this.tally.nonEndTypes].map(([t, n]) => `${t} ${n}`).join(', ')
     const all = [
-      ruleCount('pbs-non-end-records', `records other than E (job end) are not jobs: ${types}`, 'info', this.nonEnd),
-      ruleCount('pbs-array-parents', 'records of whole job arrays (123[]): their subjobs are counted instead', 'removed', this.arrayParents),
-      ruleCount('pbs-never-started', 'jobs that ended without starting (deleted while queued)', 'removed', this.neverStarted),
+      ruleCount('pbs-non-end-records', `records other than E (job end) are not jobs: ${types}`, 'info', this.tally.nonEnd),
+      ruleCount('pbs-array-parents', 'records of whole job arrays (123[]): their subjobs are counted instead', 'removed', this.tally.arrayParents),
+      ruleCount('pbs-never-started', 'jobs that ended without starting (deleted while queued)', 'removed', this.tally.neverStarted),
     ]
     return all.filter((r) => r.count > 0)
   }
@@ -116,11 +115,11 @@ class PbsParser extends TextLogParser {
   protected warnings(): string[] {
     const w: string[] = []
     const n = this.jobs.count
-    if (n > 0 && this.requestedUnknown === n) {
+    if (n > 0 && this.tally.requestedUnknown === n) {
       w.push('No job has a Resource_List.walltime: requested run times are unknown (-1), so EASY backfilling ' +
         'cannot be simulated faithfully without a fallback for the requested time.')
-    } else if (this.requestedUnknown > 0) {
-      w.push(`Requested run time unknown (-1) for ${plural(this.requestedUnknown, 'job')}: no Resource_List.walltime.`)
+    } else if (this.tally.requestedUnknown > 0) {
+      w.push(`Requested run time unknown (-1) for ${plural(this.tally.requestedUnknown, 'job')}: no Resource_List.walltime.`)
     }
     if (n === 0 && this.bad.count > 0) w.push('No job could be read: is this a PBS accounting log?')
     const iso = this.times.warning()
@@ -130,6 +129,6 @@ class PbsParser extends TextLogParser {
 }
 
 /** A streaming parser for PBS Pro / Torque accounting logs. */
-export function createPbsParser(): LogParser {
-  return new PbsParser()
+export function createPbsParser(opts: TextParserOptions = {}): TextLogParser {
+  return new PbsParser(opts)
 }

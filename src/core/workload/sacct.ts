@@ -5,8 +5,9 @@ import { ExampleCounter, ruleCount } from './builder'
 import { FieldError, InputError } from './errors'
 import { MAX_COUNT, MAX_DURATION_SECONDS, MAX_EXACT } from './limits'
 import { isDigits, parseSlurmDuration, plural, readCount, readDuration } from './timeparse'
-import { TextLogParser } from './text-parser'
-import type { LogParser, RuleCount } from './types'
+import { TextLogParser, type TextParserOptions } from './text-parser'
+import { LineSplitter, lineText } from './lines'
+import type { RuleCount } from './types'
 import { clearRow, emptyRow, type OptionalColumn } from './builder'
 import { sacctCommand } from './sacct-command'
 import { exclusiveOf, jobMemMB, readGresGpus, readMem, readNodeList, readTres, schedFlagOf, submitLineExclusive } from './resources'
@@ -96,6 +97,7 @@ interface Layout {
 
 /** Splits one CSV line; handles `"a,b"` and `""` inside quotes. Null when a quote is not closed. */
 export function splitCsvLine(line: string): string[] | null {
+  if (!line.includes('"')) return line.split(',') // no quoting: the same cells, without the per-character loop
   const out: string[] = []
   let field = ''
   let quoted = false
@@ -159,16 +161,22 @@ function derived(name: string, cpuSeconds: number, cpus: number): number {
 
 class SacctParser extends TextLogParser {
   readonly format = 'sacct'
-  private readonly steps = new ExampleCounter()
-  private readonly neverStarted = new ExampleCounter()
-  private readonly unfinished = new ExampleCounter()
-  private readonly requeuedRuns = new ExampleCounter()
-  private runtimeFromCpuTime = 0
-  private runtimeOverLimit = 0
-  private runtimeUnknown = 0
-  private waitFromResv = 0
+  protected readonly tally = {
+    steps: new ExampleCounter(), neverStarted: new ExampleCounter(), unfinished: new ExampleCounter(), requeuedRuns: new ExampleCounter(),
+    runtimeFromCpuTime: 0, runtimeOverLimit: 0, runtimeUnknown: 0, waitFromResv: 0,
+  }
   private layout: Layout | null = null
   private readonly row = emptyRow()
+
+  constructor(opts: TextParserOptions = {}) {
+    super(opts)
+    if (opts.header !== undefined) this.useHeader(opts.header.text, opts.header.lineNo)
+  }
+
+  private useHeader(line: string, lineNo: number): void {
+    this.layout = readHeader(line, lineNo)
+    for (const c of resourceColumnsOf(this.layout.col)) this.jobs.enable(c)
+  }
 
   protected override checkComplete(): void {
     if (this.layout === null) throw new InputError('the file is empty: expected a sacct -P header line (JobID|Submit|…)', null)
@@ -179,13 +187,9 @@ class SacctParser extends TextLogParser {
   }
 
   protected onLine(raw: string, lineNo: number): void {
-    const line = lineNo === 1 && raw.startsWith('\uFEFF') ? raw.slice(1) : raw
+    const line = lineNo === 1 && !this.continuation ? withoutBom(raw) : raw
     if (line.trim() === '') return
-    if (this.layout === null) {
-      this.layout = readHeader(line, lineNo)
-      for (const c of resourceColumnsOf(this.layout.col)) this.jobs.enable(c)
-      return
-    }
+    if (this.layout === null) return this.useHeader(line, lineNo)
     let fields = splitRow(line, this.layout.separator)
     if (fields === null) return this.bad.add(lineNo, 'bad-quote', 'a double quote is not closed')
     const width = this.layout.names.length
@@ -207,7 +211,7 @@ class SacctParser extends TextLogParser {
     let pendingArray = false
     if (col.jobId >= 0) {
       const idText = cell(f, col.jobId)
-      if (isSlurmStep(idText)) return this.steps.add(lineNo)
+      if (isSlurmStep(idText)) return this.tally.steps.add(lineNo)
       id = slurmJobId(idText)
       if (Number.isNaN(id)) return this.bad.add(lineNo, 'not-a-number', `JobID "${idText}" is not a job number`)
       if (id > MAX_EXACT) return this.bad.add(lineNo, 'out-of-range', `JobID "${idText}" is beyond the largest job number read`)
@@ -247,14 +251,14 @@ class SacctParser extends TextLogParser {
     // (docs/SIMULATOR.md §Resource columns): with a NodeList column, that is a job that never started.
     const neverAllocated = col.nodeList >= 0 && res.nodeList.length === 0 && isCancelledState(state) && !(end > start)
     const startKnown = col.start >= 0 ? !Number.isNaN(start) && !neverAllocated : !(isCancelledState(state) && runtime.seconds <= 0)
-    if (!startKnown || pendingArray) return this.neverStarted.add(lineNo)
+    if (!startKnown || pendingArray) return this.tally.neverStarted.add(lineNo)
     const upper = state.toUpperCase()
     // With -D (docs/SIMULATOR.md §The sacct command to run) the earlier record of a requeued job
     // is its first run, REQUEUED with a Start and an End: it held its nodes, so it is a job that ran.
     // The later record is the rerun, submitted again at the requeue (Slurm resets Submit).
     const requeuedRun = upper === 'REQUEUED' && end >= start
-    if (UNFINISHED_STATES.has(upper) && !requeuedRun) return this.unfinished.add(lineNo)
-    if (requeuedRun) this.requeuedRuns.add(lineNo)
+    if (UNFINISHED_STATES.has(upper) && !requeuedRun) return this.tally.unfinished.add(lineNo)
+    if (requeuedRun) this.tally.requeuedRuns.add(lineNo)
 
     this.countRuntimeSource(runtime, requested)
     const wait = this.waitOf(counts.resvCpuRaw, submit, start, reqProcs)
@@ -321,17 +325,17 @@ class SacctParser extends TextLogParser {
   }
 
   private countRuntimeSource(runtime: Runtime, requested: number): void {
-    if (runtime.seconds < 0) this.runtimeUnknown++
+    if (runtime.seconds < 0) this.tally.runtimeUnknown++
     if (!runtime.fromCpuTime) return
-    this.runtimeFromCpuTime++
-    if (requested >= 0 && runtime.seconds > requested) this.runtimeOverLimit++
+    this.tally.runtimeFromCpuTime++
+    if (requested >= 0 && runtime.seconds > requested) this.tally.runtimeOverLimit++
   }
 
   /** Recorded wait: Start − Submit, else ResvCPURAW / ReqCPUS; NaN when unknown. */
   private waitOf(resv: number, submit: number, start: number, reqProcs: number): number {
     if (!Number.isNaN(start)) return start - submit
     if (resv >= 0 && reqProcs > 0) {
-      this.waitFromResv++
+      this.tally.waitFromResv++
       return derived('ResvCPURAW', resv, reqProcs)
     }
     return NaN
@@ -343,10 +347,10 @@ class SacctParser extends TextLogParser {
       ? 'jobs that never started (no Start time: cancelled or still pending)'
       : 'jobs that never started (the file has no Start column: cancelled with zero run time)'
     const all = [
-      ruleCount('slurm-steps', 'job steps (.batch, .extern, .0 …): parts of a job, not jobs', 'removed', this.steps),
-      ruleCount('slurm-never-started', neverStartedText, 'removed', this.neverStarted),
-      ruleCount('slurm-unfinished', 'jobs still running, pending, suspended or requeued when the log was written (no final run time)', 'removed', this.unfinished),
-      ruleCount('slurm-requeued-run', 'runs of jobs that were requeued (REQUEUED with a Start and an End, listed by sacct -D): kept as jobs, since they held their nodes; the rerun is a job of its own', 'info', this.requeuedRuns),
+      ruleCount('slurm-steps', 'job steps (.batch, .extern, .0 …): parts of a job, not jobs', 'removed', this.tally.steps),
+      ruleCount('slurm-never-started', neverStartedText, 'removed', this.tally.neverStarted),
+      ruleCount('slurm-unfinished', 'jobs still running, pending, suspended or requeued when the log was written (no final run time)', 'removed', this.tally.unfinished),
+      ruleCount('slurm-requeued-run', 'runs of jobs that were requeued (REQUEUED with a Start and an End, listed by sacct -D): kept as jobs, since they held their nodes; the rerun is a job of its own', 'info', this.tally.requeuedRuns),
     ]
     return all.filter((r) => r.count > 0)
   }
@@ -359,14 +363,14 @@ class SacctParser extends TextLogParser {
       w.push('The file has no Timelimit column: requested run times are unknown (-1), so EASY backfilling cannot be ' +
         'simulated faithfully without a fallback for the requested time.')
     }
-    if (this.runtimeFromCpuTime > 0) {
-      w.push(`Run time was derived as CPUTimeRAW / ${layout.procsName} for ${plural(this.runtimeFromCpuTime, 'job')} (no ElapsedRaw, ` +
+    if (this.tally.runtimeFromCpuTime > 0) {
+      w.push(`Run time was derived as CPUTimeRAW / ${layout.procsName} for ${plural(this.tally.runtimeFromCpuTime, 'job')} (no ElapsedRaw, ` +
         'Elapsed or Start and End). It is too long when more CPUs were allocated than counted there (e.g. whole nodes)' +
-        (this.runtimeOverLimit > 0 ? `: for ${plural(this.runtimeOverLimit, 'job')} it exceeds the time limit.` : '.'))
+        (this.tally.runtimeOverLimit > 0 ? `: for ${plural(this.tally.runtimeOverLimit, 'job')} it exceeds the time limit.` : '.'))
     }
-    if (this.runtimeUnknown > 0) w.push(`The run time of ${plural(this.runtimeUnknown, 'job')} is unknown (-1).`)
-    if (this.waitFromResv > 0) {
-      w.push(`The recorded wait was derived as ResvCPURAW / ReqCPUS for ${plural(this.waitFromResv, 'job')} (no Start column); ` +
+    if (this.tally.runtimeUnknown > 0) w.push(`The run time of ${plural(this.tally.runtimeUnknown, 'job')} is unknown (-1).`)
+    if (this.tally.waitFromResv > 0) {
+      w.push(`The recorded wait was derived as ResvCPURAW / ReqCPUS for ${plural(this.tally.waitFromResv, 'job')} (no Start column); ` +
         'SLURM counts it from when the job became eligible, not from its submission.')
     }
     if (col.jobId < 0) w.push('The file has no JobID column: job ids are unknown (-1).')
@@ -419,7 +423,36 @@ function pos(v: number): number {
   return v > 0 ? v : -1
 }
 
-/** A streaming parser for `sacct -P` output or its CSV export. */
-export function createSacctParser(): LogParser {
-  return new SacctParser()
+/** A streaming parser for `sacct -P` output or its CSV export (or a chunk of it: TextParserOptions). */
+export function createSacctParser(opts: TextParserOptions = {}): TextLogParser {
+  return new SacctParser(opts)
+}
+
+/** A line without a leading byte-order mark (the file's first line). */
+function withoutBom(line: string): string {
+  return line.startsWith('\uFEFF') ? line.slice(1) : line
+}
+
+/**
+ * The header line of a sacct log, from the head of the file, for chunks parsed apart: its text and
+ * line number (as the parser numbers them), and the byte just after its line break (the first chunk
+ * must reach past it). Null when the head holds no complete non-blank line, or when that line is
+ * not a usable header (the sequential parse then gives the error).
+ */
+export function sacctHeaderOf(head: Uint8Array): { text: string; lineNo: number; endByte: number } | null {
+  const found: { text: string; lineNo: number; endByte: number }[] = []
+  const s = new LineSplitter((buf, start, end, lineNo) => {
+    if (found.length > 0) return
+    const text = lineNo === 1 ? withoutBom(lineText(buf, start, end)) : lineText(buf, start, end)
+    if (text.trim() !== '') found.push({ text, lineNo, endByte: end + 1 }) // buf is the head itself: one feed, the line complete
+  })
+  try {
+    s.feed(head)
+    if (found.length === 0) return null
+    readHeader(found[0].text, found[0].lineNo)
+  } catch (e) {
+    if (e instanceof InputError) return null // not text, a line over 1 MiB, or a header without Submit: the sequential parse says so
+    throw e
+  }
+  return found[0]
 }

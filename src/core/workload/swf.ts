@@ -2,7 +2,7 @@
 // -1 = unknown, `;` header comments. It works on raw bytes (no string per line) because SWF is the
 // format of the big archive logs: a 1M-job log must import at ≥ 1M lines/s.
 import { formatInt } from '../util/format'
-import { BadLines, RawJobsBuilder, emptyRow, releaseColumn } from './builder'
+import { BadLines, RawJobsBuilder, emptyRow, exactColumns } from './builder'
 import { LineSplitter, lineText } from './lines'
 import { MAX_COUNT, MAX_DURATION_SECONDS, MAX_EPOCH_SECONDS, MAX_EXACT } from './limits'
 import type { LineIssue, LogParser, ParsedLog, RawJobs } from './types'
@@ -84,10 +84,6 @@ export function mergeSwfChunks(chunks: SwfChunk[]): ParsedLog {
 export class SwfChunkMerger {
   private only: SwfChunk | null = null
   private out: RawJobsBuilder | null = null
-  private readonly users: string[] = []
-  private readonly userIndex = new Map<string, number>()
-  private readonly parts: string[] = []
-  private readonly partIndex = new Map<string, number>()
   private readonly header: Record<string, string> = {}
   private readonly examples: LineIssue[] = []
   private bad = 0
@@ -122,29 +118,14 @@ export class SwfChunkMerger {
     }
     const jobs = this.out.finish()
     return finishSwf({
-      jobs, users: this.users, partitions: this.out.has('partition') ? this.parts : null, header: this.header,
+      jobs, users: this.out.users, partitions: this.out.has('partition') ? this.out.partitions : null, header: this.header,
       extraColumns: this.extra, firstExtraLine: this.firstExtra, badLines: this.bad, badLineExamples: this.examples, linesRead: this.linesRead,
     })
   }
 
   private copy(c: SwfChunk): void {
-    const out = this.out!
     const lines = this.linesRead
-    const uMap = Int32Array.from(c.users, (u) => internName(u, this.users, this.userIndex))
-    const j = c.jobs, k = j.count, o = out.count
-    out.ensure(o + k)
-    out.id.set(j.id, o); out.submit.set(j.submit, o); out.recordedWait.set(j.recordedWait, o); out.runtime.set(j.runtime, o)
-    out.allocProcs.set(j.allocProcs, o); out.reqProcs.set(j.reqProcs, o); out.requested.set(j.requested, o); out.status.set(j.status, o)
-    const user = j.user, line = j.line, oUser = out.user, oLine = out.line
-    for (let i = 0; i < k; i++) { const u = user[i]; oUser[o + i] = u < 0 ? -1 : uMap[u]; oLine[o + i] = line[i] + lines }
-    if (c.partitions !== null) {
-      const pMap = Int32Array.from(c.partitions, (p) => internName(p, this.parts, this.partIndex))
-      out.enable('partition')
-      const to = out.column('partition')!, p = j.partition!
-      for (let i = 0; i < k; i++) to[o + i] = p[i] < 0 ? -1 : pMap[p[i]]
-    }
-    out.count = o + k
-    for (const v of Object.values(j)) if (ArrayBuffer.isView(v)) releaseColumn(v) // copied: freed now
+    this.out!.append(c.jobs, c, lines)
     for (const key of Object.keys(c.header)) if (this.header[key] === undefined) this.header[key] = c.header[key]
     for (const e of c.badLineExamples) if (this.examples.length < BAD_EXAMPLES) this.examples.push({ ...e, line: e.line + lines })
     this.bad += c.badLines
@@ -156,12 +137,6 @@ export class SwfChunkMerger {
 
 /** The unreadable lines a parse keeps as examples (BadLines' default). */
 const BAD_EXAMPLES = 10
-
-function internName(name: string, names: string[], index: Map<string, number>): number {
-  let k = index.get(name)
-  if (k === undefined) { k = names.length; names.push(name); index.set(name, k) }
-  return k
-}
 
 function swfCore(continuation: boolean, capacity: number) {
   const jobs = new RawJobsBuilder(capacity)
@@ -272,22 +247,11 @@ function swfCore(continuation: boolean, capacity: number) {
       splitter.end()
       const raw = jobs.finish()
       return {
-        jobs: exact ? exactCopy(raw) : raw, users: jobs.users, partitions: jobs.has('partition') ? jobs.partitions : null, header,
+        jobs: exact ? exactColumns(raw) : raw, users: jobs.users, partitions: jobs.has('partition') ? jobs.partitions : null, header,
         extraColumns, firstExtraLine, badLines: bad.count, badLineExamples: bad.examples, linesRead: splitter.linesRead,
       }
     },
   }
-}
-
-/** Columns in buffers of their own length (a view of a builder's larger buffer would transfer it all). */
-function exactCopy(raw: RawJobs): RawJobs {
-  const out: Record<string, unknown> = { count: raw.count }
-  for (const [k, v] of Object.entries(raw)) {
-    if (k === 'count') continue
-    const a = v as Float64Array
-    out[k] = a.byteOffset === 0 && a.byteLength === a.buffer.byteLength ? a : a.slice() // already its own size: no copy
-  }
-  return out as unknown as RawJobs
 }
 
 /** The log-level results of a whole parse: warnings, machine size from the header, start time. */

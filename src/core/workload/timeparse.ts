@@ -15,6 +15,13 @@ const UNKNOWN_TIME_WORDS = new Set(['', 'unknown', 'none', 'n/a', '(null)'])
 const SLURM_NO_VAL_MINUTES = 0xfffffffe
 const SLURM_INFINITE_MINUTES = 0xffffffff
 
+/** False when `s` starts with a digit, as every time and duration does: no unknown-value word does
+ * (the lower-case copy to look one up is then not made, a line's most frequent allocation). */
+function maybeWord(s: string): boolean {
+  const c = s.charCodeAt(0)
+  return !(c >= 48 && c <= 57)
+}
+
 /** True when `s` is a non-empty run of ASCII digits. */
 export function isDigits(s: string): boolean {
   if (s.length === 0) return false
@@ -86,7 +93,7 @@ function parseUnit(s: string): number {
  */
 export function parseSlurmDuration(text: string): number {
   const s = text.trim()
-  if (UNKNOWN_DURATION_WORDS.has(s.toLowerCase())) return -1
+  if (maybeWord(s) && UNKNOWN_DURATION_WORDS.has(s.toLowerCase())) return -1
   const dash = s.indexOf('-')
   if (dash < 0) {
     const parts = s.split(':')
@@ -171,7 +178,7 @@ export class TimeReader {
       const t = Number(s)
       return t === 0 ? NaN : t
     }
-    if (UNKNOWN_TIME_WORDS.has(s.toLowerCase())) return NaN
+    if (maybeWord(s) && UNKNOWN_TIME_WORDS.has(s.toLowerCase())) return NaN
     const m = ISO_TIME.exec(s)
     if (m === null) return NaN
     const local = utcSeconds(Number(m[1]), Number(m[2]), Number(m[3]), Number(m[4]), Number(m[5]), Number(m[6]))
@@ -187,7 +194,7 @@ export class TimeReader {
    */
   time(name: string, text: string): number {
     const s = text.trim()
-    if (s === '' || UNKNOWN_TIME_WORDS.has(s.toLowerCase())) return NaN
+    if (s === '' || (maybeWord(s) && UNKNOWN_TIME_WORDS.has(s.toLowerCase()))) return NaN
     const t = this.parse(s)
     if (Number.isNaN(t)) {
       if (s === '0') return NaN
@@ -195,6 +202,18 @@ export class TimeReader {
     }
     if (!(Math.abs(t) <= MAX_EPOCH_SECONDS)) throw new FieldError('out-of-range', `${name} ${quote(s)} is after year 9999`)
     return t
+  }
+
+  /** The zone-less times read so far (a chunk's, for absorb). */
+  naive(): { count: number; example: string } {
+    return { count: this.naiveIsoCount, example: this.naiveIsoExample }
+  }
+
+  /** Adds a later chunk's zone-less times: the first example in file order is kept. */
+  absorb(n: { count: number; example: string }): void {
+    if (n.count === 0) return
+    if (this.naiveIsoCount === 0) this.naiveIsoExample = n.example
+    this.naiveIsoCount += n.count
   }
 
   /** The warning to show when some times had no zone, else null. */
