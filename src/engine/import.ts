@@ -10,8 +10,7 @@ import type { ImportOptions, Workload } from '../core/workload/import'
 import { FileInputError, readLogs, type ReadProgress } from '../node/read-log'
 import type { InspectData } from '../core/workload/inspect'
 import { hashLogFiles } from './log-hash'
-import { baselineFidelity, campaignMachine, clusterJobs, machineFidelity, machineScheduler, machineSummary, simOptions } from '../core/cluster/model'
-import { ClusterSimulation } from '../core/cluster/simulate'
+import { baselineFidelity, baselineSimulation, campaignMachine, machineFidelity, machineSummary } from '../core/cluster/model'
 import type { CellMachine } from '../core/tune/campaign'
 import type { MachineSummary } from '../core/tune/result'
 import type { Calibration } from '../core/tune/fidelity'
@@ -80,11 +79,9 @@ async function importMachineView(w: Workload, starts: Float64Array, onProgress?:
   const machine = w.jobs.count > 0 ? campaignMachine(undefined, w) : undefined
   if (machine === undefined) return machineView(w, undefined, starts)
   const m = machine.model
-  const jobs = clusterJobs(m, w.jobs)
   const clock = sliceClock()
-  const sim = new ClusterSimulation(jobs, m.cluster, machineScheduler(m, jobs, { primary: 'FCFS', backfill: 'same', threshold: null }, machine.deploy, machine.deployed),
-    simOptions(m, { checkEvery: 256, onCheck: clock.over }))
-  await inSlices(sim, clock, () => { if (read) onProgress?.({ ...read, simulated: { jobs: sim.jobsStarted, of: jobs.count, nodes: m.cluster.nodes.length } }) }, signal)
+  const sim = baselineSimulation(w, machine, { checkEvery: 256, onCheck: clock.over })
+  await inSlices(sim, clock, () => { if (read) onProgress?.({ ...read, simulated: { jobs: sim.jobsStarted, of: w.jobs.count, nodes: m.cluster.nodes.length } }) }, signal)
   return { machine: machineSummary(m, w.machineProcs, w.report.machine.source), fidelity: machineFidelity(w, m, sim.result()) }
 }
 

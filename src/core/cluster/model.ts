@@ -10,13 +10,13 @@
 import type { JobTable } from '../workload/types'
 import type { ImportReport } from '../workload/import'
 import { buildClusterJobs } from './jobs'
-import { simulateCluster } from './simulate'
+import { ClusterSimulation, simulateCluster } from './simulate'
 import { defaultScheduling, detectConfigKind, inferCluster, parseScontrol, parseSlurmConf } from './config'
 import type { ClusterJobs, ClusterRun, ClusterScheduler, ClusterSimOptions, ClusterSpec, SchedulerKind, SlurmScheduling } from './types'
 import { deployOrder, deployedSiteFactorOf, type DeployContext, type DeployedOrder } from './deploy-order'
 import { applySlurmChange, type SlurmChange } from './slurm-family'
 import type { Compat, SimConfig } from '../sim/types'
-import { simulate } from '../sim/easy'
+import { SimulationStopped, simulate } from '../sim/easy'
 import { poolMachine, type MachineSummary } from '../tune/result'
 import { fidelity, FIDELITY_LIMITS, type Calibration } from '../tune/fidelity'
 
@@ -245,10 +245,23 @@ export function machineFidelity(log: MachineLog & { report?: FidelityReport }, m
  * import's own run); `onCheck` as the simulators' (progress, and true to stop). */
 export function baselineFidelity(w: MachineLog & { jobs: JobTable; machineProcs: number; report?: FidelityReport }, machine: ReturnType<typeof campaignMachine>, compat: Compat,
   o: { starts?: Float64Array; onCheck?: (started: number) => boolean } = {}): Calibration | null {
-  const fcfs: SimConfig = { primary: 'FCFS', backfill: 'same', threshold: null }
   const check = o.onCheck ? { onCheck: o.onCheck, checkEvery: 256 } : {}
-  if (machine === undefined) return machineFidelity(w, null, { start: o.starts ?? simulate(w.jobs, w.machineProcs, fcfs, { compat, ...check }) })
-  return machineFidelity(w, machine.model, runOnMachine(machine.model, clusterJobs(machine.model, w.jobs), fcfs, machine.deploy, check, machine.deployed))
+  if (machine === undefined) return machineFidelity(w, null, { start: o.starts ?? simulate(w.jobs, w.machineProcs, BASELINE, { compat, ...check }) })
+  const sim = baselineSimulation(w, machine, check)
+  if (sim.runUntil(Infinity)) throw new SimulationStopped()
+  return machineFidelity(w, machine.model, sim.result())
+}
+
+/** The baseline's order: EASY-FCFS (under Slurm's scheduling, deployed onto the site's configuration). */
+const BASELINE: SimConfig = { primary: 'FCFS', backfill: 'same', threshold: null }
+
+/** The campaign's baseline on its machine as a resumable simulation (run it in slices with
+ * `runUntil`, as the import does): what baselineFidelity runs to the end. */
+export function baselineSimulation(w: { jobs: JobTable }, machine: NonNullable<ReturnType<typeof campaignMachine>>,
+  options: { onCheck?: (started: number, now: number) => boolean; checkEvery?: number } = {}): ClusterSimulation {
+  const m = machine.model
+  const jobs = clusterJobs(m, w.jobs)
+  return new ClusterSimulation(jobs, m.cluster, machineScheduler(m, jobs, BASELINE, machine.deploy, machine.deployed), simOptions(m, options))
 }
 
 /** A change of the site's own settings, as the export merges it into the given slurm.conf and
