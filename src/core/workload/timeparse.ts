@@ -94,6 +94,8 @@ function parseUnit(s: string): number {
 export function parseSlurmDuration(text: string): number {
   const s = text.trim()
   if (maybeWord(s) && UNKNOWN_DURATION_WORDS.has(s.toLowerCase())) return -1
+  const fast = plainSlurmDuration(s)
+  if (fast !== NOT_PLAIN) return fast
   const dash = s.indexOf('-')
   if (dash < 0) {
     const parts = s.split(':')
@@ -115,6 +117,45 @@ export function parseSlurmDuration(text: string): number {
   return days * 86400 + rest
 }
 
+const NOT_PLAIN = -2
+
+/**
+ * parseSlurmDuration for the forms sacct writes (`MM:SS`, `HH:MM:SS`, `D-HH`, `D-HH:MM`,
+ * `D-HH:MM:SS`, bare minutes), read in one pass over the characters: the same value, or NOT_PLAIN
+ * when `s` has anything else (a fraction, an empty group, a second dash, a group of more than 15
+ * digits, too many groups), which the general reader below then decides.
+ */
+function plainSlurmDuration(s: string): number {
+  let days = -1, a = -1, b = -1, cur = 0, digits = 0, groups = 0
+  for (let i = 0; i <= s.length; i++) {
+    const c = i < s.length ? s.charCodeAt(i) : -1
+    if (c >= 48 && c <= 57) {
+      if (++digits > 15) return NOT_PLAIN
+      cur = cur * 10 + (c - 48)
+      continue
+    }
+    if (digits === 0) return NOT_PLAIN
+    if (c === 45 /* - */) {
+      if (groups > 0 || days >= 0) return NOT_PLAIN
+      days = cur
+    } else if (c === 58 /* : */ || c === -1) {
+      if (groups === 0) a = cur
+      else if (groups === 1) b = cur
+      else if (groups > 2) return NOT_PLAIN
+      groups++
+      if (c === -1) {
+        const sec = cur // the last group, when there are three
+        if (days >= 0) return days * 86400 + (groups === 1 ? a * 3600 : groups === 2 ? a * 3600 + b * 60 : a * 3600 + b * 60 + sec)
+        if (groups === 1) return a === SLURM_NO_VAL_MINUTES || a === SLURM_INFINITE_MINUTES ? -1 : a * 60
+        return groups === 2 ? a * 60 + b : a * 3600 + b * 60 + sec
+      }
+    } else return NOT_PLAIN
+    cur = 0
+    digits = 0
+  }
+  return NOT_PLAIN
+}
+
 /**
  * A PBS duration (`Resource_List.walltime`, `resources_used.walltime`) in seconds:
  * `[[hh:]mm:]ss[.frac]`; a bare number is SECONDS in PBS. Empty gives -1, anything else NaN.
@@ -132,9 +173,46 @@ export function parsePbsDuration(text: string): number {
 /** Epoch seconds of a UTC calendar time, or NaN when a field is out of range (e.g. 31 February). */
 function utcSeconds(year: number, month: number, day: number, hour: number, minute: number, second: number): number {
   if (!(month >= 1 && month <= 12 && day >= 1 && day <= 31 && hour <= 23 && minute <= 59 && second <= 60)) return NaN
-  const ms = Date.UTC(year, month - 1, day, hour, minute, second)
-  if (new Date(ms).getUTCDate() !== day) return NaN
-  return ms / 1000
+  // The day must exist in its month (no 31 February) and a leap second must not carry the time into
+  // the next day (23:59:60): what Date.UTC would silently move elsewhere. Date.UTC reads the years
+  // 0 to 99 as 1900 to 1999, so their leap years are those.
+  if (day > daysInMonth(year <= 99 ? 1900 + year : year, month) || (hour === 23 && minute === 59 && second === 60)) return NaN
+  return Date.UTC(year, month - 1, day, hour, minute, second) / 1000
+}
+
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+
+/** Days of `month` (1–12) of `year` in the proleptic Gregorian calendar (as Date.UTC counts them). */
+function daysInMonth(year: number, month: number): number {
+  if (month !== 2) return DAYS_IN_MONTH[month - 1]
+  return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28
+}
+
+/** Two (or four) ASCII digits of `s` from `at` as a number, -1 when one is not a digit. */
+function digitsAt(s: string, at: number, n: number): number {
+  let v = 0
+  for (let i = at; i < at + n; i++) {
+    const c = s.charCodeAt(i) - 48
+    if (c < 0 || c > 9) return -1
+    v = v * 10 + c
+  }
+  return v
+}
+
+/**
+ * `YYYY-MM-DDThh:mm:ss` (or a space for the T), exactly, without fraction or zone: sacct's usual
+ * time stamp, read without the regular expression (a sacct import reads several per line). Its
+ * local time as utcSeconds gives it (NaN for an impossible date); null when `s` is not of that
+ * exact form (the regular expression then decides).
+ */
+function plainIsoLocal(s: string): number | null {
+  if (s.length !== 19 || s.charCodeAt(4) !== 45 || s.charCodeAt(7) !== 45 || s.charCodeAt(13) !== 58 || s.charCodeAt(16) !== 58) return null
+  const t = s.charCodeAt(10)
+  if (t !== 84 && t !== 32) return null
+  const year = digitsAt(s, 0, 4), month = digitsAt(s, 5, 2), day = digitsAt(s, 8, 2)
+  const hour = digitsAt(s, 11, 2), minute = digitsAt(s, 14, 2), second = digitsAt(s, 17, 2)
+  if (year < 0 || month < 0 || day < 0 || hour < 0 || minute < 0 || second < 0) return null
+  return utcSeconds(year, month, day, hour, minute, second)
 }
 
 /**
@@ -179,10 +257,13 @@ export class TimeReader {
       return t === 0 ? NaN : t
     }
     if (maybeWord(s) && UNKNOWN_TIME_WORDS.has(s.toLowerCase())) return NaN
-    const m = ISO_TIME.exec(s)
-    if (m === null) return NaN
-    const local = utcSeconds(Number(m[1]), Number(m[2]), Number(m[3]), Number(m[4]), Number(m[5]), Number(m[6]))
-    if (m[7] !== undefined) return local + zoneOffsetSeconds(m[7])
+    let local = plainIsoLocal(s)
+    if (local === null) {
+      const m = ISO_TIME.exec(s)
+      if (m === null) return NaN
+      local = utcSeconds(Number(m[1]), Number(m[2]), Number(m[3]), Number(m[4]), Number(m[5]), Number(m[6]))
+      if (m[7] !== undefined) return local + zoneOffsetSeconds(m[7])
+    }
     if (this.naiveIsoCount++ === 0) this.naiveIsoExample = s
     return local
   }
