@@ -39,6 +39,11 @@ export function planTextChunks(format: TextFormat, head: Uint8Array): TextChunkP
 /** Parses one chunk of whole lines: the file's first chunk (`first`) or a continuation of it. */
 export function parseTextChunk(plan: TextChunkPlan, bytes: Uint8Array, first: boolean): TextChunk {
   const p = TEXT_PARSERS[plan.format](first ? {} : { continuation: true, ...(plan.header !== null ? { header: plan.header } : {}) })
+  // Room for a job per line (LF-ended): a chunk without steps then fills its columns exactly and
+  // sends them without a copy, and no column is grown (and its old copy left to the collector).
+  let lines = 1
+  for (let i = bytes.indexOf(10); i >= 0; i = bytes.indexOf(10, i + 1)) lines++
+  p.reserveRows(lines)
   p.feed(bytes)
   return p.endChunk()
 }

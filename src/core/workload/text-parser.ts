@@ -75,6 +75,12 @@ export abstract class TextLogParser implements LogParser {
     this.splitter.feed(chunk)
   }
 
+  /** Sizes the columns for about this many jobs (a chunk's line count: text-chunks.ts). Not
+   * LogParser.reserve: the importer's estimate from a file's head would count job steps as jobs. */
+  reserveRows(jobs: number): void {
+    this.jobs.reserve(jobs)
+  }
+
   end(): ParsedLog {
     this.splitter.end()
     return this.finish(this.splitter.linesRead)
