@@ -4,11 +4,16 @@
 // catch-all turning every problem into one message cannot pass. Used by importers.test.ts (a
 // fixed seed in `npm test`) and by `npm run fuzz` (more cases, any seed).
 import { readFileSync } from 'node:fs'
+import { isDeepStrictEqual } from 'node:util'
 import { gunzipSync } from 'node:zlib'
+import { ChunkSplitter, parseChunk } from '../../src/core/workload/chunks'
+import { mergeSwfChunks, type SwfChunk } from '../../src/core/workload/swf'
+import { mergeTextChunks, planTextChunks } from '../../src/core/workload/text-chunks'
+import type { TextChunk } from '../../src/core/workload/text-parser'
 import { InputError } from '../../src/core/workload/errors'
-import { importBytes, type Workload } from '../../src/core/workload/import'
+import { Importer, importBytes, type Workload } from '../../src/core/workload/import'
 import type { BadLineCode } from '../../src/core/workload/limits'
-import type { LogFormat } from '../../src/core/workload/types'
+import type { LogFormat, ParsedLog } from '../../src/core/workload/types'
 import { fixture } from '../support/data'
 import { SAMPLE_LOG } from '../support/sample'
 
@@ -384,4 +389,36 @@ export function check(k: Case): string | null {
     if (!s.bad.has(line) && !x.mayPass?.has(line)) return `line ${line} was broken but not rejected`
   }
   return null
+}
+
+/**
+ * The same case parsed in line-aligned chunks of about `target` bytes (as the parse threads do,
+ * src/node/parse-parallel.ts) must give the sequential parse exactly; null when it does, or when the
+ * sequential parse refuses the file (then the parallel importer's own checks decide, tested apart).
+ */
+export function chunkedProblem(k: Case, target: number): string | null {
+  let seq: ParsedLog
+  try {
+    const imp = new Importer()
+    imp.feed(k.bytes)
+    seq = imp.endParsed()
+  } catch (e) {
+    if (e instanceof InputError) return null
+    return `the sequential parse threw ${(e as Error)?.name}: ${(e as Error)?.message}`
+  }
+  const head = k.bytes.subarray(0, 64 * 1024)
+  let merged: ParsedLog
+  try {
+    const plan = seq.format === 'swf' ? null : planTextChunks(seq.format, head)
+    if (seq.format !== 'swf' && plan === null) return null // a head without a usable sacct header: parsed in one go
+    const s = new ChunkSplitter(target, plan?.firstMinBytes ?? 0)
+    const pieces = s.push(k.bytes)
+    const last = s.end()
+    if (last !== null) pieces.push(last)
+    const chunks = pieces.map((bytes, i) => parseChunk({ bytes, first: i === 0, plan }))
+    merged = plan === null ? mergeSwfChunks(chunks as SwfChunk[]) : mergeTextChunks(plan, chunks as TextChunk[])
+  } catch (e) {
+    return `the chunked parse threw ${(e as Error)?.name}: ${(e as Error)?.message} where the sequential parse read the file`
+  }
+  return isDeepStrictEqual(merged, seq) ? null : `the chunked parse (chunks of ${target} bytes) differs from the sequential one`
 }
