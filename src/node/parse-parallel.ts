@@ -17,10 +17,10 @@ import { SwfChunkMerger } from '../core/workload/swf'
 import { TextChunkMerger, planTextChunks, type TextChunkPlan } from '../core/workload/text-chunks'
 import type { ParsedLog } from '../core/workload/types'
 
-/** Below this much decompressed text (≈ 220k SWF lines, a sequential parse of ~0.2 s) starting
+/** Below this much decompressed text (≈ 220k SWF lines, a sequential parse of ~0.2 s; ≈ 180k sacct lines, ~1.5 s) starting
  * threads and merging costs more than it saves: the log is parsed in this thread. */
 export const PARALLEL_MIN_BYTES = 16 << 20
-/** Chunk size (≈ 55k SWF lines): big enough that messaging is negligible, small enough that the
+/** Chunk size (≈ 55k SWF lines, ≈ 45k sacct lines): big enough that messaging is negligible, small enough that the
  * chunks in flight (two per worker) stay a few tens of MB. */
 export const PARALLEL_CHUNK_BYTES = 4 << 20
 /** At most this many parse threads: parsing scales until gunzip in the main thread is the limit. */
@@ -72,7 +72,7 @@ export function defaultParseWorkerPath(): string | null {
 }
 
 /**
- * The Importer's surface (feed, endParsed, jobsRead, format) with parallel parsing of big SWF logs.
+ * The Importer's surface (feed, endParsed, jobsRead, format) with parallel parsing of big logs (every format).
  * feed may return a promise: await it before feeding more (back-pressure on the chunks in flight).
  * dispose() stops the threads (always call it, also after an error or an abort).
  */

@@ -9,7 +9,7 @@ import type { ParsedLog } from '../core/workload/types'
 import { nonRegularKind } from './regular-file'
 import { ParallelImporter, type ParallelOptions } from './parse-parallel'
 
-/** Import options, and how a big SWF log is parsed in parallel (src/node/parse-parallel.ts; tests force small chunks). */
+/** Import options, and how a big log is parsed in parallel (src/node/parse-parallel.ts; tests force small chunks). */
 export type ReadOptions = ImportOptions & { parallel?: ParallelOptions }
 
 export interface ReadProgress {
@@ -118,7 +118,7 @@ async function fileSize(path: string): Promise<number> {
   return size
 }
 
-/** Reads and parses one file (not cleaned yet): big SWF logs in parallel threads (parse-parallel.ts). */
+/** Reads and parses one file (not cleaned yet): big logs in parallel threads (parse-parallel.ts). */
 async function parseFile(path: string, { parallel, ...opts }: ReadOptions, onProgress: ((p: ReadProgress) => void) | undefined, signal: AbortSignal | undefined, progressEveryMs: number): Promise<{ importer: ParallelImporter; log: ParsedLog }> {
   const size = await fileSize(path)
   const gz = await isGzip(path)
