@@ -3,11 +3,12 @@
 // here (and the sequential parse the same). The shared data's logs are compared whole in
 // test/reallogs/parse-chunks.test.ts.
 import fc from 'fast-check'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
+import { RawJobsBuilder } from '../../src/core/workload/builder'
 import { ChunkSplitter } from '../../src/core/workload/chunks'
 import { Importer } from '../../src/core/workload/import'
 import { NodeTracker } from '../../src/core/workload/nodes-seen'
-import { mergeTextChunks, parseTextChunk, planTextChunks, type TextFormat } from '../../src/core/workload/text-chunks'
+import { MIN_ROW_BYTES, mergeTextChunks, parseTextChunk, planTextChunks, type TextFormat } from '../../src/core/workload/text-chunks'
 import { ParallelImporter } from '../../src/node/parse-parallel'
 
 const enc = (s: string) => new TextEncoder().encode(s)
@@ -192,4 +193,25 @@ describe('chunked = sequential, property', () => {
         }), { numRuns: 150, seed: 2411 })
     })
   }
+})
+
+describe('column sizing of a chunk', () => {
+  it('a chunk of blank lines sizes its columns by its bytes, not its millions of lines', () => {
+    const plan = planTextChunks('sacct', enc('JobID|Submit|ElapsedRaw|User\n'))!
+    const reserve = vi.spyOn(RawJobsBuilder.prototype, 'reserve')
+    try {
+      const blank = new Uint8Array(1 << 20).fill(10) // 1 MiB of line feeds: 1,048,576 lines, no job
+      const c = parseTextChunk(plan, blank, false)
+      expect(c.jobs.count).toBe(0)
+      expect(c.linesRead).toBe(1 << 20)
+      expect(reserve).toHaveBeenCalledWith((1 << 20) / MIN_ROW_BYTES)
+      // A chunk of ordinary rows (38 bytes each) is sized for its lines: 100 rows and the empty
+      // rest after the last line feed, fewer than its 3,800 bytes / 32.
+      reserve.mockClear()
+      parseTextChunk(plan, enc('12345|2024-01-01T00:00:00|500|someone\n'.repeat(100)), false)
+      expect(reserve).toHaveBeenCalledWith(101)
+    } finally {
+      reserve.mockRestore()
+    }
+  })
 })

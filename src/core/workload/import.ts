@@ -10,7 +10,7 @@ import { MAX_COUNT } from './limits'
 import { createJobcompParser } from './jobcomp'
 import { createPbsParser } from './pbs'
 import { createSacctParser } from './sacct'
-import { createSwfParser } from './swf'
+import { MIN_SWF_JOB_BYTES, createSwfParser } from './swf'
 import { offeredLoad, overloadWarning } from './load'
 import { mergeParsedLogs, type FileGap } from './merge'
 import { missingFieldReport, type ResourceReport } from './sacct-command'
@@ -94,9 +94,6 @@ export function estimateJobs(totalBytes: number, head: Uint8Array): number | nul
   // than the file could hold.
   return Math.min(MAX_COUNT, Math.floor(totalBytes / MIN_SWF_JOB_BYTES), Math.ceil(totalBytes * (lines / head.length) * 1.1))
 }
-
-/** The shortest SWF job line: 18 one-digit fields, 17 separators and the line break. */
-const MIN_SWF_JOB_BYTES = 36
 
 /** Streaming importer: feed decompressed byte chunks, then end(). */
 export class Importer {

@@ -40,6 +40,9 @@ export interface SwfChunk {
   linesRead: number
 }
 
+/** The shortest SWF job line: 18 one-digit fields, 17 separators and the line break. */
+export const MIN_SWF_JOB_BYTES = 36
+
 export function createSwfParser(): LogParser {
   const core = swfCore(false, 1 << 14)
   return {
@@ -59,7 +62,8 @@ export function parseSwfChunk(bytes: Uint8Array, first: boolean): SwfChunk {
   let lines = 1
   for (let i = bytes.indexOf(10); i >= 0; i = bytes.indexOf(10, i + 1)) lines++
   if (bytes.length > 0 && bytes[bytes.length - 1] === 10) lines--
-  const core = swfCore(!first, lines)
+  // At most one job per MIN_SWF_JOB_BYTES: a chunk of blank lines (hostile input) is not sized for millions of jobs.
+  const core = swfCore(!first, Math.min(lines, Math.ceil(bytes.length / MIN_SWF_JOB_BYTES)))
   core.feed(bytes)
   return core.end(true)
 }

@@ -36,14 +36,19 @@ export function planTextChunks(format: TextFormat, head: Uint8Array): TextChunkP
   return h === null ? null : { format, header: { text: h.text, lineNo: h.lineNo }, firstMinBytes: h.endByte }
 }
 
+/** The fewest bytes per job row the columns are sized for (the shortest sacct rows seen in real logs are ~60 bytes). */
+export const MIN_ROW_BYTES = 32
+
 /** Parses one chunk of whole lines: the file's first chunk (`first`) or a continuation of it. */
 export function parseTextChunk(plan: TextChunkPlan, bytes: Uint8Array, first: boolean): TextChunk {
   const p = TEXT_PARSERS[plan.format](first ? {} : { continuation: true, ...(plan.header !== null ? { header: plan.header } : {}) })
   // Room for a job per line (LF-ended): a chunk without steps then fills its columns exactly and
   // sends them without a copy, and no column is grown (and its old copy left to the collector).
+  // At most one per MIN_ROW_BYTES: a chunk of blank lines (hostile input) must not size, and fill,
+  // columns for millions of jobs; a log of shorter rows only grows its columns as it reads.
   let lines = 1
   for (let i = bytes.indexOf(10); i >= 0; i = bytes.indexOf(10, i + 1)) lines++
-  p.reserveRows(lines)
+  p.reserveRows(Math.min(lines, Math.ceil(bytes.length / MIN_ROW_BYTES)))
   p.feed(bytes)
   return p.endChunk()
 }
