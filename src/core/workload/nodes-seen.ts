@@ -30,22 +30,27 @@ export class NodeTracker {
     const cpn = cpus >= 0 ? Math.ceil(cpus / n) : -1
     const gpn = gpus >= 0 ? Math.ceil(gpus / n) : -1
     for (const name of nodes) {
-      let k = this.index.get(name)
-      if (k === undefined) {
-        if (this.names.length >= this.cap) { this.overflow++; continue }
-        k = this.names.length
-        this.index.set(name, k)
-        this.names.push(name)
-        this.maxCpus.push(-1)
-        this.maxGpus.push(-1)
-        this.parts.push([])
-        this.mentions.push(0)
-      }
+      const k = this.slot(name)
+      if (k < 0) { this.overflow++; continue }
       this.mentions[k]++
       if (cpn > this.maxCpus[k]) this.maxCpus[k] = cpn
       if (gpn > this.maxGpus[k]) this.maxGpus[k] = gpn
       if (partition >= 0 && !this.parts[k].includes(partition)) this.parts[k].push(partition)
     }
+  }
+
+  /** The index of a node's name, a new one when there is room; -1 for a new name beyond the cap. */
+  private slot(name: string): number {
+    const k = this.index.get(name)
+    if (k !== undefined) return k
+    if (this.names.length >= this.cap) return -1
+    this.index.set(name, this.names.length)
+    this.names.push(name)
+    this.maxCpus.push(-1)
+    this.maxGpus.push(-1)
+    this.parts.push([])
+    this.mentions.push(0)
+    return this.names.length - 1
   }
 
   /** The nodes of a chunk of the log, for absorb (partitions as the chunk's indices). */
@@ -64,17 +69,8 @@ export class NodeTracker {
   absorb(p: NodesPart, partitionMap: readonly number[]): void {
     this.overflow += p.overflow
     p.seen.forEach((node, i) => {
-      let k = this.index.get(node.name)
-      if (k === undefined) {
-        if (this.names.length >= this.cap) { this.overflow += p.mentions[i]; return }
-        k = this.names.length
-        this.index.set(node.name, k)
-        this.names.push(node.name)
-        this.maxCpus.push(-1)
-        this.maxGpus.push(-1)
-        this.parts.push([])
-        this.mentions.push(0)
-      }
+      const k = this.slot(node.name)
+      if (k < 0) { this.overflow += p.mentions[i]; return }
       this.mentions[k] += p.mentions[i]
       if (node.maxCpus > this.maxCpus[k]) this.maxCpus[k] = node.maxCpus
       if (node.maxGpus > this.maxGpus[k]) this.maxGpus[k] = node.maxGpus

@@ -89,8 +89,7 @@ export class SwfChunkMerger {
   private only: SwfChunk | null = null
   private out: RawJobsBuilder | null = null
   private readonly header: Record<string, string> = {}
-  private readonly examples: LineIssue[] = []
-  private bad = 0
+  private readonly badLines = new BadLines()
   private extra = 0
   private firstExtra = 0
   private expected = 0
@@ -123,7 +122,7 @@ export class SwfChunkMerger {
     const jobs = this.out.finish()
     return finishSwf({
       jobs, users: this.out.users, partitions: this.out.has('partition') ? this.out.partitions : null, header: this.header,
-      extraColumns: this.extra, firstExtraLine: this.firstExtra, badLines: this.bad, badLineExamples: this.examples, linesRead: this.linesRead,
+      extraColumns: this.extra, firstExtraLine: this.firstExtra, badLines: this.badLines.count, badLineExamples: this.badLines.examples, linesRead: this.linesRead,
     })
   }
 
@@ -131,16 +130,13 @@ export class SwfChunkMerger {
     const lines = this.linesRead
     this.out!.append(c.jobs, c, lines)
     for (const key of Object.keys(c.header)) if (this.header[key] === undefined) this.header[key] = c.header[key]
-    for (const e of c.badLineExamples) if (this.examples.length < BAD_EXAMPLES) this.examples.push({ ...e, line: e.line + lines })
-    this.bad += c.badLines
+    this.badLines.absorb(c.badLines, c.badLineExamples, lines)
     if (c.extraColumns > 0 && this.extra === 0) this.firstExtra = c.firstExtraLine + lines
     this.extra += c.extraColumns
     this.linesRead = lines + c.linesRead
   }
 }
 
-/** The unreadable lines a parse keeps as examples (BadLines' default). */
-const BAD_EXAMPLES = 10
 
 function swfCore(continuation: boolean, capacity: number) {
   const jobs = new RawJobsBuilder(capacity)

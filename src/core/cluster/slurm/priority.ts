@@ -41,10 +41,7 @@ export interface PriorityInputs {
   readonly assumeAccounting?: boolean
 }
 
-/**
- * The multifactor priority of every job. `static` holds Wjs·Fjs, Wpart·Fpart, Wqos·Fqos and the
- * TRES term (already weighted); the rest is added per computation in Slurm's order.
- */
+/** PriorityFlags as Slurm reads them: case-insensitive. */
 const flagSet = (config: PriorityConfig) => new Set(config.flags.map((f) => f.toUpperCase()))
 
 /** The partition factor of each partition: PriorityJobFactor over the largest one (NO_NORMAL_PART: raw). */
@@ -67,6 +64,10 @@ export function qosFactors(config: PriorityConfig, qosNames: readonly string[]):
   })
 }
 
+/**
+ * The multifactor priority of every job. `static` holds Wjs·Fjs, Wpart·Fpart, Wqos·Fqos and the
+ * TRES term (already weighted); the rest is added per computation in Slurm's order.
+ */
 export class SlurmPriority {
   readonly multifactor: boolean
   /** Effective weights after the slurmdbd rule. */
