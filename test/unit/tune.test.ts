@@ -34,8 +34,9 @@ describe('split in time', () => {
     expect(s.at).toBe(50)
     expect(Array.from(s.train.submit)).toEqual([0, 10, 20, 30, 40])
     expect(Array.from(s.test.submit)).toEqual([50, 60, 100])
-    expect(s.trainStats.jobs + s.testStats.jobs).toBe(8)
-    expect(s.trainStats.load).toBeCloseTo((5 * 10) / (4 * 40))
+    // each part's first and last submit, its span and its load: 1-processor jobs of 10 s on 4 processors
+    expect(s.trainStats).toEqual({ jobs: 5, start: 0, end: 40, seconds: 40, load: (5 * 10) / (4 * 40) })
+    expect(s.testStats).toEqual({ jobs: 3, start: 50, end: 100, seconds: 50, load: (3 * 10) / (4 * 50) })
     expect(splitWorkload(t, 4, { kind: 'fraction', fraction: 0.25 }).train.count).toBe(3)
     expect(splitWorkload(t, 4, { kind: 'time', at: 31 }).test.count).toBe(4)
     expect(() => splitWorkload(t, 4, { kind: 'time', at: 1000 })).toThrow(/0 test jobs/)

@@ -59,7 +59,8 @@ export function splitWorkload(jobs: JobTable, machineProcs: number, spec: SplitS
   if (train.count === 0 || test.count === 0) {
     throw new Error(`the split at ${at} s leaves ${train.count} training and ${test.count} test jobs; both parts need jobs`)
   }
-  return { at, train, test, trainStats: partStats(train, machineProcs), testStats: partStats(test, machineProcs) }
+  // The stats read the log's own columns by row range, not the two views just made.
+  return { at, train, test, trainStats: rangeStats(jobs, 0, lo, machineProcs), testStats: rangeStats(jobs, lo, jobs.count, machineProcs) }
 }
 
 /** Rows [from, to) as a job table (views, no copy). */
@@ -74,12 +75,18 @@ export function sliceJobs(j: JobTable, from: number, to: number): JobTable {
 }
 
 export function partStats(j: JobTable, m: number): PartStats {
-  if (j.count === 0) return { jobs: 0, start: 0, end: 0, seconds: 0, load: 0 }
+  return rangeStats(j, 0, j.count, m)
+}
+
+/** The stats of rows [from, to) of a table sorted by submit, on a machine of `m` processors. */
+function rangeStats(j: JobTable, from: number, to: number, m: number): PartStats {
+  if (to <= from) return { jobs: 0, start: 0, end: 0, seconds: 0, load: 0 }
+  const { procs, runtime, submit } = j
   let area = 0
-  for (let i = 0; i < j.count; i++) area += j.procs[i] * j.runtime[i]
-  const start = j.submit[0], end = j.submit[j.count - 1]
+  for (let i = from; i < to; i++) area += procs[i] * runtime[i]
+  const start = submit[from], end = submit[to - 1]
   const seconds = end - start
-  return { jobs: j.count, start, end, seconds, load: seconds > 0 ? area / (m * seconds) : 0 }
+  return { jobs: to - from, start, end, seconds, load: seconds > 0 ? area / (m * seconds) : 0 }
 }
 
 /**
