@@ -53,7 +53,6 @@ export class ClusterEasySimulator {
   private readonly res: Selection
   private next = 0
   now = -Infinity
-  private readonly realEnd: Float64Array
   private readonly estEnd: Float64Array
   /** Running jobs by real end and by estimated end (src/core/sim/running.ts, as EasySimulator). */
   private readonly ends: EndHeap
@@ -94,10 +93,9 @@ export class ClusterEasySimulator {
     this.backfilled = new Uint8Array(n)
     this.firstNode = new Int32Array(n).fill(-1)
     this.started = new Uint8Array(n)
-    this.realEnd = new Float64Array(n)
     this.estEnd = new Float64Array(n)
-    this.ends = new EndHeap(n, this.realEnd)
-    this.byEst = new ByEstimatedEnd(n, this.estEnd)
+    this.ends = new EndHeap(n)
+    this.byEst = new ByEstimatedEnd(n)
     this.onCheck = options.onCheck ?? null
     this.checkEvery = Math.max(1, Math.floor(options.checkEvery ?? SIM_CHECK_EVERY))
     this.countdown = this.checkEvery
@@ -107,16 +105,16 @@ export class ClusterEasySimulator {
 
   /** As EasySimulator.runUntil: true when the onCheck hook stopped it between two event times. */
   runUntil(t: number): boolean {
-    const { n, submit, realEnd } = this
+    const { n, submit } = this
     const onCheck = this.onCheck
     const ends = this.ends
     while (this.next < n || ends.len > 0) {
       const tSub = this.next < n ? submit[this.next] : Infinity
-      const tFin = ends.len > 0 ? realEnd[ends.top()] : Infinity
+      const tFin = ends.len > 0 ? ends.topEnd() : Infinity
       const now = tSub < tFin ? tSub : tFin
       if (!(now < t)) return false
       this.now = now
-      while (ends.len > 0 && realEnd[ends.top()] === now) this.finish(ends.pop())
+      while (ends.len > 0 && ends.topEnd() === now) this.finish(ends.pop())
       while (this.next < n && submit[this.next] === now) {
         const j = this.next++
         this.fifo.add(j, now)
@@ -265,15 +263,14 @@ export class ClusterEasySimulator {
     this.started[j] = 1
     this.backfilled[j] = backfilled
     this.firstNode[j] = sel.len > 0 ? sel.nodes[0] : -1
-    this.realEnd[j] = now + this.runtime[j]
-    this.ends.push(j)
+    this.ends.push(j, now + this.runtime[j])
     this.estEnd[j] = now + this.requested[j]
-    this.byEst.insert(j)
+    this.byEst.insert(j, this.estEnd[j])
   }
 
   private finish(j: number): void {
     this.machine.release(j)
-    this.byEst.remove(j)
+    this.byEst.remove(j, this.estEnd[j])
   }
 }
 

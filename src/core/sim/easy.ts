@@ -42,16 +42,19 @@ export function simulate(jobs: SimJobs, machineProcs: number, config: SimConfig,
 /** An ordered list of waiting jobs: ascending index (FIFO) or by a policy's priority. Also the
  * queue of the node-level EASY (src/core/cluster/easy.ts): one implementation of the order. */
 export class Queue {
-  readonly items: Int32Array
+  /** The waiting jobs, items[0..len): grown by doubling up to n as jobs arrive (a replay's queue is
+   * usually far shorter than its log), so read it again after an add. */
+  items: Int32Array
   len = 0
   readonly key: Float64Array
-  constructor(n: number, readonly policy: Policy | null, private readonly input: PolicyInput) {
-    this.items = new Int32Array(n)
+  constructor(private readonly n: number, readonly policy: Policy | null, private readonly input: PolicyInput) {
+    this.items = new Int32Array(Math.min(n, 1024))
     this.key = policy ? new Float64Array(n) : new Float64Array(0)
   }
 
   /** Adds job j (arrivals come in index order). */
   add(j: number, now: number): void {
+    if (this.len === this.items.length) this.grow()
     const p = this.policy
     if (p === null) { this.items[this.len++] = j; return }
     const k = p.priority(this.input, j, now)
@@ -67,6 +70,12 @@ export class Queue {
     items.copyWithin(lo + 1, lo, this.len)
     items[lo] = j
     this.len++
+  }
+
+  private grow(): void {
+    const items = new Int32Array(Math.min(this.n, Math.max(16, this.items.length * 2)))
+    items.set(this.items)
+    this.items = items
   }
 
   /** Dynamic policies: re-score every waiting job at `now` and restore the order. */
@@ -141,7 +150,8 @@ export class EasySimulator {
   now = -Infinity
   // Running jobs: min-heap by real end, and a list sorted by estimated end (running.ts).
   private readonly ends: EndHeap
-  private readonly realEnd: Float64Array
+  /** With a correction, each running job's estimated end (corrections move it); without one it is
+   * start + plan, never stored per job (the list of running jobs keeps it beside each). */
   private readonly estEnd: Float64Array
   private readonly byEst: ByEstimatedEnd
   private free: number
@@ -186,10 +196,11 @@ export class EasySimulator {
     this.setConfig(config)
     this.start = new Float64Array(n).fill(NaN)
     this.started = new Uint8Array(n)
-    this.realEnd = new Float64Array(n)
-    this.estEnd = new Float64Array(n)
-    this.ends = new EndHeap(n, this.realEnd)
-    this.byEst = new ByEstimatedEnd(n, this.estEnd)
+    this.estEnd = new Float64Array(this.correction === null ? 0 : n)
+    // At most one running job per processor (validate: every job needs 1..m of them).
+    const running = Math.min(n, Math.ceil(m))
+    this.ends = new EndHeap(running)
+    this.byEst = new ByEstimatedEnd(running)
     this.free = m
     if (options.compat !== undefined && options.compat !== 'none' && options.compat !== 'ocst') throw new SimulationError(`compat must be none or ocst, got ${String(options.compat)}`)
     this.ocstTies = options.compat === 'ocst' ? new Int32Array(n) : null
@@ -238,17 +249,17 @@ export class EasySimulator {
    * left answers false even if the hook asked to stop.
    */
   runUntil(t: number): boolean {
-    const { n, submit, realEnd } = this
+    const { n, submit } = this
     const onCheck = this.onCheck
     const online = this.online
     const ends = this.ends
     while (this.next < n || ends.len > 0) {
       const tSub = this.next < n ? submit[this.next] : Infinity
-      const tFin = ends.len > 0 ? realEnd[ends.top()] : Infinity
+      const tFin = ends.len > 0 ? ends.topEnd() : Infinity
       const now = tSub < tFin ? tSub : tFin
       if (!(now < t)) return false
       this.now = now
-      while (ends.len > 0 && realEnd[ends.top()] === now) this.finish(ends.pop(), now)
+      while (ends.len > 0 && ends.topEnd() === now) this.finish(ends.pop(), now)
       while (this.next < n && submit[this.next] === now) {
         const j = this.next++
         if (online !== null) this.predictions[j] = capPrediction(online.predict(j, now), this.requested[j])
@@ -316,7 +327,7 @@ export class EasySimulator {
     const need = procs[blocked]
     let shadow: number, extra: number
     if (this.ocstTies === null) {
-      const run = this.byEst.items, runLen = this.byEst.len, estEnd = this.estEnd
+      const run = this.byEst.items, runLen = this.byEst.len, estAt = this.byEst.keys
       let acc = this.free
       shadow = Infinity
       let r = 0
@@ -324,13 +335,13 @@ export class EasySimulator {
         const j = run[r]
         acc += procs[j]
         if (acc >= need) {
-          const e = estEnd[j]
+          const e = estAt[r]
           shadow = e > now ? e : now
           break
         }
       }
       if (shadow === Infinity) throw new SimulationError(`job ${blocked} needs ${need} processors, more than the machine's ${this.m}`)
-      for (r++; r < runLen && estEnd[run[r]] <= shadow; r++) acc += procs[run[r]]
+      for (r++; r < runLen && estAt[r] <= shadow; r++) acc += procs[run[r]]
       extra = acc - need
     } else {
       shadow = this.ocstReservation(now, blocked)
@@ -387,15 +398,15 @@ export class EasySimulator {
    * processors (counted up to that release only) are left in `ocstExtra`.
    */
   private ocstReservation(now: number, blocked: number): number {
-    const procs = this.procs, run = this.byEst.items, runLen = this.byEst.len, estEnd = this.estEnd, ties = this.ocstTies!
+    const procs = this.procs, run = this.byEst.items, runLen = this.byEst.len, estAt = this.byEst.keys, ties = this.ocstTies!
     const need = procs[blocked]
     let acc = this.free
     let r = 0
     while (r < runLen) {
       // The group of running jobs with the same estimated end (clamped to now), run[r..g).
-      const e0 = estEnd[run[r]] > now ? estEnd[run[r]] : now
+      const e0 = estAt[r] > now ? estAt[r] : now
       let g = r, sum = 0
-      for (; g < runLen && (estEnd[run[g]] > now ? estEnd[run[g]] : now) === e0; g++) sum += procs[run[g]]
+      for (; g < runLen && (estAt[g] > now ? estAt[g] : now) === e0; g++) sum += procs[run[g]]
       if (acc + sum >= need) {
         // Release the group's jobs by (processors, index) and stop at the first that fits.
         let len = 0
@@ -422,16 +433,17 @@ export class EasySimulator {
     this.start[j] = now
     this.started[j] = 1
     this.free -= this.procs[j]
-    this.realEnd[j] = now + this.runtime[j]
-    this.ends.push(j)
-    this.estEnd[j] = now + this.plan[j]
-    this.byEst.insert(j)
+    this.ends.push(j, now + this.runtime[j])
+    const e = now + this.plan[j]
+    if (this.correction !== null) this.estEnd[j] = e
+    this.byEst.insert(j, e)
     if (this.online !== null) this.online.started(j, now)
   }
 
   private finish(j: number, now: number): void {
     this.free += this.procs[j]
-    this.byEst.remove(j)
+    // the key it was listed with: start + plan is the sum launch made (start[j] = that now)
+    this.byEst.remove(j, this.correction === null ? this.start[j] + this.plan[j] : this.estEnd[j])
     if (this.online !== null) this.online.finished(j, now)
   }
 
@@ -442,14 +454,12 @@ export class EasySimulator {
    * end: taken out, moved, and put back in order.
    */
   private correct(now: number): void {
-    const by = this.byEst, run = by.items, estEnd = this.estEnd
+    const by = this.byEst, keys = by.keys, estEnd = this.estEnd
     let m = 0
-    while (m < by.len && estEnd[run[m]] <= now) m++
+    while (m < by.len && keys[m] <= now) m++
     if (m === 0) return
     const sc = this.scratch, rule = this.correction!, requested = this.requested, start = this.start, count = this.corrected
-    for (let k = 0; k < m; k++) sc[k] = run[k]
-    run.copyWithin(0, m, by.len)
-    by.len -= m
+    by.takeFirst(m, sc)
     for (let k = 0; k < m; k++) {
       const j = sc[k], req = requested[j], s = start[j]
       let e = estEnd[j] - s
@@ -460,7 +470,7 @@ export class EasySimulator {
         this.corrections++
       }
       estEnd[j] = s + e
-      by.insert(j)
+      by.insert(j, s + e)
     }
   }
 }
