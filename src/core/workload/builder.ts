@@ -6,7 +6,7 @@ import { showControlOneLine } from '../util/control'
  * records it, so a 10M-job log without them allocates nothing for them. */
 export const OPTIONAL_COLUMNS = ['partition', 'qos', 'nodes', 'memMB', 'gpus', 'exclusive', 'eligible', 'schedFlag', 'priority', 'rawId', 'subId'] as const
 export type OptionalColumn = (typeof OPTIONAL_COLUMNS)[number]
-export type ColumnArray = Float64Array | Int32Array | Uint8Array
+export type ColumnArray = Float64Array | Float32Array | Int32Array | Uint8Array
 
 /** Each optional column's array type and the value that means "unknown" (types.ts). */
 export const COLUMN_SPEC: Readonly<Record<OptionalColumn, { readonly make: (n: number) => ColumnArray; readonly unknown: number }>> = {
@@ -77,8 +77,8 @@ export class RawJobsBuilder {
   submit: Float64Array
   recordedWait: Float64Array
   runtime: Float64Array
-  allocProcs: Float64Array
-  reqProcs: Float64Array
+  allocProcs: Float32Array
+  reqProcs: Float32Array
   requested: Float64Array
   user: Int32Array
   account: Int32Array
@@ -104,8 +104,8 @@ export class RawJobsBuilder {
     this.submit = new Float64Array(this.cap)
     this.recordedWait = new Float64Array(this.cap)
     this.runtime = new Float64Array(this.cap)
-    this.allocProcs = new Float64Array(this.cap)
-    this.reqProcs = new Float64Array(this.cap)
+    this.allocProcs = new Float32Array(this.cap)
+    this.reqProcs = new Float32Array(this.cap)
     this.requested = new Float64Array(this.cap)
     this.user = new Int32Array(this.cap)
     this.account = new Int32Array(0) // allocated with the first account name: SWF has none (4 bytes per job saved)
@@ -275,8 +275,9 @@ export class RawJobsBuilder {
     this.cap = cap
     const g64 = (a: Float64Array) => { const b = new Float64Array(this.cap); b.set(a); return b }
     const g32 = (a: Int32Array) => { const b = new Int32Array(this.cap); b.set(a); return b }
+    const gf32 = (a: Float32Array) => { const b = new Float32Array(this.cap); b.set(a); return b }
     this.id = g64(this.id); this.submit = g64(this.submit); this.recordedWait = g64(this.recordedWait)
-    this.runtime = g64(this.runtime); this.allocProcs = g64(this.allocProcs); this.reqProcs = g64(this.reqProcs)
+    this.runtime = g64(this.runtime); this.allocProcs = gf32(this.allocProcs); this.reqProcs = gf32(this.reqProcs)
     this.requested = g64(this.requested); this.user = g32(this.user); if (this.accounts.length > 0) this.account = g32(this.account); this.status = g32(this.status); this.line = g32(this.line)
     for (const c of this.enabled) {
       const old = this.opt[c]!

@@ -81,8 +81,9 @@ export function cleanJobs(raw: RawJobs, m: number, opts: CleanOptions = {}, cons
   const extra = optionalColumns(raw).map(([name, from]) => ({ name, col: own(from) }))
   const extraCols = extra.map((e) => e.col)
   const reqProcs = raw.reqProcs, allocProcs = raw.allocProcs // read only
-  const procs = new Int32Array(n)
-  const owned = [id, submit, runtime, requested, wait, user, line, ...(account !== undefined ? [account] : []), ...extraCols]
+  // Given up, the raw status column (never read here) becomes the processors column: job k's count
+  // is written after the rows up to k were read, so a 4-byte-per-job column less at the peak.
+  const procs = consume ? raw.status : new Int32Array(n)
   let kept = 0
   let requestedMissing = 0
   for (let i = 0; i < n; i++) {
@@ -136,29 +137,29 @@ export function cleanJobs(raw: RawJobs, m: number, opts: CleanOptions = {}, cons
     ...(account !== undefined ? { account } : {}),
   }
   // Read no more: the processor columns of a log given up are freed now, not at the next collection.
-  if (consume) { releaseColumn(raw.allocProcs, true); releaseColumn(raw.reqProcs, true); releaseColumn(raw.status, true) }
+  if (consume) { releaseColumn(raw.allocProcs, true); releaseColumn(raw.reqProcs, true) }
   let jobs: JobTable
   if (sorted) {
-    // Views of the compacted columns, unless they would keep much more than the kept jobs alive
-    // (many dropped, or a builder's spare room): then exact copies, freeing the rest with the raw log.
-    const cut = id.buffer.byteLength > 8 * (kept * MAX_SPARE + 1024) ? <T extends ColumnArray>(a: T) => a.slice(0, kept) as T : <T extends ColumnArray>(a: T) => a.subarray(0, kept) as T
+    // Views of the compacted columns, unless they would keep noticeably more than the kept jobs
+    // alive (many dropped, or a builder's spare room: its estimate of the log's length runs ~10 %
+    // over): then exact copies, each column freed as soon as it is copied, so that the copy adds
+    // one column to the import's peak, not a table, and the table after holds no spare rows.
+    const cut = id.buffer.byteLength > 8 * (kept * MAX_SPARE + 1024)
+      ? <T extends ColumnArray>(a: T) => { const c = a.slice(0, kept) as T; releaseColumn(a, consume); return c }
+      : <T extends ColumnArray>(a: T) => a.subarray(0, kept) as T
     jobs = { count: kept, ...columnsOf(base, cut), ...Object.fromEntries(extra.map((e) => [e.name, cut(e.col)])) }
-    if (jobs.id.buffer !== id.buffer) for (const a of [...owned, procs]) releaseColumn(a, consume) // copied to size: the long ones go
   } else {
     const idx = Array.from({ length: kept }, (_, k) => k)
     idx.sort((x, y) => submit[x] - submit[y] || id[x] - id[y] || line[x] - line[y])
     const order = Int32Array.from(idx)
+    // Each column gathered into its sorted copy, then freed (as above).
     const gather = <T extends ColumnArray>(a: T): T => {
       const to = new (a.constructor as new (n: number) => T)(kept)
       for (let k = 0; k < kept; k++) to[k] = a[order[k]]
+      releaseColumn(a, consume)
       return to
     }
-    jobs = {
-      count: kept, id: gather(id), submit: gather(submit), runtime: gather(runtime), requested: gather(requested), procs: gather(procs),
-      user: gather(user), recordedWait: gather(wait), line: gather(line), ...(account !== undefined ? { account: gather(account) } : {}),
-      ...Object.fromEntries(extra.map((e) => [e.name, gather(e.col)])),
-    }
-    for (const a of [...owned, procs]) releaseColumn(a, consume) // gathered into sorted copies
+    jobs = { count: kept, ...columnsOf(base, gather), ...Object.fromEntries(extra.map((e) => [e.name, gather(e.col)])) }
   }
   // Duplicates by the record's own id (sacct JobIDRaw) when the log has it: array tasks share `id`.
   countDuplicates(jobs.rawId ?? jobs.id, jobs.line, c.duplicate)
@@ -189,7 +190,7 @@ export function cleanJobs(raw: RawJobs, m: number, opts: CleanOptions = {}, cons
 }
 
 /** A cleaned table may keep its raw columns (views) while they hold at most this many rows per kept job. */
-const MAX_SPARE = 1.5
+const MAX_SPARE = 1.05
 
 /** Each column through `cut` (its first rows, viewed or copied). */
 function columnsOf<T extends Record<string, ColumnArray>>(cols: T, cut: <A extends ColumnArray>(a: A) => A): T {

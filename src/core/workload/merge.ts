@@ -80,7 +80,7 @@ export function mergeParsedLogs(parts: readonly { name: string; log: ParsedLog }
   const hasAccounts = parts.some((p) => p.log.jobs.account !== undefined)
   const out = {
     id: new Float64Array(total), submit: new Float64Array(total), recordedWait: new Float64Array(total), runtime: new Float64Array(total),
-    allocProcs: new Float64Array(total), reqProcs: new Float64Array(total), requested: new Float64Array(total),
+    allocProcs: new Float32Array(total), reqProcs: new Float32Array(total), requested: new Float64Array(total),
     user: new Int32Array(total), account: hasAccounts ? new Int32Array(total) : undefined, status: new Int32Array(total), line: new Int32Array(total),
   }
   // Optional columns: present in the merged log when any file has them (unknown for the others).
@@ -145,7 +145,7 @@ export function mergeParsedLogs(parts: readonly { name: string; log: ParsedLog }
       bulkFirst: j.count ? submits[k] : null, bulkLast: j.count ? submits[j.count - 1 - k] : null,
     })
   }
-  const cut = <T extends Float64Array | Int32Array>(a: T): T => a.subarray(0, n) as T
+  const cut = <T extends Float64Array | Float32Array | Int32Array>(a: T): T => a.subarray(0, n) as T
   const jobs: RawJobs = {
     count: n, id: cut(out.id), submit: cut(out.submit), recordedWait: cut(out.recordedWait), runtime: cut(out.runtime),
     allocProcs: cut(out.allocProcs), reqProcs: cut(out.reqProcs), requested: cut(out.requested), user: cut(out.user),
