@@ -42,34 +42,51 @@ describe('EndHeap', () => {
 })
 
 describe('ByEstimatedEnd', () => {
-  it('worked by hand: sorted by estimated end, ties in insertion order, keys beside their jobs', () => {
-    const b = new ByEstimatedEnd(5)
-    b.insert(3, 50); b.insert(1, 20); b.insert(4, 50); b.insert(0, 20); b.insert(2, 10)
-    expect(Array.from(b.items.subarray(0, b.len))).toEqual([2, 1, 0, 3, 4])
-    expect(Array.from(b.keys.subarray(0, b.len))).toEqual([10, 20, 20, 50, 50])
-    b.remove(0, 20); b.remove(3, 50)
-    expect(Array.from(b.items.subarray(0, b.len))).toEqual([2, 1, 4])
-    const taken = new Int32Array(2)
-    b.takeFirst(2, taken)
-    expect([Array.from(taken), Array.from(b.items.subarray(0, b.len)), Array.from(b.keys.subarray(0, b.len))]).toEqual([[2, 1], [4], [50]])
+  // both ways of knowing a job's estimated end: a column the simulator keeps, or start + span
+  const bothWays = (n: number, end: (j: number) => number) => {
+    const est = Float64Array.from({ length: n }, (_, j) => end(j))
+    const start = Float64Array.from({ length: n }, (_, j) => j % 3) // any split of the same sums
+    const span = Float64Array.from({ length: n }, (_, j) => end(j) - (j % 3))
+    return [new ByEstimatedEnd(n, est, start, span), new ByEstimatedEnd(n, null, start, span)]
+  }
+  const listed = (b: ByEstimatedEnd) => Array.from(b.items.subarray(0, b.len))
+
+  it('worked by hand: sorted by estimated end, ties in insertion order', () => {
+    const ends = [20, 20, 10, 50, 50]
+    for (const b of bothWays(5, (j) => ends[j])) {
+      b.insert(3); b.insert(1); b.insert(4); b.insert(0); b.insert(2)
+      expect(listed(b)).toEqual([2, 1, 0, 3, 4])
+      expect(listed(b).map((j) => b.endOf(j))).toEqual([10, 20, 20, 50, 50])
+      b.remove(0); b.remove(3)
+      expect(listed(b)).toEqual([2, 1, 4])
+      const taken = new Int32Array(2)
+      b.takeFirst(2, taken)
+      expect([Array.from(taken), listed(b)]).toEqual([[2, 1], [4]])
+    }
   })
 
   it('holds what a stable sort of the running jobs by estimated end holds, whatever the inserts and removals', () => {
     fc.assert(fc.property(ops, (list) => {
-      const b = new ByEstimatedEnd(list.length)
-      let model: [number, number][] = [] // (key, job) in insertion order
-      let next = 0
-      for (const op of list) {
-        if ('start' in op) { const j = next++; b.insert(j, op.start); model.push([op.start, j]) }
-        else if (model.length > 0) {
-          const [e, j] = model[op.end % model.length]
-          b.remove(j, e)
-          model = model.filter((x) => x[1] !== j)
+      const starts = list.filter((op) => 'start' in op).map((op) => (op as { start: number }).start)
+      for (const b of bothWays(starts.length, (j) => starts[j])) {
+        let model: number[] = [] // running jobs in insertion order
+        let next = 0
+        for (const op of list) {
+          if ('start' in op) { const j = next++; b.insert(j); model.push(j) }
+          else if (model.length > 0) {
+            const j = model[op.end % model.length]
+            b.remove(j)
+            model = model.filter((x) => x !== j)
+          }
+          expect(listed(b)).toEqual([...model].sort((x, y) => starts[x] - starts[y])) // stable: ties stay in insertion order
         }
-        const sorted = [...model].sort((x, y) => x[0] - y[0]) // stable: ties stay in insertion order
-        expect(Array.from(b.items.subarray(0, b.len))).toEqual(sorted.map((x) => x[1]))
-        expect(Array.from(b.keys.subarray(0, b.len))).toEqual(sorted.map((x) => x[0]))
       }
     }))
+  })
+
+  it('refuses more running jobs than its capacity instead of writing past it', () => {
+    const [b] = bothWays(1, () => 1)
+    b.insert(0)
+    expect(() => b.insert(0)).toThrow(RangeError)
   })
 })

@@ -95,7 +95,7 @@ export class ClusterEasySimulator {
     this.started = new Uint8Array(n)
     this.estEnd = new Float64Array(n)
     this.ends = new EndHeap(n)
-    this.byEst = new ByEstimatedEnd(n)
+    this.byEst = new ByEstimatedEnd(n, this.estEnd, this.start, this.requested)
     this.onCheck = options.onCheck ?? null
     this.checkEvery = Math.max(1, Math.floor(options.checkEvery ?? SIM_CHECK_EVERY))
     this.countdown = this.checkEvery
@@ -265,12 +265,12 @@ export class ClusterEasySimulator {
     this.firstNode[j] = sel.len > 0 ? sel.nodes[0] : -1
     this.ends.push(j, now + this.runtime[j])
     this.estEnd[j] = now + this.requested[j]
-    this.byEst.insert(j, this.estEnd[j])
+    this.byEst.insert(j)
   }
 
   private finish(j: number): void {
     this.machine.release(j)
-    this.byEst.remove(j, this.estEnd[j])
+    this.byEst.remove(j)
   }
 }
 

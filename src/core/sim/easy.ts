@@ -200,7 +200,7 @@ export class EasySimulator {
     // At most one running job per processor (validate: every job needs 1..m of them).
     const running = Math.min(n, Math.ceil(m))
     this.ends = new EndHeap(running)
-    this.byEst = new ByEstimatedEnd(running)
+    this.byEst = new ByEstimatedEnd(running, this.correction === null ? null : this.estEnd, this.start, this.plan)
     this.free = m
     if (options.compat !== undefined && options.compat !== 'none' && options.compat !== 'ocst') throw new SimulationError(`compat must be none or ocst, got ${String(options.compat)}`)
     this.ocstTies = options.compat === 'ocst' ? new Int32Array(n) : null
@@ -327,7 +327,7 @@ export class EasySimulator {
     const need = procs[blocked]
     let shadow: number, extra: number
     if (this.ocstTies === null) {
-      const run = this.byEst.items, runLen = this.byEst.len, estAt = this.byEst.keys
+      const by = this.byEst, run = by.items, runLen = by.len
       let acc = this.free
       shadow = Infinity
       let r = 0
@@ -335,13 +335,13 @@ export class EasySimulator {
         const j = run[r]
         acc += procs[j]
         if (acc >= need) {
-          const e = estAt[r]
+          const e = by.endOf(j)
           shadow = e > now ? e : now
           break
         }
       }
       if (shadow === Infinity) throw new SimulationError(`job ${blocked} needs ${need} processors, more than the machine's ${this.m}`)
-      for (r++; r < runLen && estAt[r] <= shadow; r++) acc += procs[run[r]]
+      for (r++; r < runLen && by.endOf(run[r]) <= shadow; r++) acc += procs[run[r]]
       extra = acc - need
     } else {
       shadow = this.ocstReservation(now, blocked)
@@ -398,15 +398,15 @@ export class EasySimulator {
    * processors (counted up to that release only) are left in `ocstExtra`.
    */
   private ocstReservation(now: number, blocked: number): number {
-    const procs = this.procs, run = this.byEst.items, runLen = this.byEst.len, estAt = this.byEst.keys, ties = this.ocstTies!
+    const procs = this.procs, by = this.byEst, run = by.items, runLen = by.len, ties = this.ocstTies!
     const need = procs[blocked]
     let acc = this.free
     let r = 0
     while (r < runLen) {
       // The group of running jobs with the same estimated end (clamped to now), run[r..g).
-      const e0 = estAt[r] > now ? estAt[r] : now
+      const e0 = by.endOf(run[r]) > now ? by.endOf(run[r]) : now
       let g = r, sum = 0
-      for (; g < runLen && (estAt[g] > now ? estAt[g] : now) === e0; g++) sum += procs[run[g]]
+      for (; g < runLen && (by.endOf(run[g]) > now ? by.endOf(run[g]) : now) === e0; g++) sum += procs[run[g]]
       if (acc + sum >= need) {
         // Release the group's jobs by (processors, index) and stop at the first that fits.
         let len = 0
@@ -434,16 +434,15 @@ export class EasySimulator {
     this.started[j] = 1
     this.free -= this.procs[j]
     this.ends.push(j, now + this.runtime[j])
-    const e = now + this.plan[j]
-    if (this.correction !== null) this.estEnd[j] = e
-    this.byEst.insert(j, e)
+    if (this.correction !== null) this.estEnd[j] = now + this.plan[j]
+    this.byEst.insert(j)
     if (this.online !== null) this.online.started(j, now)
   }
 
   private finish(j: number, now: number): void {
     this.free += this.procs[j]
     // the key it was listed with: start + plan is the sum launch made (start[j] = that now)
-    this.byEst.remove(j, this.correction === null ? this.start[j] + this.plan[j] : this.estEnd[j])
+    this.byEst.remove(j)
     if (this.online !== null) this.online.finished(j, now)
   }
 
@@ -454,9 +453,9 @@ export class EasySimulator {
    * end: taken out, moved, and put back in order.
    */
   private correct(now: number): void {
-    const by = this.byEst, keys = by.keys, estEnd = this.estEnd
+    const by = this.byEst, run = by.items, estEnd = this.estEnd
     let m = 0
-    while (m < by.len && keys[m] <= now) m++
+    while (m < by.len && estEnd[run[m]] <= now) m++
     if (m === 0) return
     const sc = this.scratch, rule = this.correction!, requested = this.requested, start = this.start, count = this.corrected
     by.takeFirst(m, sc)
@@ -470,7 +469,7 @@ export class EasySimulator {
         this.corrections++
       }
       estEnd[j] = s + e
-      by.insert(j, s + e)
+      by.insert(j)
     }
   }
 }

@@ -52,52 +52,52 @@ export class EndHeap {
   }
 }
 
-/** Running jobs sorted by estimated end (ties: insertion order): items[0..len), each with its
- * estimated end in keys[0..len) beside it, at most `capacity` of them. */
+/**
+ * Running jobs sorted by estimated end (ties: insertion order): items[0..len), at most `capacity`.
+ * A job's estimated end is est[j] when the simulator keeps that column (it moves estimates while
+ * jobs run), else start[j] + span[j], the very sum the launch computed: no per-job column.
+ */
 export class ByEstimatedEnd {
   readonly items: Int32Array
-  readonly keys: Float64Array
   len = 0
-  constructor(capacity: number) {
+  constructor(capacity: number, private readonly est: Float64Array | null, private readonly start: Float64Array, private readonly span: Float64Array) {
     this.items = new Int32Array(capacity)
-    this.keys = new Float64Array(capacity)
   }
 
-  /** Adds job j, estimated to end at e, after the jobs estimated to end at or before e. */
-  insert(j: number, e: number): void {
-    const run = this.items, keys = this.keys
+  /** Job j's estimated end (j running). */
+  endOf(j: number): number {
+    return this.est !== null ? this.est[j] : this.start[j] + this.span[j]
+  }
+
+  insert(j: number): void {
+    const run = this.items, e = this.endOf(j)
     if (this.len === run.length) throw new RangeError(`more than ${run.length} jobs running at once`)
     let lo = 0, hi = this.len
     while (lo < hi) {
       const mid = (lo + hi) >>> 1
-      if (keys[mid] <= e) lo = mid + 1; else hi = mid
+      if (this.endOf(run[mid]) <= e) lo = mid + 1; else hi = mid
     }
     run.copyWithin(lo + 1, lo, this.len)
-    keys.copyWithin(lo + 1, lo, this.len)
     run[lo] = j
-    keys[lo] = e
     this.len++
   }
 
-  /** Removes job j, inserted with estimated end e. */
-  remove(j: number, e: number): void {
-    const run = this.items, keys = this.keys
+  remove(j: number): void {
+    const run = this.items, e = this.endOf(j)
     let lo = 0, hi = this.len
     while (lo < hi) {
       const mid = (lo + hi) >>> 1
-      if (keys[mid] < e) lo = mid + 1; else hi = mid
+      if (this.endOf(run[mid]) < e) lo = mid + 1; else hi = mid
     }
     while (run[lo] !== j) lo++
     run.copyWithin(lo, lo + 1, this.len)
-    keys.copyWithin(lo, lo + 1, this.len)
     this.len--
   }
 
-  /** Takes the first m entries out (their jobs copied to `jobs`). */
+  /** Takes the first m jobs out, into `jobs`. */
   takeFirst(m: number, jobs: Int32Array): void {
     for (let k = 0; k < m; k++) jobs[k] = this.items[k]
     this.items.copyWithin(0, m, this.len)
-    this.keys.copyWithin(0, m, this.len)
     this.len -= m
   }
 }
