@@ -56,6 +56,13 @@ describe('numbers beyond what a field holds are bad lines with a reason code', (
     }
   })
 
+  it('SWF: the largest processor count a parser accepts (2^31 − 1) survives the single-precision raw columns', () => {
+    // No MaxProcs: the machine is inferred from the largest job, which is then kept, not "too big".
+    const w = importText('; UnixStartTime: 1000000\n' + [swf(1, 0), swf(2, 10, { 5: '2147483647', 8: '2147483647' }), swf(3, 20, { 5: '16777217', 8: '-1' })].join('\n'))
+    expect(w.machineProcs).toBe(2147483647)
+    expect(Array.from(w.jobs.procs)).toEqual([4, 2147483647, 16777216]) // single precision: 2^24 + 1 is read as 2^24
+  })
+
   it('SWF: an import with a time beyond a Date skips the line and still gives ISO dates (no toISOString crash)', () => {
     const w = importText(HEAD + [swf(1, 0), swf(2, 1e17), swf(3, 3600)].join('\n'))
     expect(w.jobs.count).toBe(2)

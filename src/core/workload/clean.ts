@@ -4,6 +4,7 @@ import { formatNumber } from '../util/format'
 import { ExampleCounter, optionalColumns, releaseColumn, ruleCount, type ColumnArray } from './builder'
 import type { JobTable, MachineSource, ParsedLog, RawJobs, RuleCount } from './types'
 import { DEFAULTS } from '../defaults'
+import { MAX_COUNT } from './limits'
 
 /** What to do with a job that ran longer than it requested (rule C7). */
 export type OverrunPolicy = 'drop' | 'clamp' | 'keep'
@@ -34,7 +35,7 @@ export function machineSize(log: ParsedLog, given?: number): MachineSize {
   const j = log.jobs
   const reqProcs = j.reqProcs, allocProcs = j.allocProcs
   for (let i = 0; i < j.count; i++) {
-    const q = reqProcs[i] > 0 ? reqProcs[i] : allocProcs[i]
+    const q = procCount(reqProcs[i] > 0 ? reqProcs[i] : allocProcs[i])
     if (q > largest) largest = q
   }
   largest = Math.floor(largest)
@@ -91,7 +92,7 @@ export function cleanJobs(raw: RawJobs, m: number, opts: CleanOptions = {}, cons
     const r = submit[i], p = runtime[i]
     if (!(r >= 0)) { c.submit.add(ln); continue }                         // C5
     if (!(p >= 0)) { c.runtime.add(ln); continue }                        // C5
-    const req = reqProcs[i], alloc = allocProcs[i]
+    const req = procCount(reqProcs[i]), alloc = procCount(allocProcs[i])
     let q: number
     if (req > 0) {
       q = req
@@ -187,6 +188,13 @@ export function cleanJobs(raw: RawJobs, m: number, opts: CleanOptions = {}, cons
     ruleCount('duplicate-id', 'job id seen before: kept (ids need not be unique, e.g. SLURM arrays; unknown ids are not counted)', 'info', c.duplicate),
   ]
   return { jobs, rules, requestedMissing }
+}
+
+/** A processor count as read from the raw columns: single precision rounds the largest counts the
+ * parsers accept (MAX_COUNT = 2^31 − 1) up to 2^31; they are read back as MAX_COUNT, so such a job
+ * is what it was in double precision (and fits an Int32 column). NaN stays NaN. */
+function procCount(v: number): number {
+  return v > MAX_COUNT ? MAX_COUNT : v
 }
 
 /** A cleaned table may keep its raw columns (views) while they hold at most this many rows per kept job. */
