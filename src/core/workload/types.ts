@@ -54,7 +54,8 @@ export interface RawJobs extends ResourceColumns {
   /** p: actual running time. */
   readonly runtime: Float64Array
   /** Allocated processors (SWF field 5). Single precision, 4 bytes a job at the import's peak
-   * instead of 8: exact for whole counts up to 16,777,216, and cleaning rounds a count up anyway. */
+   * instead of 8: exact for whole counts up to 16,777,216 (larger ones are rounded to 24 significant
+   * bits, and cleaning reads them back capped at MAX_COUNT), and cleaning rounds a count up anyway. */
   readonly allocProcs: Float32Array
   /** Requested processors (SWF field 8), as allocProcs. */
   readonly reqProcs: Float32Array
