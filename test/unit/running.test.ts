@@ -47,7 +47,7 @@ describe('ByEstimatedEnd', () => {
     const est = Float64Array.from({ length: n }, (_, j) => end(j))
     const start = Float64Array.from({ length: n }, (_, j) => j % 3) // any split of the same sums
     const span = Float64Array.from({ length: n }, (_, j) => end(j) - (j % 3))
-    return [new ByEstimatedEnd(n, est, start, span), new ByEstimatedEnd(n, null, start, span)]
+    return [new ByEstimatedEnd(n, est), new ByEstimatedEnd(n, null, start, span)]
   }
   const listed = (b: ByEstimatedEnd) => Array.from(b.items.subarray(0, b.len))
 

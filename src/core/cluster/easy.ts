@@ -95,7 +95,7 @@ export class ClusterEasySimulator {
     this.started = new Uint8Array(n)
     this.estEnd = new Float64Array(n)
     this.ends = new EndHeap(n)
-    this.byEst = new ByEstimatedEnd(n, this.estEnd, this.start, this.requested)
+    this.byEst = new ByEstimatedEnd(n, this.estEnd)
     this.onCheck = options.onCheck ?? null
     this.checkEvery = Math.max(1, Math.floor(options.checkEvery ?? SIM_CHECK_EVERY))
     this.countdown = this.checkEvery

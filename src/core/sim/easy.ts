@@ -200,7 +200,7 @@ export class EasySimulator {
     // At most one running job per processor (validate: every job needs 1..m of them).
     const running = Math.min(n, Math.ceil(m))
     this.ends = new EndHeap(running)
-    this.byEst = new ByEstimatedEnd(running, this.correction === null ? null : this.estEnd, this.start, this.plan)
+    this.byEst = this.correction === null ? new ByEstimatedEnd(running, null, this.start, this.plan) : new ByEstimatedEnd(running, this.estEnd)
     this.free = m
     if (options.compat !== undefined && options.compat !== 'none' && options.compat !== 'ocst') throw new SimulationError(`compat must be none or ocst, got ${String(options.compat)}`)
     this.ocstTies = options.compat === 'ocst' ? new Int32Array(n) : null
@@ -404,9 +404,13 @@ export class EasySimulator {
     let r = 0
     while (r < runLen) {
       // The group of running jobs with the same estimated end (clamped to now), run[r..g).
-      const e0 = by.endOf(run[r]) > now ? by.endOf(run[r]) : now
+      const er = by.endOf(run[r]), e0 = er > now ? er : now
       let g = r, sum = 0
-      for (; g < runLen && (by.endOf(run[g]) > now ? by.endOf(run[g]) : now) === e0; g++) sum += procs[run[g]]
+      for (; g < runLen; g++) {
+        const eg = by.endOf(run[g])
+        if ((eg > now ? eg : now) !== e0) break
+        sum += procs[run[g]]
+      }
       if (acc + sum >= need) {
         // Release the group's jobs by (processors, index) and stop at the first that fits.
         let len = 0
@@ -441,7 +445,6 @@ export class EasySimulator {
 
   private finish(j: number, now: number): void {
     this.free += this.procs[j]
-    // the key it was listed with: start + plan is the sum launch made (start[j] = that now)
     this.byEst.remove(j)
     if (this.online !== null) this.online.finished(j, now)
   }

@@ -60,8 +60,18 @@ export class EndHeap {
 export class ByEstimatedEnd {
   readonly items: Int32Array
   len = 0
-  constructor(capacity: number, private readonly est: Float64Array | null, private readonly start: Float64Array, private readonly span: Float64Array) {
+  private readonly est: Float64Array | null
+  private readonly start: Float64Array
+  private readonly span: Float64Array
+  /** Estimated ends read from `est`. */
+  constructor(capacity: number, est: Float64Array)
+  /** Estimated ends computed as start[j] + span[j]. */
+  constructor(capacity: number, est: null, start: Float64Array, span: Float64Array)
+  constructor(capacity: number, est: Float64Array | null, start?: Float64Array, span?: Float64Array) {
     this.items = new Int32Array(capacity)
+    this.est = est
+    this.start = start ?? new Float64Array(0)
+    this.span = span ?? new Float64Array(0)
   }
 
   /** Job j's estimated end (j running). */

@@ -74,10 +74,6 @@ export function sliceJobs(j: JobTable, from: number, to: number): JobTable {
   }
 }
 
-export function partStats(j: JobTable, m: number): PartStats {
-  return rangeStats(j, 0, j.count, m)
-}
-
 /** The stats of rows [from, to) of a table sorted by submit, on a machine of `m` processors. */
 function rangeStats(j: JobTable, from: number, to: number, m: number): PartStats {
   if (to <= from) return { jobs: 0, start: 0, end: 0, seconds: 0, load: 0 }
