@@ -3,7 +3,7 @@
 // cleaned table must be the same as from a copy, the raw log untouched without `consume`. Values
 // worked by hand.
 import { describe, expect, it } from 'vitest'
-import { RawJobsBuilder, emptyRow } from '../../src/core/workload/builder'
+import { COL, RawJobsBuilder, emptyRow } from '../../src/core/workload/builder'
 import { cleanJobs } from '../../src/core/workload/clean'
 import type { JobTable } from '../../src/core/workload/types'
 
@@ -16,7 +16,7 @@ function raw(submit4: number) {
   const row = emptyRow()
   const job = (id: number, submit: number, wait: number, runtime: number, alloc: number, req: number, requested: number, user: number, line: number, part: number) => {
     b.push(id, submit, wait, runtime, alloc, req, requested, user, 1, line, user + 100)
-    row.partition = part
+    row[COL.partition] = part
     b.setRow(row)
   }
   b.internAccount('a') // the log has accounts: the column is kept

@@ -55,18 +55,27 @@ export function optionalColumns(t: Partial<Record<OptionalColumn, ColumnArray>>)
   return out
 }
 
-/** One job's optional values, filled by a parser per line (one object reused: no allocation per job). */
-export type ResourceRow = Record<OptionalColumn, number>
+/** Each optional column's place in a ResourceRow: COL.partition, COL.nodes, … */
+export const COL: Readonly<Record<OptionalColumn, number>> = Object.fromEntries(OPTIONAL_COLUMNS.map((c, k) => [c, k])) as Record<OptionalColumn, number>
+
+/**
+ * One job's optional values, filled by a parser per line: one array reused (no allocation per
+ * job), value of column c at COL[c]. An array rather than an object with a property per column:
+ * clearing and copying a row by column name was keyed property access, ~0.3 µs per call each,
+ * 5–10 % of a sacct import (docs/PERFORMANCE.md §2026-11-29, the sacct parse).
+ */
+export type ResourceRow = Float64Array
+
+/** Every column at its unknown value (COLUMN_SPEC). */
+const UNKNOWN_ROW: ResourceRow = Float64Array.from(OPTIONAL_COLUMNS, (c) => COLUMN_SPEC[c].unknown)
 
 export function emptyRow(): ResourceRow {
-  const r = {} as ResourceRow
-  for (const c of OPTIONAL_COLUMNS) r[c] = COLUMN_SPEC[c].unknown
-  return r
+  return UNKNOWN_ROW.slice()
 }
 
 /** Sets every value of `row` to unknown. */
 export function clearRow(row: ResourceRow): void {
-  for (const c of OPTIONAL_COLUMNS) row[c] = COLUMN_SPEC[c].unknown
+  row.set(UNKNOWN_ROW)
 }
 
 /** Growable columns: parsers push one job at a time without allocating per job. */
@@ -97,6 +106,9 @@ export class RawJobsBuilder {
   /** The optional columns the log has (enabled by the parser when it sees the field). */
   private readonly opt: Partial<Record<OptionalColumn, ColumnArray>> = {}
   private readonly enabled: OptionalColumn[] = []
+  /** The enabled columns by place (COL), and their places: what setRow copies, with no lookup by name. */
+  private readonly byPlace: ColumnArray[] = []
+  private readonly places: number[] = []
 
   constructor(initialCapacity = 1024) {
     this.cap = Math.max(16, initialCapacity)
@@ -155,6 +167,8 @@ export class RawJobsBuilder {
     a.fill(COLUMN_SPEC[col].unknown)
     this.opt[col] = a
     this.enabled.push(col)
+    this.byPlace[COL[col]] = a
+    this.places.push(COL[col])
   }
 
   /** Adds an optional column whose value for the jobs pushed so far is their `id` (jobcomp rawId). */
@@ -169,8 +183,8 @@ export class RawJobsBuilder {
 
   /** Writes the enabled columns of the job pushed last from `row`. */
   setRow(row: ResourceRow): void {
-    const i = this.count - 1
-    for (const c of this.enabled) this.opt[c]![i] = row[c]
+    const i = this.count - 1, places = this.places, byPlace = this.byPlace
+    for (let k = 0; k < places.length; k++) { const c = places[k]; byPlace[c][i] = row[c] }
   }
 
   push(
@@ -285,6 +299,7 @@ export class RawJobsBuilder {
       b.set(old)
       b.fill(COLUMN_SPEC[c].unknown, old.length)
       this.opt[c] = b
+      this.byPlace[COL[c]] = b
     }
   }
 

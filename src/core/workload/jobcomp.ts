@@ -9,7 +9,7 @@ import { MAX_COUNT, MAX_EXACT } from './limits'
 import { parseKeyValues, parseSlurmDuration, plural, readCount, readDuration } from './timeparse'
 import { TextLogParser, type TextParserOptions } from './text-parser'
 import type { RuleCount } from './types'
-import { clearRow, emptyRow } from './builder'
+import { COL, clearRow, emptyRow } from './builder'
 import { jobMemMB, readNodeList, readTres } from './resources'
 import { slurmSubId } from './sacct'
 
@@ -115,7 +115,7 @@ class JobcompParser extends TextLogParser {
     // JobId is each record's own id; with an ArrayJobId / HetJobId the group becomes `id` and
     // JobId is kept as `rawId` (jobs read before the first such line: their id is their JobId).
     if (group >= 0 && !this.jobs.has('rawId')) this.jobs.enableAsId('rawId')
-    this.row.rawId = id
+    this.row[COL.rawId] = id
   }
 
   /** The array or het job id the record belongs to (ArrayJobId / HetJobId), -1 when none. */
@@ -149,33 +149,33 @@ class JobcompParser extends TextLogParser {
   /** Fills the optional columns of the job pushed last (columns appear when a line has their key). */
   private pushResources(pairs: ReadonlyMap<string, string>, res: JobcompResources, idText: string, procs: number): void {
     const r = this.row
-    const rawId = r.rawId
+    const rawId = r[COL.rawId]
     clearRow(r)
-    r.rawId = rawId // set by pushJob
+    r[COL.rawId] = rawId // set by pushJob
     const jobs = this.jobs
     const partition = field(pairs, KEYS.partition)
-    if (partition !== undefined) { jobs.enable('partition'); r.partition = jobs.internPartition(partition.split(',')[0].trim()) }
+    if (partition !== undefined) { jobs.enable('partition'); r[COL.partition] = jobs.internPartition(partition.split(',')[0].trim()) }
     const qos = field(pairs, KEYS.qos)
-    if (qos !== undefined) { jobs.enable('qos'); r.qos = jobs.internQos(qos) }
+    if (qos !== undefined) { jobs.enable('qos'); r[COL.qos] = jobs.internQos(qos) }
     const list = res.nodeList ?? []
     if (res.nodeList !== null || res.nodeCount >= 0 || res.tresAlloc !== undefined || res.tresReq !== undefined) {
       jobs.enable('nodes')
-      r.nodes = res.nodeCount > 0 ? res.nodeCount : res.tresAlloc?.node && res.tresAlloc.node > 0 ? res.tresAlloc.node
+      r[COL.nodes] = res.nodeCount > 0 ? res.nodeCount : res.tresAlloc?.node && res.tresAlloc.node > 0 ? res.tresAlloc.node
         : list.length > 0 ? list.length : res.tresReq?.node && res.tresReq.node > 0 ? res.tresReq.node : -1
     }
     const tres = res.tresAlloc ?? res.tresReq
     if (tres !== undefined) {
       jobs.enable('gpus')
       jobs.enable('memMB')
-      r.gpus = res.tresAlloc?.gpus ?? res.tresReq?.gpus ?? -1
+      r[COL.gpus] = res.tresAlloc?.gpus ?? res.tresReq?.gpus ?? -1
       const mem = res.tresAlloc?.mem ?? res.tresReq?.mem ?? null
-      r.memMB = jobMemMB(mem, r.nodes, procs)
+      r[COL.memMB] = jobMemMB(mem, r[COL.nodes], procs)
     }
-    if (res.eligible !== undefined) { jobs.enable('eligible'); r.eligible = res.eligible }
+    if (res.eligible !== undefined) { jobs.enable('eligible'); r[COL.eligible] = res.eligible }
     const sub = res.subId >= 0 ? res.subId : slurmSubId(idText)
-    if (sub >= 0) { jobs.enable('subId'); r.subId = sub }
+    if (sub >= 0) { jobs.enable('subId'); r[COL.subId] = sub }
     jobs.setRow(r)
-    if (list.length > 0) this.nodes.add(list, procs, r.gpus, r.partition)
+    if (list.length > 0) this.nodes.add(list, procs, r[COL.gpus], r[COL.partition])
   }
 
   protected drops(): RuleCount[] {

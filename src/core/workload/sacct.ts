@@ -8,7 +8,7 @@ import { isDigits, parseSlurmDuration, plural, readCount, readDuration } from '.
 import { TextLogParser, type TextParserOptions } from './text-parser'
 import { LineSplitter, lineText } from './lines'
 import type { RuleCount } from './types'
-import { clearRow, emptyRow, type OptionalColumn } from './builder'
+import { COL, clearRow, emptyRow, type OptionalColumn } from './builder'
 import { sacctCommand } from './sacct-command'
 import { exclusiveOf, jobMemMB, readGresGpus, readMem, readNodeList, readTres, schedFlagOf, submitLineExclusive } from './resources'
 
@@ -293,26 +293,26 @@ class SacctParser extends TextLogParser {
     const col = layout.col
     const r = this.row
     clearRow(r)
-    r.rawId = col.jobIdRaw >= 0 ? res.rawId : -1
+    r[COL.rawId] = col.jobIdRaw >= 0 ? res.rawId : -1
     if (subId >= 0) {
       this.jobs.enable('subId')
-      r.subId = subId
+      r[COL.subId] = subId
     }
     // A pending multi-partition job lists its partitions: the first one.
-    r.partition = this.jobs.internPartition(firstOfList(cell(f, col.partition)))
-    r.qos = this.jobs.internQos(cell(f, col.qos))
-    r.nodes = or(pos(res.allocNodes), or(pos(res.nNodes), or(pos(res.allocTres?.node ?? -1),
+    r[COL.partition] = this.jobs.internPartition(firstOfList(cell(f, col.partition)))
+    r[COL.qos] = this.jobs.internQos(cell(f, col.qos))
+    r[COL.nodes] = or(pos(res.allocNodes), or(pos(res.nNodes), or(pos(res.allocTres?.node ?? -1),
       or(pos(res.nodeList.length), or(pos(res.reqNodes), pos(res.reqTres?.node ?? -1))))))
-    r.gpus = or(res.allocTres?.gpus ?? -1, or(res.allocGres, or(res.reqTres?.gpus ?? -1, res.reqGres)))
+    r[COL.gpus] = or(res.allocTres?.gpus ?? -1, or(res.allocGres, or(res.reqTres?.gpus ?? -1, res.reqGres)))
     const cpus = reqProcs > 0 ? reqProcs : allocProcs
-    r.memMB = res.allocTres?.mem ? jobMemMB(res.allocTres.mem, r.nodes, cpus)
-      : res.reqTres?.mem ? jobMemMB(res.reqTres.mem, r.nodes, cpus) : jobMemMB(res.reqMem, r.nodes, cpus)
-    r.exclusive = exclusiveOf(cell(f, col.exclusive)) === 1 || submitLineExclusive(cell(f, col.submitLine)) ? 1 : 0
-    r.eligible = res.eligible
-    r.schedFlag = schedFlagOf(cell(f, col.flags))
-    r.priority = res.priority >= 0 ? res.priority : NaN
+    r[COL.memMB] = res.allocTres?.mem ? jobMemMB(res.allocTres.mem, r[COL.nodes], cpus)
+      : res.reqTres?.mem ? jobMemMB(res.reqTres.mem, r[COL.nodes], cpus) : jobMemMB(res.reqMem, r[COL.nodes], cpus)
+    r[COL.exclusive] = exclusiveOf(cell(f, col.exclusive)) === 1 || submitLineExclusive(cell(f, col.submitLine)) ? 1 : 0
+    r[COL.eligible] = res.eligible
+    r[COL.schedFlag] = schedFlagOf(cell(f, col.flags))
+    r[COL.priority] = res.priority >= 0 ? res.priority : NaN
     this.jobs.setRow(r)
-    if (res.nodeList.length > 0) this.nodes.add(res.nodeList, allocProcs > 0 ? allocProcs : reqProcs, r.gpus, r.partition)
+    if (res.nodeList.length > 0) this.nodes.add(res.nodeList, allocProcs > 0 ? allocProcs : reqProcs, r[COL.gpus], r[COL.partition])
   }
 
   /** Run time: ElapsedRaw, else Elapsed, else End − Start, else CPUTimeRAW / CPUs; -1 when unknown. */

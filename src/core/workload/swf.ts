@@ -2,7 +2,7 @@
 // -1 = unknown, `;` header comments. It works on raw bytes (no string per line) because SWF is the
 // format of the big archive logs: a 1M-job log must import at ≥ 1M lines/s.
 import { formatInt } from '../util/format'
-import { BadLines, RawJobsBuilder, emptyRow, exactColumns } from './builder'
+import { BadLines, COL, RawJobsBuilder, emptyRow, exactColumns } from './builder'
 import { LineSplitter, lineText } from './lines'
 import { MAX_COUNT, MAX_DURATION_SECONDS, MAX_EPOCH_SECONDS, MAX_EXACT } from './limits'
 import type { LineIssue, LogParser, ParsedLog, RawJobs } from './types'
@@ -233,7 +233,7 @@ function swfCore(continuation: boolean, capacity: number) {
         k = jobs.internPartition(String(partNum))
         partitionByNumber.set(partNum, k)
       }
-      row.partition = k
+      row[COL.partition] = k
       jobs.setRow(row)
     }
   }
