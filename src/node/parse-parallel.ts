@@ -15,11 +15,15 @@ import { Importer, estimateJobs, type ImportOptions } from '../core/workload/imp
 import { checkText, lineTooLong } from '../core/workload/lines'
 import { SwfChunkMerger } from '../core/workload/swf'
 import { TextChunkMerger, planTextChunks, type TextChunkPlan } from '../core/workload/text-chunks'
-import type { ParsedLog } from '../core/workload/types'
+import type { LogFormat, ParsedLog } from '../core/workload/types'
 
-/** Below this much decompressed text (≈ 220k SWF lines, a sequential parse of ~0.2 s; ≈ 180k sacct lines, ~1.5 s) starting
- * threads and merging costs more than it saves: the log is parsed in this thread. */
+/** Below this much decompressed text (SWF: ≈ 220k lines, a sequential parse of ~0.2 s; PBS alike)
+ * starting threads and merging costs more than it saves: the log is parsed in this thread. */
 export const PARALLEL_MIN_BYTES = 16 << 20
+/** The same for sacct and jobcomp, whose lines cost several times more to parse per byte: 8 MiB
+ * is ≈ 100k sacct lines, a sequential parse of 1.1–1.4 s that two threads cut by ~20 % (jobcomp:
+ * ~10 %), for ~45 MB more at the peak (docs/PERFORMANCE.md §2026-11-29, the text formats). */
+export const PARALLEL_MIN_SLURM_BYTES = 8 << 20
 /** Chunk size (≈ 55k SWF lines, ≈ 45k sacct lines): big enough that messaging is negligible, small enough that the
  * chunks in flight (two per worker) stay a few tens of MB. */
 export const PARALLEL_CHUNK_BYTES = 4 << 20
@@ -31,12 +35,15 @@ export interface ParallelOptions {
   /** Parse threads; 0 parses the chunks in this thread (tests: the same chunking and merge). */
   workers?: number
   chunkBytes?: number
+  /** Parse in one thread below this much text, whatever the format (default: minBytesFor the
+   * format). */
   minBytes?: number
   /** The built worker script; by default out/parse/parse-worker.js beside the bundle. */
   workerPath?: string | null
   /** The decompressed size when known up front (src/node/read-log.ts: the file size, or the gzip trailer): a log known to be
-   * below `minBytes` is parsed sequentially from its first byte, so its progress counts jobs as it
-   * reads instead of holding the bytes until the end to decide. */
+   * below every format's threshold (or its own format's, when given) is parsed sequentially from
+   * its first byte, so its progress counts jobs as it reads instead of holding the bytes until the
+   * end to decide; any other log is decided on its first 64 KiB, once its format is known. */
   expectedBytes?: number | null
 }
 
@@ -93,15 +100,17 @@ export class ParallelImporter {
   private jobsDone = 0
   private readonly workers: number
   private readonly chunkBytes: number
-  private readonly minBytes: number
+  private readonly minBytes: number | null
   private readonly workerPath: string | null
 
   constructor(private readonly opts: ImportOptions = {}, par: ParallelOptions = {}) {
     this.workerPath = par.workerPath === undefined ? defaultParseWorkerPath() : par.workerPath
     this.workers = par.workers ?? Math.min(PARALLEL_MAX_WORKERS, availableParallelism())
     this.chunkBytes = par.chunkBytes ?? PARALLEL_CHUNK_BYTES
-    this.minBytes = par.minBytes ?? PARALLEL_MIN_BYTES
-    const small = par.expectedBytes != null && par.expectedBytes < this.minBytes
+    this.minBytes = par.minBytes ?? null
+    // Known to be small for its format (or for every format, when the format is not given yet).
+    const least = this.minBytes ?? (opts.format !== undefined ? minBytesFor(opts.format) : Math.min(PARALLEL_MIN_BYTES, PARALLEL_MIN_SLURM_BYTES))
+    const small = par.expectedBytes != null && par.expectedBytes < least
     if ((this.workers > 0 && this.workerPath === null) || small) this.seq = new Importer(opts) // no worker script, or a small log: sequential
     else new Importer(opts) // checks the options (machine size, format) up front, as the Importer does
   }
@@ -138,8 +147,18 @@ export class ParallelImporter {
     if (this.splitter !== null) return this.dispatch(this.splitter.push(chunk))
     this.held.push(chunk)
     this.heldBytes += chunk.length
-    if (this.heldBytes >= Math.max(DETECT_BYTES, this.minBytes)) return this.decide()
+    if (this.heldBytes < DETECT_BYTES) return
+    // The format is known from the first 64 KiB (as the sequential Importer detects it), and with
+    // it the size below which one thread is faster. A log whose size is known goes one way at
+    // once; otherwise the text is held until it reaches that size (the end of a smaller log parses
+    // it in this thread).
+    const format = this.detected ?? (this.detected = this.opts.format ?? detectFormat(concatHead(this.held, DETECT_BYTES)))
+    const min = this.minBytes ?? minBytesFor(format)
+    if (this.expected !== null && this.expected < min) { this.toSequential(); return }
+    if (this.expected !== null || this.heldBytes >= min) return this.decide(format)
   }
+
+  private detected: LogFormat | null = null
 
   async endParsed(): Promise<ParsedLog> {
     if (this.splitter === null && this.seq === null) this.toSequential()
@@ -158,9 +177,8 @@ export class ParallelImporter {
     this.threads = []
   }
 
-  private decide(): Promise<void> | void {
+  private decide(format: LogFormat): Promise<void> | void {
     const head = concatHead(this.held, DETECT_BYTES)
-    const format = this.opts.format ?? detectFormat(head)
     if (format === 'swf') {
       const m = new SwfChunkMerger()
       if (this.expected !== null) { const n = estimateJobs(this.expected, head); if (n !== null) m.reserve(n) }
@@ -252,6 +270,11 @@ function parseHere(job: ChunkJob): Settled {
     if (!(e instanceof InputError)) throw e
     return { ok: false, message: e.message, line: e.line, code: e.code }
   }
+}
+
+/** The decompressed size below which a log of this format is parsed in one thread. */
+export function minBytesFor(format: LogFormat): number {
+  return format === 'sacct' || format === 'jobcomp' ? PARALLEL_MIN_SLURM_BYTES : PARALLEL_MIN_BYTES
 }
 
 function concatHead(pieces: Uint8Array[], limit: number): Uint8Array {

@@ -95,6 +95,39 @@ describe('sacct in chunks, worked by hand', () => {
     expect(imp.parallel).toBe(true)
     expect(log).toEqual(sequential('sacct', big))
   })
+
+  it('the size that starts the threads is the format\'s: 8 MiB of sacct text, 16 MiB of SWF or PBS', async () => {
+    const sacct = enc(lines.join('\n') + '\n' + (lines.slice(3).join('\n') + '\n').repeat(400)) // > 64 KiB: enough to decide on
+    const swfLine = '1 0 10 100 4 -1 -1 4 200 -1 1 1 1 -1 -1 -1 -1 -1\n'
+    const swf = enc(swfLine.repeat(Math.ceil(65536 / swfLine.length) + 1))
+    const pbsLine = '03/31/2025 10:59:20;E;1.casper;user=a queue=htc ctime=1 qtime=1 etime=1 start=2 end=3 Resource_List.ncpus=1 Resource_List.walltime=00:10:00\n'
+    const pbs = enc(pbsLine.repeat(Math.ceil(65536 / pbsLine.length) + 1))
+    // The decompressed size known up front (a file's size, a gzip trailer): decided on the head.
+    const decided = async (bytes: Uint8Array, expected: number) => {
+      const imp = new ParallelImporter({}, { workers: 0, expectedBytes: expected })
+      imp.expectBytes(expected)
+      await imp.feed(bytes)
+      const p = imp.parallel
+      imp.dispose()
+      return p
+    }
+    expect(await decided(sacct, 10 << 20)).toBe(true) // 10 MiB of sacct: two threads pay
+    expect(await decided(sacct, 6 << 20)).toBe(false)
+    expect(await decided(swf, 10 << 20)).toBe(false) // 10 MiB of SWF: parsed in this thread
+    expect(await decided(swf, 20 << 20)).toBe(true)
+    expect(await decided(pbs, 10 << 20)).toBe(false) // PBS parses about as fast as SWF
+    // Size unknown (no trailer): held until the format's threshold, so 10 MiB of each splits the same way.
+    const fill = async (bytes: Uint8Array, head: Uint8Array) => {
+      const imp = new ParallelImporter({}, { workers: 0 })
+      await imp.feed(head)
+      for (let fed = head.length; fed < 10 << 20; fed += bytes.length) await imp.feed(bytes)
+      const p = imp.parallel
+      imp.dispose()
+      return p
+    }
+    expect(await fill(enc((lines.slice(3).join('\n') + '\n').repeat(2000)), sacct)).toBe(true)
+    expect(await fill(enc(swfLine.repeat(20000)), swf)).toBe(false)
+  })
 })
 
 describe('jobcomp in chunks, worked by hand', () => {
