@@ -91,6 +91,11 @@ interface Layout {
   /** Column names as written in the header. */
   readonly names: readonly string[]
   readonly col: Columns
+  /** Each attribute's column name as written in the header, '' when the log has no such column
+   * (its cells read as empty, so it never names itself in a message). Read per line by attribute:
+   * names[col.x] with col.x = -1 was a property lookup of "-1" on an array, ~0.1 µs each, a dozen
+   * per line in a log without the optional columns. */
+  readonly label: Readonly<Record<keyof Columns, string>>
   /** Header name of the column whose CPU count divides CPUTimeRAW. */
   readonly procsName: string
 }
@@ -145,7 +150,9 @@ function readHeader(line: string, lineNo: number): Layout {
       `Export with \`${sacctCommand()}\` (with the header line, i.e. without -n)`, lineNo)
   }
   const procsName = col.allocCpus >= 0 ? 'AllocCPUS' : col.ncpus >= 0 ? 'NCPUS' : 'ReqCPUS'
-  return { separator, names: names.map((n) => n.trim()), col, procsName }
+  const trimmed = names.map((n) => n.trim())
+  const label = Object.fromEntries((Object.keys(COLUMN_NAMES) as (keyof Columns)[]).map((k) => [k, col[k] >= 0 ? trimmed[col[k]] : ''])) as Record<keyof Columns, string>
+  return { separator, names: trimmed, col, label, procsName }
 }
 
 function cell(fields: readonly string[], index: number): string {
@@ -218,7 +225,7 @@ class SacctParser extends TextLogParser {
       subId = slurmSubId(idText)
       pendingArray = isPendingArray(idText)
     }
-    const n = layout.names
+    const nm = layout.label
     const submit = this.times.time('Submit', cell(f, col.submit))
     if (Number.isNaN(submit)) return this.bad.add(lineNo, 'missing-field', `Submit "${cell(f, col.submit)}" is not set`)
     // Every column EasyTune knows is checked, even when another one is preferred: a value that is
@@ -226,14 +233,14 @@ class SacctParser extends TextLogParser {
     const start = col.start >= 0 ? this.times.time('Start', cell(f, col.start)) : NaN
     const end = col.end >= 0 ? this.times.time('End', cell(f, col.end)) : NaN
     const counts = {
-      allocCpus: readCount(n[col.allocCpus], cell(f, col.allocCpus), MAX_COUNT), ncpus: readCount(n[col.ncpus], cell(f, col.ncpus), MAX_COUNT),
-      reqCpus: readCount(n[col.reqCpus], cell(f, col.reqCpus), MAX_COUNT),
-      elapsedRaw: readCount(n[col.elapsedRaw], cell(f, col.elapsedRaw), MAX_DURATION_SECONDS),
-      cpuTimeRaw: readCount(n[col.cpuTimeRaw], cell(f, col.cpuTimeRaw), MAX_EXACT), resvCpuRaw: readCount(n[col.resvCpuRaw], cell(f, col.resvCpuRaw), MAX_EXACT),
+      allocCpus: readCount(nm.allocCpus, cell(f, col.allocCpus), MAX_COUNT), ncpus: readCount(nm.ncpus, cell(f, col.ncpus), MAX_COUNT),
+      reqCpus: readCount(nm.reqCpus, cell(f, col.reqCpus), MAX_COUNT),
+      elapsedRaw: readCount(nm.elapsedRaw, cell(f, col.elapsedRaw), MAX_DURATION_SECONDS),
+      cpuTimeRaw: readCount(nm.cpuTimeRaw, cell(f, col.cpuTimeRaw), MAX_EXACT), resvCpuRaw: readCount(nm.resvCpuRaw, cell(f, col.resvCpuRaw), MAX_EXACT),
     }
-    const limitRaw = readDuration(n[col.timelimitRaw], cell(f, col.timelimitRaw), parseSlurmDuration)
-    const limit = readDuration(n[col.timelimit], cell(f, col.timelimit), parseSlurmDuration)
-    const elapsed = readDuration(n[col.elapsed], cell(f, col.elapsed), parseSlurmDuration)
+    const limitRaw = readDuration(nm.timelimitRaw, cell(f, col.timelimitRaw), parseSlurmDuration)
+    const limit = readDuration(nm.timelimit, cell(f, col.timelimit), parseSlurmDuration)
+    const elapsed = readDuration(nm.elapsed, cell(f, col.elapsed), parseSlurmDuration)
     const state = cell(f, col.state)
     const res = this.readResources(f, layout)
 
@@ -271,20 +278,20 @@ class SacctParser extends TextLogParser {
   /** Reads every resource cell strictly (a bad value makes a bad line) before the line is classified. */
   private readResources(f: readonly string[], layout: Layout): ResourceCells {
     const col = layout.col
-    const n = layout.names
+    const nm = layout.label
     return {
-      rawId: readCount(n[col.jobIdRaw], cell(f, col.jobIdRaw), MAX_EXACT),
-      reqNodes: readCount(n[col.reqNodes], cell(f, col.reqNodes), MAX_COUNT),
-      nNodes: readCount(n[col.nNodes], cell(f, col.nNodes), MAX_COUNT),
-      allocNodes: readCount(n[col.allocNodes], cell(f, col.allocNodes), MAX_COUNT),
-      reqMem: readMem(n[col.reqMem], cell(f, col.reqMem)),
-      reqTres: readTres(n[col.reqTres], cell(f, col.reqTres)),
-      allocTres: readTres(n[col.allocTres], cell(f, col.allocTres)),
-      reqGres: readGresGpus(n[col.reqGres], cell(f, col.reqGres)),
-      allocGres: readGresGpus(n[col.allocGres], cell(f, col.allocGres)),
-      nodeList: col.nodeList >= 0 ? readNodeList(n[col.nodeList], cell(f, col.nodeList)) : [],
-      eligible: col.eligible >= 0 ? this.times.time(n[col.eligible], cell(f, col.eligible)) : NaN,
-      priority: readCount(n[col.priority], cell(f, col.priority), MAX_EXACT),
+      rawId: readCount(nm.jobIdRaw, cell(f, col.jobIdRaw), MAX_EXACT),
+      reqNodes: readCount(nm.reqNodes, cell(f, col.reqNodes), MAX_COUNT),
+      nNodes: readCount(nm.nNodes, cell(f, col.nNodes), MAX_COUNT),
+      allocNodes: readCount(nm.allocNodes, cell(f, col.allocNodes), MAX_COUNT),
+      reqMem: readMem(nm.reqMem, cell(f, col.reqMem)),
+      reqTres: readTres(nm.reqTres, cell(f, col.reqTres)),
+      allocTres: readTres(nm.allocTres, cell(f, col.allocTres)),
+      reqGres: readGresGpus(nm.reqGres, cell(f, col.reqGres)),
+      allocGres: readGresGpus(nm.allocGres, cell(f, col.allocGres)),
+      nodeList: col.nodeList >= 0 ? readNodeList(nm.nodeList, cell(f, col.nodeList)) : [],
+      eligible: col.eligible >= 0 ? this.times.time(nm.eligible, cell(f, col.eligible)) : NaN,
+      priority: readCount(nm.priority, cell(f, col.priority), MAX_EXACT),
     }
   }
 
