@@ -49,7 +49,7 @@ export interface ParallelOptions {
 
 type Settled = { ok: true; chunk: Chunk } | { ok: false; message: string; line: number | null; code: string | null }
 /** The merge of the chunks of one format (SWF or text), in file order. */
-type Merger = { linesRead: number; add(c: Chunk): void; end(): ParsedLog }
+type Merger = { linesRead: number; add(c: Chunk, bytes: number): void; end(): ParsedLog }
 
 /** Where the parse worker script may be, relative to the module running this code: the CLI's and
  * bench's bundles (out/cli, out/bench, out/engine, and their assets/ chunks) find out/parse/; the
@@ -190,7 +190,9 @@ export class ParallelImporter {
       const plan = planTextChunks(format, head)
       if (plan === null) { this.toSequential(); return }
       this.plan = plan
-      this.merger = new TextChunkMerger(plan) as Merger
+      const m = new TextChunkMerger(plan)
+      if (this.expected !== null) m.expectBytes(this.expected)
+      this.merger = m as Merger
       this.splitter = new ChunkSplitter(this.chunkBytes, plan.firstMinBytes)
     }
     if (this.workers > 0 && process.env.EASYTUNE_TRACE_IMPORT === '1') process.stderr.write(`[import-trace] parallel parse: ${this.workers} threads, ${this.workerPath}\n`)
@@ -212,9 +214,10 @@ export class ParallelImporter {
     for (const bytes of chunks) {
       if (this.failure !== null) throw this.failure // stop sending: the log is refused
       const first = this.results.length === 0
+      const len = bytes.length // (the bytes are transferred to the thread)
       const job: ChunkJob = { bytes, first, plan: this.plan }
       const done = this.workers === 0 ? Promise.resolve(parseHere(job)) : this.send(job)
-      this.tail = this.tail.then(() => done).then((s) => this.merge(s))
+      this.tail = this.tail.then(() => done).then((s) => this.merge(s, len))
       this.results.push(this.tail)
       // Back-pressure: at most two chunks in flight per thread (they finish roughly in order).
       const inFlight = this.workers * 2
@@ -225,7 +228,7 @@ export class ParallelImporter {
   }
 
   /** Merges the next chunk in file order; the first failure is kept (its line moved by the lines before) and later chunks ignored. */
-  private merge(s: Settled): void {
+  private merge(s: Settled, bytes: number): void {
     if (this.failure !== null) return
     const lines = this.merger!.linesRead
     if (!s.ok) {
@@ -234,7 +237,7 @@ export class ParallelImporter {
     }
     this.jobsDone += s.chunk.jobs.count
     try {
-      this.merger!.add(s.chunk)
+      this.merger!.add(s.chunk, bytes)
     } catch (e) {
       this.failure = e as Error
     }

@@ -8,6 +8,7 @@ import { gzipSync } from 'node:zlib'
 import { afterAll, describe, expect, it } from 'vitest'
 import { RawJobsBuilder } from '../../src/core/workload/builder'
 import { Importer } from '../../src/core/workload/import'
+import { ParallelImporter } from '../../src/node/parse-parallel'
 import { readLog } from '../../src/node/read-log'
 
 /** 20,000 SWF job lines of exactly 60 bytes (59 + newline), in submit order, values varied so that
@@ -86,6 +87,51 @@ describe('column sizing from the file size', () => {
     expect(plain.jobs.id.buffer.byteLength / 8).toBe(ESTIMATE)
     expect(zipped.jobs.id.buffer.byteLength / 8).toBe(ESTIMATE)
     expect(zipped.jobs.count).toBe(20_000)
+  })
+
+  // A sacct log of 100,000 rows of exactly 93 bytes after a 60-byte header: 9,300,060 bytes.
+  // JobID|Submit|Start|End|ElapsedRaw|AllocCPUS|Timelimit|State + LF = 59 + 1;
+  // 1000000|…T00:00:00|…T00:01:00|…T00:11:00|600|4|00:20:00|COMPLETED + LF = 7+1+19+1+19+1+19+1+3+1+1+1+8+1+9+1 = 93.
+  const sacctLog = () => {
+    let s = 'JobID|Submit|Start|End|ElapsedRaw|AllocCPUS|Timelimit|State\n'
+    for (let i = 0; i < 100_000; i++) s += `${1_000_000 + i}|2024-01-01T00:00:00|2024-01-01T00:01:00|2024-01-01T00:11:00|600|4|00:20:00|COMPLETED\n`
+    return new TextEncoder().encode(s)
+  }
+
+  it('a sacct log told its size is sized from its first 4 MiB (no doubling); the jobs are the same', () => {
+    const text = sacctLog()
+    expect(text.length).toBe(9_300_060)
+    const parse = (size?: number) => {
+      const imp = new Importer({})
+      if (size !== undefined) imp.expectBytes(size)
+      for (let i = 0; i < text.length; i += 1 << 16) imp.feed(text.subarray(i, i + (1 << 16)))
+      return imp.endParsed()
+    }
+    const sized = parse(text.length), doubled = parse()
+    // After 64 pieces of 64 KiB (4,194,304 bytes): floor((4,194,304 − 60) / 93) = 45,099 jobs;
+    // 45,099 / 4,194,304 × 9,300,060 × 1.03 = 102,998.28 → 102,999, + 1,024 = 104,023.
+    expect(sized.jobs.id.buffer.byteLength / 8).toBe(104_023)
+    expect(doubled.jobs.id.buffer.byteLength / 8).toBe(131_072) // 1,024 doubled 7 times
+    expect(sized.jobs.count).toBe(100_000)
+    for (const k of ['id', 'submit', 'runtime', 'requested', 'recordedWait', 'line'] as const) expect([...sized.jobs[k]], k).toEqual([...doubled.jobs[k]])
+  })
+
+  it('a sacct log parsed in chunks, told its size, is sized from its first chunk; the same log', async () => {
+    const text = sacctLog()
+    const parse = async (size?: number) => {
+      const imp = new ParallelImporter({}, { workers: 0, chunkBytes: 1 << 20, minBytes: 0, expectedBytes: size ?? null })
+      if (size !== undefined) imp.expectBytes(size)
+      for (let i = 0; i < text.length; i += 1 << 16) await imp.feed(text.subarray(i, i + (1 << 16)))
+      return imp.endParsed()
+    }
+    const sized = await parse(text.length), doubled = await parse()
+    // The first chunk ends at the first line end at or past 1 MiB: 60 + 93 × 11,275 = 1,048,635 bytes,
+    // 11,275 jobs; 11,275 / 1,048,635 × 9,300,060 × 1.03 = 102,994.77 → 102,995, + 1,024 = 104,019.
+    expect(sized.jobs.id.buffer.byteLength / 8).toBe(104_019)
+    expect(doubled.jobs.id.buffer.byteLength / 8).toBeGreaterThanOrEqual(131_072) // doubled as chunks came
+    expect(sized.jobs.count).toBe(100_000)
+    expect(sized).toEqual({ ...doubled, jobs: sized.jobs })
+    for (const k of ['id', 'submit', 'runtime', 'requested', 'recordedWait', 'line'] as const) expect([...sized.jobs[k]], k).toEqual([...doubled.jobs[k]])
   })
 
   it('a gzip trailer claiming 4 GiB is not believed: no huge allocation, the corrupt file is named', async () => {

@@ -132,6 +132,7 @@ export class Importer {
   private expected: number | null = null
 
   private reserveFor(head: Uint8Array): void {
+    if (this.expected !== null) this.parser?.expectBytes?.(this.expected)
     if (this.expected === null || this.parser?.reserve === undefined) return
     const n = estimateJobs(this.expected, head)
     if (n !== null) this.parser.reserve(n)

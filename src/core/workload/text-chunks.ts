@@ -10,7 +10,7 @@
 import { createJobcompParser } from './jobcomp'
 import { createPbsParser } from './pbs'
 import { createSacctParser, sacctHeaderOf } from './sacct'
-import type { TextChunk, TextLogParser, TextParserOptions } from './text-parser'
+import { jobsForBytes, type TextChunk, type TextLogParser, type TextParserOptions } from './text-parser'
 import type { LogFormat, ParsedLog } from './types'
 
 export type TextFormat = Exclude<LogFormat, 'swf'>
@@ -67,7 +67,22 @@ export class TextChunkMerger {
     return this.host.linesAbsorbed
   }
 
-  add(c: TextChunk): void {
+  private expected = 0
+  private sized = false
+
+  /** The decompressed size of the whole log, when known (a file's size, a gzip trailer): the first
+   * chunk with jobs sizes the merged columns for the whole log (jobsForBytes), which then grow by
+   * an eighth instead of doubling as chunks come. */
+  expectBytes(total: number): void {
+    if (Number.isFinite(total) && total > 0) this.expected = total
+  }
+
+  /** Absorbs the next chunk; `bytes`: its length in the file (0 when unknown). */
+  add(c: TextChunk, bytes = 0): void {
+    if (!this.sized && this.expected > 0 && bytes > 0 && c.jobs.count > 0) {
+      this.sized = true
+      this.host.reserveRows(jobsForBytes(c.jobs.count, bytes, this.expected))
+    }
     this.host.absorb(c)
   }
 

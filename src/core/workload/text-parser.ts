@@ -46,6 +46,19 @@ export interface TextChunk {
   tally: Record<string, number | { count: number; lines: number[] } | Map<string, number>>
 }
 
+/** A text log's columns are sized once this much of it was read (LogParser.expectBytes). */
+const SIZE_AFTER_BYTES = 4 << 20
+
+/**
+ * The jobs to size a text log's columns for, from `jobs` read in its first `bytes` of `total`: a
+ * few percent over that rate (the mix of steps, pending jobs and jobs varies a little along a
+ * log) and 1,024 more. Without it the columns doubled as they filled: the old and the new held
+ * at once, ending up to twice the log (docs/PERFORMANCE.md §2026-11-29, the text formats).
+ */
+export function jobsForBytes(jobs: number, bytes: number, total: number): number {
+  return Math.ceil((jobs / bytes) * total * 1.03) + 1024
+}
+
 export abstract class TextLogParser implements LogParser {
   abstract readonly format: LogFormat
   protected readonly splitter: LineSplitter
@@ -73,6 +86,22 @@ export abstract class TextLogParser implements LogParser {
 
   feed(chunk: Uint8Array): void {
     this.splitter.feed(chunk)
+    if (this.expected > 0) {
+      this.fed += chunk.length
+      if (this.fed >= SIZE_AFTER_BYTES && this.jobs.count > 0) {
+        this.jobs.reserve(jobsForBytes(this.jobs.count, this.fed, this.expected))
+        this.expected = 0 // sized once
+      }
+    }
+  }
+
+  private expected = 0
+  private fed = 0
+
+  /** The decompressed size of the whole log (LogParser.expectBytes): the columns are sized from
+   * the jobs per byte of its first few MiB, then grow by an eighth instead of doubling. */
+  expectBytes(total: number): void {
+    if (Number.isFinite(total) && total > 0) this.expected = total
   }
 
   /** Sizes the columns for about this many jobs (a chunk's line count: text-chunks.ts). Not

@@ -147,6 +147,9 @@ export interface LogParser {
   /** Sizes the columns for about this many jobs (the importer's estimate from the file size), when
    * the parser has one job per line (SWF); others ignore the estimate. */
   reserve?(jobs: number): void
+  /** The decompressed size of the whole log, when known: a parser without one job per line
+   * (sacct, jobcomp, PBS) sizes its columns from its jobs per byte once it has read a few MiB. */
+  expectBytes?(total: number): void
 }
 
 /** One node named in the log: the most CPUs and GPUs any job was seen to use on it, and the
