@@ -22,7 +22,7 @@ import type { LogFormat, ParsedLog } from '../core/workload/types'
 export const PARALLEL_MIN_BYTES = 16 << 20
 /** The same for sacct and jobcomp, whose lines cost several times more to parse per byte: 8 MiB
  * is ≈ 100k sacct lines, a sequential parse of 1.1–1.4 s that two threads cut by ~20 % (jobcomp:
- * ~10 %), for ~45 MB more at the peak (docs/PERFORMANCE.md §2026-11-29, the text formats). */
+ * ~10 %), for ~45 MB more at the peak (docs/PERFORMANCE.md §2026-11-29 — the text formats). */
 export const PARALLEL_MIN_SLURM_BYTES = 8 << 20
 /** Chunk size (≈ 55k SWF lines, ≈ 45k sacct lines): big enough that messaging is negligible, small enough that the
  * chunks in flight (two per worker) stay a few tens of MB. */

@@ -62,7 +62,7 @@ export const COL: Readonly<Record<OptionalColumn, number>> = Object.fromEntries(
  * One job's optional values, filled by a parser per line: one array reused (no allocation per
  * job), value of column c at COL[c]. An array rather than an object with a property per column:
  * clearing and copying a row by column name was keyed property access, ~0.3 µs per call each,
- * 5–10 % of a sacct import (docs/PERFORMANCE.md §2026-11-29, the sacct parse).
+ * 5–10 % of a sacct import (docs/PERFORMANCE.md §2026-11-29 — the text formats).
  */
 export type ResourceRow = Float64Array
 

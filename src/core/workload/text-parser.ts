@@ -53,7 +53,7 @@ const SIZE_AFTER_BYTES = 4 << 20
  * The jobs to size a text log's columns for, from `jobs` read in its first `bytes` of `total`: a
  * few percent over that rate (the mix of steps, pending jobs and jobs varies a little along a
  * log) and 1,024 more. Without it the columns doubled as they filled: the old and the new held
- * at once, ending up to twice the log (docs/PERFORMANCE.md §2026-11-29, the text formats).
+ * at once, ending up to twice the log (docs/PERFORMANCE.md §2026-11-29 — the text formats).
  */
 export function jobsForBytes(jobs: number, bytes: number, total: number): number {
   return Math.ceil((jobs / bytes) * total * 1.03) + 1024
