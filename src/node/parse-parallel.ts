@@ -24,9 +24,14 @@ export const PARALLEL_MIN_BYTES = 16 << 20
  * is ≈ 100k sacct lines, a sequential parse of 1.1–1.4 s that two threads cut by ~20 % (jobcomp:
  * ~10 %), for ~45 MB more at the peak (docs/PERFORMANCE.md §2026-11-29 — the text formats). */
 export const PARALLEL_MIN_SLURM_BYTES = 8 << 20
-/** Chunk size (≈ 55k SWF lines, ≈ 45k sacct lines): big enough that messaging is negligible, small enough that the
+/** SWF chunk size (≈ 55k lines): big enough that messaging is negligible, small enough that the
  * chunks in flight (two per worker) stay a few tens of MB. */
 export const PARALLEL_CHUNK_BYTES = 4 << 20
+/** The same for sacct, jobcomp and PBS (≈ 11k sacct lines), whose lines cost several times more to
+ * parse: as many chunks per second as SWF's, better shared between the threads in a log of a few
+ * chunks, and fewer MB in flight (1M-line sacct: peak 316–324 → 302–305 MiB; docs/PERFORMANCE.md
+ * §2026-11-29 — the text formats). */
+export const PARALLEL_TEXT_CHUNK_BYTES = 1 << 20
 /** At most this many parse threads: parsing scales until gunzip in the main thread is the limit. */
 export const PARALLEL_MAX_WORKERS = 8
 const DETECT_BYTES = 64 * 1024
@@ -34,6 +39,7 @@ const DETECT_BYTES = 64 * 1024
 export interface ParallelOptions {
   /** Parse threads; 0 parses the chunks in this thread (tests: the same chunking and merge). */
   workers?: number
+  /** Chunk size (default: PARALLEL_CHUNK_BYTES for SWF, PARALLEL_TEXT_CHUNK_BYTES for the text formats). */
   chunkBytes?: number
   /** Parse in one thread below this much text, whatever the format (default: minBytesFor the
    * format). */
@@ -99,14 +105,14 @@ export class ParallelImporter {
   private threads: Thread[] = []
   private jobsDone = 0
   private readonly workers: number
-  private readonly chunkBytes: number
+  private readonly chunkBytes: number | null
   private readonly minBytes: number | null
   private readonly workerPath: string | null
 
   constructor(private readonly opts: ImportOptions = {}, par: ParallelOptions = {}) {
     this.workerPath = par.workerPath === undefined ? defaultParseWorkerPath() : par.workerPath
     this.workers = par.workers ?? Math.min(PARALLEL_MAX_WORKERS, availableParallelism())
-    this.chunkBytes = par.chunkBytes ?? PARALLEL_CHUNK_BYTES
+    this.chunkBytes = par.chunkBytes ?? null
     this.minBytes = par.minBytes ?? null
     // Known to be small for its format (or for every format, when the format is not given yet).
     const least = this.minBytes ?? (opts.format !== undefined ? minBytesFor(opts.format) : Math.min(PARALLEL_MIN_BYTES, PARALLEL_MIN_SLURM_BYTES))
@@ -183,7 +189,7 @@ export class ParallelImporter {
       const m = new SwfChunkMerger()
       if (this.expected !== null) { const n = estimateJobs(this.expected, head); if (n !== null) m.reserve(n) }
       this.merger = m as Merger
-      this.splitter = new ChunkSplitter(this.chunkBytes)
+      this.splitter = new ChunkSplitter(this.chunkBytes ?? PARALLEL_CHUNK_BYTES)
     } else {
       // Text formats: columns grow as chunks arrive (a line count from the head would count the
       // job steps too, up to three lines per job).
@@ -193,7 +199,7 @@ export class ParallelImporter {
       const m = new TextChunkMerger(plan)
       if (this.expected !== null) m.expectBytes(this.expected)
       this.merger = m as Merger
-      this.splitter = new ChunkSplitter(this.chunkBytes, plan.firstMinBytes)
+      this.splitter = new ChunkSplitter(this.chunkBytes ?? PARALLEL_TEXT_CHUNK_BYTES, plan.firstMinBytes)
     }
     if (this.workers > 0 && process.env.EASYTUNE_TRACE_IMPORT === '1') process.stderr.write(`[import-trace] parallel parse: ${this.workers} threads, ${this.workerPath}\n`)
     const held = this.held
