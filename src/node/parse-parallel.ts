@@ -15,7 +15,7 @@ import { Importer, estimateJobs, type ImportOptions } from '../core/workload/imp
 import { checkText, lineTooLong } from '../core/workload/lines'
 import { SwfChunkMerger } from '../core/workload/swf'
 import { TextChunkMerger, planTextChunks, type TextChunkPlan } from '../core/workload/text-chunks'
-import type { LogFormat, ParsedLog } from '../core/workload/types'
+import { LOG_FORMATS, type LogFormat, type ParsedLog } from '../core/workload/types'
 
 /** Below this much decompressed text (SWF: ≈ 220k lines, a sequential parse of ~0.2 s; PBS alike)
  * starting threads and merging costs more than it saves: the log is parsed in this thread. */
@@ -115,7 +115,7 @@ export class ParallelImporter {
     this.chunkBytes = par.chunkBytes ?? null
     this.minBytes = par.minBytes ?? null
     // Known to be small for its format (or for every format, when the format is not given yet).
-    const least = this.minBytes ?? (opts.format !== undefined ? minBytesFor(opts.format) : Math.min(PARALLEL_MIN_BYTES, PARALLEL_MIN_SLURM_BYTES))
+    const least = this.minBytes ?? (opts.format !== undefined ? minBytesFor(opts.format) : Math.min(...LOG_FORMATS.map(minBytesFor)))
     const small = par.expectedBytes != null && par.expectedBytes < least
     if ((this.workers > 0 && this.workerPath === null) || small) this.seq = new Importer(opts) // no worker script, or a small log: sequential
     else new Importer(opts) // checks the options (machine size, format) up front, as the Importer does

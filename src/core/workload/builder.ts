@@ -103,11 +103,10 @@ export class RawJobsBuilder {
   private readonly partitionIndex = new Map<string, number>()
   readonly qosNames: string[] = []
   private readonly qosIndex = new Map<string, number>()
-  /** The optional columns the log has (enabled by the parser when it sees the field). */
-  private readonly opt: Partial<Record<OptionalColumn, ColumnArray>> = {}
-  private readonly enabled: OptionalColumn[] = []
-  /** The enabled columns by place (COL), and their places: what setRow copies, with no lookup by name. */
-  private readonly byPlace: ColumnArray[] = []
+  /** The optional columns the log has (enabled by the parser when it sees the field), by their
+   * place in a ResourceRow (COL), and those places in the order enabled: setRow copies a row with
+   * no lookup by name. */
+  private readonly cols: (ColumnArray | undefined)[] = OPTIONAL_COLUMNS.map(() => undefined)
   private readonly places: number[] = []
 
   constructor(initialCapacity = 1024) {
@@ -162,29 +161,27 @@ export class RawJobsBuilder {
 
   /** Adds an optional column (idempotent); the jobs pushed so far get its unknown value. */
   enable(col: OptionalColumn): void {
-    if (this.opt[col] !== undefined) return
+    if (this.has(col)) return
     const a = COLUMN_SPEC[col].make(this.cap)
     a.fill(COLUMN_SPEC[col].unknown)
-    this.opt[col] = a
-    this.enabled.push(col)
-    this.byPlace[COL[col]] = a
+    this.cols[COL[col]] = a
     this.places.push(COL[col])
   }
 
   /** Adds an optional column whose value for the jobs pushed so far is their `id` (jobcomp rawId). */
   enableAsId(col: 'rawId'): void {
     this.enable(col)
-    this.opt[col]!.set(this.id.subarray(0, this.count))
+    this.cols[COL[col]]!.set(this.id.subarray(0, this.count))
   }
 
   has(col: OptionalColumn): boolean {
-    return this.opt[col] !== undefined
+    return this.cols[COL[col]] !== undefined
   }
 
   /** Writes the enabled columns of the job pushed last from `row`. */
   setRow(row: ResourceRow): void {
-    const i = this.count - 1, places = this.places, byPlace = this.byPlace
-    for (let k = 0; k < places.length; k++) { const c = places[k]; byPlace[c][i] = row[c] }
+    const i = this.count - 1, places = this.places, cols = this.cols
+    for (let k = 0; k < places.length; k++) { const c = places[k]; cols[c]![i] = row[c] }
   }
 
   push(
@@ -223,7 +220,7 @@ export class RawJobsBuilder {
     const pMap = Int32Array.from(names.partitions ?? [], (p) => this.internPartition(p))
     const qMap = Int32Array.from(names.qosNames ?? [], (q) => this.internQos(q))
     for (const [c] of optionalColumns(j)) {
-      if (this.opt[c] !== undefined) continue
+      if (this.has(c)) continue
       if (c === 'rawId' && rawIdIsId) this.enableAsId('rawId')
       else this.enable(c)
     }
@@ -237,9 +234,10 @@ export class RawJobsBuilder {
     }
     const line = j.line, to = this.line
     for (let i = 0; i < k; i++) to[o + i] = line[i] + lineOffset
-    for (const c of this.enabled) {
+    for (const place of this.places) {
+      const c = OPTIONAL_COLUMNS[place]
       const from = j[c] as ColumnArray | undefined
-      const col = this.opt[c]!
+      const col = this.cols[place]!
       if (from === undefined) {
         if (c === 'rawId' && rawIdIsId) col.set(j.id, o)
         else col.fill(COLUMN_SPEC[c].unknown, o, o + k)
@@ -254,7 +252,7 @@ export class RawJobsBuilder {
   /** Shift every submit time (SLURM/PBS: make times relative to the earliest submit). */
   shiftSubmits(delta: number): void {
     for (let i = 0; i < this.count; i++) this.submit[i] += delta
-    const e = this.opt.eligible
+    const e = this.cols[COL.eligible]
     if (e !== undefined) for (let i = 0; i < this.count; i++) e[i] += delta // NaN stays NaN
   }
 
@@ -278,7 +276,7 @@ export class RawJobsBuilder {
 
   /** An enabled optional column, written in place (a merge copies a chunk's values into it). */
   column(col: OptionalColumn): ColumnArray | undefined {
-    return this.opt[col]
+    return this.cols[COL[col]]
   }
 
   private grow(): void {
@@ -293,13 +291,12 @@ export class RawJobsBuilder {
     this.id = g64(this.id); this.submit = g64(this.submit); this.recordedWait = g64(this.recordedWait)
     this.runtime = g64(this.runtime); this.allocProcs = gf32(this.allocProcs); this.reqProcs = gf32(this.reqProcs)
     this.requested = g64(this.requested); this.user = g32(this.user); if (this.accounts.length > 0) this.account = g32(this.account); this.status = g32(this.status); this.line = g32(this.line)
-    for (const c of this.enabled) {
-      const old = this.opt[c]!
-      const b = COLUMN_SPEC[c].make(this.cap)
+    for (const place of this.places) {
+      const old = this.cols[place]!, spec = COLUMN_SPEC[OPTIONAL_COLUMNS[place]]
+      const b = spec.make(this.cap)
       b.set(old)
-      b.fill(COLUMN_SPEC[c].unknown, old.length)
-      this.opt[c] = b
-      this.byPlace[COL[c]] = b
+      b.fill(spec.unknown, old.length)
+      this.cols[place] = b
     }
   }
 
@@ -313,7 +310,7 @@ export class RawJobsBuilder {
       requested: this.requested.subarray(0, n), user: this.user.subarray(0, n), status: this.status.subarray(0, n),
       line: this.line.subarray(0, n),
       ...(this.accounts.length > 0 ? { account: this.account.subarray(0, n) } : {}),
-      ...Object.fromEntries(OPTIONAL_COLUMNS.filter((c) => this.opt[c] !== undefined).map((c) => [c, this.opt[c]!.subarray(0, n)])),
+      ...Object.fromEntries(OPTIONAL_COLUMNS.filter((c) => this.has(c)).map((c) => [c, this.column(c)!.subarray(0, n)])),
     }
   }
 }
