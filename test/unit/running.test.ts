@@ -62,6 +62,7 @@ describe('ByEstimatedEnd', () => {
       const taken = new Int32Array(2)
       b.takeFirst(2, taken)
       expect([Array.from(taken), listed(b)]).toEqual([[2, 1], [4]])
+      expect(Array.from(b.ends.subarray(0, b.len))).toEqual([50])
     }
   })
 
@@ -78,9 +79,34 @@ describe('ByEstimatedEnd', () => {
             b.remove(j)
             model = model.filter((x) => x !== j)
           }
-          expect(listed(b)).toEqual([...model].sort((x, y) => starts[x] - starts[y])) // stable: ties stay in insertion order
+          const sorted = [...model].sort((x, y) => starts[x] - starts[y]) // stable: ties stay in insertion order
+          expect(listed(b)).toEqual(sorted)
+          expect(Array.from(b.ends.subarray(0, b.len))).toEqual(sorted.map((j) => starts[j])) // each end beside its job
         }
       }
+    }))
+  })
+
+  it('keeps each end beside its job through long shifts (more running jobs than a short shift moves)', () => {
+    // 60 starts first, so that the list grows past SHORT_SHIFT (32) and inserts and removals near
+    // its head move many entries at once (copyWithin rather than the loop); then any operations.
+    const start = fc.record({ start: fc.integer({ min: 0, max: 100 }) })
+    const long = fc.tuple(fc.array(start, { minLength: 60, maxLength: 60 }), fc.array(fc.oneof(start, fc.record({ end: fc.nat() })), { maxLength: 200 })).map(([a, b]) => [...a, ...b])
+    fc.assert(fc.property(long, (list) => {
+      const starts = list.filter((op) => 'start' in op).map((op) => (op as { start: number }).start)
+      const [b] = bothWays(starts.length, (j) => starts[j])
+      let model: number[] = []
+      let next = 0
+      let longest = 0
+      for (const op of list) {
+        if ('start' in op) { const j = next++; b.insert(j); model.push(j) }
+        else if (model.length > 0) { const j = model[op.end % model.length]; b.remove(j); model = model.filter((x) => x !== j) }
+        longest = Math.max(longest, model.length)
+      }
+      const sorted = [...model].sort((x, y) => starts[x] - starts[y])
+      expect(listed(b)).toEqual(sorted)
+      expect(Array.from(b.ends.subarray(0, b.len))).toEqual(sorted.map((j) => starts[j]))
+      expect(longest).toBeGreaterThanOrEqual(60)
     }))
   })
 

@@ -335,13 +335,13 @@ export class EasySimulator {
         const j = run[r]
         acc += procs[j]
         if (acc >= need) {
-          const e = by.endOf(j)
+          const e = by.ends[r]
           shadow = e > now ? e : now
           break
         }
       }
       if (shadow === Infinity) throw new SimulationError(`job ${blocked} needs ${need} processors, more than the machine's ${this.m}`)
-      for (r++; r < runLen && by.endOf(run[r]) <= shadow; r++) acc += procs[run[r]]
+      for (r++; r < runLen && by.ends[r] <= shadow; r++) acc += procs[run[r]]
       extra = acc - need
     } else {
       shadow = this.ocstReservation(now, blocked)
@@ -404,10 +404,10 @@ export class EasySimulator {
     let r = 0
     while (r < runLen) {
       // The group of running jobs with the same estimated end (clamped to now), run[r..g).
-      const er = by.endOf(run[r]), e0 = er > now ? er : now
+      const er = by.ends[r], e0 = er > now ? er : now
       let g = r, sum = 0
       for (; g < runLen; g++) {
-        const eg = by.endOf(run[g])
+        const eg = by.ends[g]
         if ((eg > now ? eg : now) !== e0) break
         sum += procs[run[g]]
       }

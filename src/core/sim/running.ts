@@ -59,6 +59,9 @@ export class EndHeap {
  */
 export class ByEstimatedEnd {
   readonly items: Int32Array
+  /** ends[r] = the estimated end of items[r], kept beside it: the binary searches read one
+   * contiguous array instead of a per-job column scattered over the log. */
+  readonly ends: Float64Array
   len = 0
   private readonly est: Float64Array | null
   private readonly start: Float64Array
@@ -69,6 +72,7 @@ export class ByEstimatedEnd {
   constructor(capacity: number, est: null, start: Float64Array, span: Float64Array)
   constructor(capacity: number, est: Float64Array | null, start?: Float64Array, span?: Float64Array) {
     this.items = new Int32Array(capacity)
+    this.ends = new Float64Array(capacity)
     this.est = est
     this.start = start ?? new Float64Array(0)
     this.span = span ?? new Float64Array(0)
@@ -80,34 +84,42 @@ export class ByEstimatedEnd {
   }
 
   insert(j: number): void {
-    const run = this.items, e = this.endOf(j)
-    if (this.len === run.length) throw new RangeError(`more than ${run.length} jobs running at once`)
-    let lo = 0, hi = this.len
+    const run = this.items, ends = this.ends, e = this.endOf(j), len = this.len
+    if (len === run.length) throw new RangeError(`more than ${run.length} jobs running at once`)
+    let lo = 0, hi = len
     while (lo < hi) {
       const mid = (lo + hi) >>> 1
-      if (this.endOf(run[mid]) <= e) lo = mid + 1; else hi = mid
+      if (ends[mid] <= e) lo = mid + 1; else hi = mid
     }
-    run.copyWithin(lo + 1, lo, this.len)
+    if (len - lo > SHORT_SHIFT) { run.copyWithin(lo + 1, lo, len); ends.copyWithin(lo + 1, lo, len) }
+    else for (let r = len; r > lo; r--) { run[r] = run[r - 1]; ends[r] = ends[r - 1] }
     run[lo] = j
-    this.len++
+    ends[lo] = e
+    this.len = len + 1
   }
 
   remove(j: number): void {
-    const run = this.items, e = this.endOf(j)
+    const run = this.items, ends = this.ends, e = this.endOf(j), len = this.len - 1
     let lo = 0, hi = this.len
     while (lo < hi) {
       const mid = (lo + hi) >>> 1
-      if (this.endOf(run[mid]) < e) lo = mid + 1; else hi = mid
+      if (ends[mid] < e) lo = mid + 1; else hi = mid
     }
-    while (run[lo] !== j) lo++
-    run.copyWithin(lo, lo + 1, this.len)
-    this.len--
+    while (lo <= len && run[lo] !== j) lo++
+    if (lo > len) throw new RangeError(`job ${j} is not in the list of running jobs`)
+    if (len - lo > SHORT_SHIFT) { run.copyWithin(lo, lo + 1, len + 1); ends.copyWithin(lo, lo + 1, len + 1) }
+    else for (let r = lo; r < len; r++) { run[r] = run[r + 1]; ends[r] = ends[r + 1] }
+    this.len = len
   }
 
   /** Takes the first m jobs out, into `jobs`. */
   takeFirst(m: number, jobs: Int32Array): void {
     for (let k = 0; k < m; k++) jobs[k] = this.items[k]
     this.items.copyWithin(0, m, this.len)
+    this.ends.copyWithin(0, m, this.len)
     this.len -= m
   }
 }
+
+/** Shifts of at most this many entries are done by a loop: copyWithin's call costs more below it. */
+const SHORT_SHIFT = 32
