@@ -86,6 +86,33 @@ export function workloadArb(opts: WorkloadOptions = {}): fc.Arbitrary<Workload> 
   })
 }
 
+/**
+ * Workloads where most passes are quiet (docs/SIMULATOR.md §Quiet passes): jobs arrive every few
+ * seconds while long jobs hold the machine, so most events are submissions and the same job stays
+ * blocked; few distinct requests and sizes make equal policy keys among the newcomers frequent, and
+ * small thresholds promote waiting jobs between two such passes.
+ */
+export const quietWorkloadArb: fc.Arbitrary<Workload> = fc.tuple(
+  fc.integer({ min: 4, max: 16 }),
+  fc.array(fc.record({
+    gap: fc.constantFrom(0, 0, 1, 2, 3),
+    requested: fc.constantFrom(8, 30, 90, 200),
+    long: fc.boolean(),
+    q: fc.constantFrom(1, 1, 2, 3, 4, 8, 16),
+  }), { minLength: 8, maxLength: 40 }),
+).map(([machineProcs, seeds]) => {
+  let t = 0
+  const rawJobs: RawJob[] = seeds.map((s) => {
+    t += s.gap
+    return { submit: t, runtime: s.long ? s.requested : Math.floor(s.requested / 3), requested: s.requested, procs: ((s.q - 1) % machineProcs) + 1 }
+  })
+  const { raw, jobs } = toSimJobs(rawJobs)
+  return { machineProcs, raw, jobs }
+})
+
+/** Thresholds short enough to promote jobs while the quiet workloads' long jobs run. */
+export const quietThresholdArb: fc.Arbitrary<number | null> = fc.oneof(fc.constant(null), fc.integer({ min: 0, max: 40 }))
+
 /** Plain and tie-heavy workloads, half and half. */
 export const anyWorkloadArb: fc.Arbitrary<Workload> = fc.oneof(workloadArb(), workloadArb({ tieHeavy: true }))
 

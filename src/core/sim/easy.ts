@@ -15,7 +15,8 @@
 // policies are scored once per job and the queue stays sorted by insertion; dynamic ones are
 // re-scored at each pass and re-sorted with an insertion sort (the order changes little between
 // passes). Running jobs are kept in a min-heap by real end (events) and in an array sorted by
-// estimated end (the reservation).
+// estimated end (the reservation). A pass after a submission alone tests only the newcomers when
+// that gives the full scan's result (docs/SIMULATOR.md §Quiet passes).
 import { resolvePolicy, type Policy, type PolicyInput } from './policies'
 import type { SimConfig, SimJobs, SimOptions } from './types'
 import { ByEstimatedEnd, EndHeap } from './running'
@@ -29,6 +30,10 @@ export class SimulationError extends Error {}
 export class SimulationStopped extends Error {
   constructor() { super('the simulation was stopped') }
 }
+
+/** At most this many jobs submitted since the last backfill scan for a quiet pass to test them
+ * alone (docs/SIMULATOR.md §Quiet passes); more, and the pass scans the whole queue. */
+const QUIET_MAX_NEW = 16
 
 /** Event times processed between two calls of the onCheck hook (docs/SIMULATOR.md §Progress). */
 export const SIM_CHECK_EVERY = 4096
@@ -133,6 +138,8 @@ export class EasySimulator {
   private readonly scratch: Int32Array
   /** Corrections applied so far in the whole run. */
   corrections = 0
+  /** Quiet passes so far: passes that tested only the jobs submitted since the last backfill scan. */
+  quietPasses = 0
   /** The input of the SJBF backfill order: SPF read on the predictions. */
   private readonly predInput: PolicyInput
   private threshold: number
@@ -166,6 +173,18 @@ export class EasySimulator {
   private readonly onCheck: ((jobsStarted: number, now: number) => boolean) | null
   private readonly checkEvery: number
   private countdown: number
+  /** Quiet passes (docs/SIMULATOR.md §Quiet passes): whether this run's rules allow them (static
+   * orders, no correction, not ocst), and what the last backfill scan left: its blocked job (-1:
+   * nothing to reuse; a job's end clears it), shadow time, extra processors, and the jobs launched
+   * and submitted by its end. */
+  private quietAllowed = false
+  private quietBlocked = -1
+  private quietShadow = 0
+  private quietExtra = 0
+  private quietLaunches = 0
+  private quietNext = 0
+  /** The jobs a quiet pass tests, in the backfill order. */
+  private readonly fresh = new Int32Array(QUIET_MAX_NEW)
 
   constructor(jobs: SimJobs, private readonly m: number, config: SimConfig, options: SimOptions) {
     const n = (this.n = jobs.count)
@@ -204,6 +223,7 @@ export class EasySimulator {
     this.free = m
     if (options.compat !== undefined && options.compat !== 'none' && options.compat !== 'ocst') throw new SimulationError(`compat must be none or ocst, got ${String(options.compat)}`)
     this.ocstTies = options.compat === 'ocst' ? new Int32Array(n) : null
+    this.quietAllowed = this.quietRules()
     this.onCheck = options.onCheck ?? null
     this.checkEvery = Math.max(1, Math.floor(options.checkEvery ?? SIM_CHECK_EVERY))
     this.countdown = this.checkEvery
@@ -233,6 +253,8 @@ export class EasySimulator {
       const bp = resolvePolicy(config.backfill)
       this.backfill = bp.id === 'FCFS' ? this.fifo : bp === primary && this.threshold === Infinity ? null : new Queue(n, bp, input)
     }
+    this.quietAllowed = this.quietRules()
+    this.quietBlocked = -1
     const waiting = this.fifo.items
     for (let k = 0; k < this.fifo.len; k++) {
       const j = waiting[k]
@@ -305,11 +327,65 @@ export class EasySimulator {
         else { blocked = j; pos = i; break }
       }
     }
-    if (blocked >= 0 && this.free > 0) this.backfillPass(now, blocked, k, pos)
-    if (this.launches === launchesBefore) return // nothing started: the queues hold no started job
-    fifo.compact(started)
-    if (primary !== fifo) primary.compact(started)
-    if (this.backfill !== null && this.backfill !== fifo) this.backfill.compact(started)
+    let scanned = false
+    if (blocked >= 0 && this.free > 0) {
+      if (blocked === this.quietBlocked && this.launches === this.quietLaunches && this.quietShadow >= now && this.next - this.quietNext <= QUIET_MAX_NEW) this.backfillNew(now)
+      else { this.backfillPass(now, blocked, k, pos); scanned = this.quietAllowed }
+    }
+    if (this.launches !== launchesBefore) {
+      fifo.compact(started)
+      if (primary !== fifo) primary.compact(started)
+      if (this.backfill !== null && this.backfill !== fifo) this.backfill.compact(started)
+    }
+    if (scanned) {
+      // Reusable until a job ends or starts outside a backfill scan (docs/SIMULATOR.md §Quiet passes).
+      this.quietBlocked = blocked
+      this.quietLaunches = this.launches
+      this.quietNext = this.next
+    }
+  }
+
+  /** Whether this run's rules allow quiet passes: orders that do not change while jobs wait, and
+   * a reservation that jobs started by a pass do not move (not ocst's, no corrections). */
+  private quietRules(): boolean {
+    return this.correction === null && this.ocstTies === null && this.primary.policy?.dynamic !== true && this.backfill?.policy?.dynamic !== true
+  }
+
+  /**
+   * A quiet pass (docs/SIMULATOR.md §Quiet passes): no job has started or ended since the last
+   * backfill scan, the same job is blocked, no job was promoted and the shadow time is not past.
+   * Every job that scan tested still fails (fewer processors free, no more extra ones, a later
+   * now), and the reservation is the one it left: only the jobs submitted since are tested, in the
+   * backfill order, with what that scan left.
+   */
+  private backfillNew(now: number): void {
+    const procs = this.procs, plan = this.plan, shadow = this.quietShadow, fresh = this.fresh
+    const q = this.backfill ?? this.primary
+    const from = this.quietNext, count = this.next - from
+    // The new jobs in q's order: by index (FIFO), or by key, higher first, ties by index.
+    for (let i = 0; i < count; i++) {
+      const j = from + i
+      let m = i - 1
+      if (q.policy !== null) {
+        const key = q.key, kj = key[j]
+        while (m >= 0 && key[fresh[m]] < kj) { fresh[m + 1] = fresh[m]; m-- }
+      }
+      fresh[m + 1] = j
+    }
+    this.quietPasses++
+    let extra = this.quietExtra
+    for (let i = 0; i < count && this.free > 0; i++) {
+      const j = fresh[i]
+      if (procs[j] > this.free) continue
+      const shorter = now + plan[j] <= shadow
+      if (shorter || procs[j] <= extra) {
+        this.launch(j, now)
+        if (!shorter) extra -= procs[j]
+      }
+    }
+    this.quietExtra = extra
+    this.quietLaunches = this.launches
+    this.quietNext = this.next
   }
 
   /**
@@ -389,6 +465,8 @@ export class EasySimulator {
         }
       }
     }
+    this.quietShadow = shadow
+    this.quietExtra = extra
   }
 
   /**
@@ -444,6 +522,7 @@ export class EasySimulator {
   }
 
   private finish(j: number, now: number): void {
+    this.quietBlocked = -1
     this.free += this.procs[j]
     this.byEst.remove(j)
     if (this.online !== null) this.online.finished(j, now)
