@@ -253,6 +253,8 @@ export class EasySimulator {
       const bp = resolvePolicy(config.backfill)
       this.backfill = bp.id === 'FCFS' ? this.fifo : bp === primary && this.threshold === Infinity ? null : new Queue(n, bp, input)
     }
+    // The last scan stays valid under a new order (its argument holds whatever the order), but a
+    // change of rules starts afresh: nothing scanned under the old ones is reused.
     this.quietAllowed = this.quietRules()
     this.quietBlocked = -1
     const waiting = this.fifo.items
