@@ -2,7 +2,7 @@
 // model: a list of (end, job) kept sorted by the rule each structure promises.
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { ByEstimatedEnd, EndHeap } from '../../src/core/sim/running'
+import { ByEstimatedEnd, EndHeap, GONE } from '../../src/core/sim/running'
 
 // ops: start a job with an end (times from a small set, so that ties are common) or end one
 const ops = fc.array(fc.oneof(fc.record({ start: fc.integer({ min: 0, max: 6 }) }), fc.record({ end: fc.nat() })), { maxLength: 200 })
@@ -49,7 +49,9 @@ describe('ByEstimatedEnd', () => {
     const span = Float64Array.from({ length: n }, (_, j) => end(j) - (j % 3))
     return [new ByEstimatedEnd(n, est), new ByEstimatedEnd(n, null, start, span)]
   }
-  const listed = (b: ByEstimatedEnd) => Array.from(b.items.subarray(0, b.len))
+  /** The running jobs in order (the slots that are not gone), and their ends. */
+  const listed = (b: ByEstimatedEnd) => Array.from(b.items.subarray(0, b.len)).filter((j) => j !== GONE)
+  const endsListed = (b: ByEstimatedEnd) => Array.from(b.ends.subarray(0, b.len)).filter((_, r) => b.items[r] !== GONE)
 
   it('worked by hand: sorted by estimated end, ties in insertion order', () => {
     const ends = [20, 20, 10, 50, 50]
@@ -62,7 +64,7 @@ describe('ByEstimatedEnd', () => {
       const taken = new Int32Array(2)
       b.takeFirst(2, taken)
       expect([Array.from(taken), listed(b)]).toEqual([[2, 1], [4]])
-      expect(Array.from(b.ends.subarray(0, b.len))).toEqual([50])
+      expect(endsListed(b)).toEqual([50])
     }
   })
 
@@ -81,7 +83,8 @@ describe('ByEstimatedEnd', () => {
           }
           const sorted = [...model].sort((x, y) => starts[x] - starts[y]) // stable: ties stay in insertion order
           expect(listed(b)).toEqual(sorted)
-          expect(Array.from(b.ends.subarray(0, b.len))).toEqual(sorted.map((j) => starts[j])) // each end beside its job
+          expect(b.count).toBe(model.length)
+          expect(endsListed(b)).toEqual(sorted.map((j) => starts[j])) // each end beside its job
         }
       }
     }))
@@ -105,9 +108,51 @@ describe('ByEstimatedEnd', () => {
       }
       const sorted = [...model].sort((x, y) => starts[x] - starts[y])
       expect(listed(b)).toEqual(sorted)
-      expect(Array.from(b.ends.subarray(0, b.len))).toEqual(sorted.map((j) => starts[j]))
+      expect(endsListed(b)).toEqual(sorted.map((j) => starts[j]))
+      expect(b.count).toBe(model.length)
       expect(longest).toBeGreaterThanOrEqual(60)
     }))
+  })
+
+  it('worked by hand: a job ending far from the end leaves a gone slot, which a later job takes or shifts into', () => {
+    // Jobs 0..39 end at 10, 20, …, 400; job 40 at 25, 41 at 15. A removal with more than 32
+    // entries after it leaves a gone slot instead of shifting them.
+    const ends = [...Array.from({ length: 40 }, (_, j) => 10 * (j + 1)), 25, 15]
+    for (const b of bothWays(42, (j) => ends[j])) {
+      for (let j = 0; j < 40; j++) b.insert(j)
+      b.remove(1)
+      expect(Array.from(b.items.subarray(0, 4))).toEqual([0, GONE, 2, 3])
+      expect([b.len, b.count]).toEqual([40, 39])
+      b.insert(40) // end 25: its place is just after the gone slot (end 20): it takes it
+      expect(Array.from(b.items.subarray(0, 4))).toEqual([0, 40, 2, 3])
+      expect([b.len, b.count]).toEqual([40, 40])
+      b.remove(3) // slot 3 gone
+      b.insert(41) // end 15: before 40 (25) and 2 (30), which shift into the gone slot 3
+      expect(Array.from(b.items.subarray(0, 6))).toEqual([0, 41, 40, 2, 4, 5])
+      expect(endsListed(b).slice(0, 6)).toEqual([10, 15, 25, 30, 50, 60])
+      expect([b.len, b.count]).toEqual([40, 40])
+      b.remove(39); b.remove(38) // near the end: the tail moves, no gone slot
+      expect([b.len, b.count]).toEqual([38, 38])
+      b.remove(4) // slot 4 gone (33 entries after it)
+      expect(Array.from(b.items.subarray(0, 6))).toEqual([0, 41, 40, 2, GONE, 5])
+      for (let j = 37; j >= 5; j--) b.remove(j) // each the last: the list ends there, and at last before the gone slot 4
+      expect(Array.from(b.items.subarray(0, b.len))).toEqual([0, 41, 40, 2])
+      expect([b.len, b.count]).toEqual([4, 4])
+    }
+  })
+
+  it('squeezes the gone slots out once they outnumber the running jobs', () => {
+    const [b] = bothWays(100, (j) => j)
+    for (let j = 0; j < 100; j++) b.insert(j)
+    for (let j = 0; j <= 58; j += 2) b.remove(j) // 30 gone slots (each with more than 32 entries after it)
+    expect([b.len, b.count]).toEqual([100, 70])
+    for (let j = 1; j <= 39; j += 2) b.remove(j) // 50 gone: not more than the 50 slots left
+    expect([b.len, b.count]).toEqual([100, 50])
+    b.remove(41) // the 51st gone slot outnumbers the 49 jobs left
+    expect([b.len, b.count]).toEqual([49, 49])
+    const left = [43, 45, 47, 49, 51, 53, 55, 57, 59, ...Array.from({ length: 40 }, (_, k) => 60 + k)]
+    expect(listed(b)).toEqual(left)
+    expect(endsListed(b)).toEqual(left)
   })
 
   it('refuses more running jobs than its capacity instead of writing past it', () => {

@@ -213,6 +213,7 @@ export class ClusterEasySimulator {
     const machine = this.machine
     if (blocked === this.resJob && machine.version === this.resVersion && this.resShadow >= now) return // countPart and extra are still those of that reservation
     let shadow: number
+    this.byEst.compact() // the machine walks the running jobs alone, in order
     this.countPart = machine.isCountOnly(blocked) ? machine.demand.partition[blocked] : -1
     if (this.countPart >= 0) {
       shadow = machine.earliestCount(blocked, now, this.byEst.items, this.byEst.len, this.estEnd)

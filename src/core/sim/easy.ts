@@ -411,6 +411,7 @@ export class EasySimulator {
       let r = 0
       for (; r < runLen; r++) {
         const j = run[r]
+        if (j < 0) continue // GONE: a slot whose job has ended (running.ts)
         acc += procs[j]
         if (acc >= need) {
           const e = by.ends[r]
@@ -419,7 +420,7 @@ export class EasySimulator {
         }
       }
       if (shadow === Infinity) throw new SimulationError(`job ${blocked} needs ${need} processors, more than the machine's ${this.m}`)
-      for (r++; r < runLen && by.ends[r] <= shadow; r++) acc += procs[run[r]]
+      for (r++; r < runLen && by.ends[r] <= shadow; r++) { const j = run[r]; if (j >= 0) acc += procs[j] }
       extra = acc - need
     } else {
       shadow = this.ocstReservation(now, blocked)
@@ -478,6 +479,7 @@ export class EasySimulator {
    * processors (counted up to that release only) are left in `ocstExtra`.
    */
   private ocstReservation(now: number, blocked: number): number {
+    this.byEst.compact() // the running jobs alone, in order
     const procs = this.procs, by = this.byEst, run = by.items, runLen = by.len, ties = this.ocstTies!
     const need = procs[blocked]
     let acc = this.free
@@ -537,6 +539,7 @@ export class EasySimulator {
    * end: taken out, moved, and put back in order.
    */
   private correct(now: number): void {
+    this.byEst.compact() // the running jobs alone, in order
     const by = this.byEst, run = by.items, estEnd = this.estEnd
     let m = 0
     while (m < by.len && estEnd[run[m]] <= now) m++
