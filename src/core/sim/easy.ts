@@ -355,13 +355,13 @@ export class EasySimulator {
 
   /**
    * A quiet pass (docs/SIMULATOR.md §Quiet passes): no job has started or ended since the last
-   * backfill scan, the same job is blocked, no job was promoted and the shadow time is not past.
+   * backfill scan, the same job is blocked and the shadow time is not past.
    * Every job that scan tested still fails (fewer processors free, no more extra ones, a later
    * now), and the reservation is the one it left: only the jobs submitted since are tested, in the
    * backfill order, with what that scan left.
    */
   private backfillNew(now: number): void {
-    const procs = this.procs, plan = this.plan, shadow = this.quietShadow, fresh = this.fresh
+    const procs = this.procs, shadow = this.quietShadow, fresh = this.fresh
     const q = this.backfill ?? this.primary
     const from = this.quietNext, count = this.next - from
     // The new jobs in q's order: by index (FIFO), or by key, higher first, ties by index.
@@ -378,12 +378,7 @@ export class EasySimulator {
     let extra = this.quietExtra
     for (let i = 0; i < count && this.free > 0; i++) {
       const j = fresh[i]
-      if (procs[j] > this.free) continue
-      const shorter = now + plan[j] <= shadow
-      if (shorter || procs[j] <= extra) {
-        this.launch(j, now)
-        if (!shorter) extra -= procs[j]
-      }
+      if (procs[j] <= this.free) extra = this.backfillOne(j, now, shadow, extra)
     }
     this.quietExtra = extra
     this.quietLaunches = this.launches
@@ -395,7 +390,7 @@ export class EasySimulator {
    * job stood in the thresholded order, for backfilling in that same order.
    */
   private backfillPass(now: number, blocked: number, promotedAt: number, pos: number): void {
-    const { procs, plan, submit, started } = this
+    const { procs, submit, started } = this
     const theta = this.threshold
     // Shadow time and extra processors (docs/SIMULATOR.md §Shadow-time rules), from the running jobs by estimated end.
     // Extra = processors free at the shadow time beyond what the blocked job needs (Mu'alem &
@@ -426,8 +421,7 @@ export class EasySimulator {
       shadow = this.ocstReservation(now, blocked)
       extra = this.ocstExtra
     }
-    // Backfill: a job starts when it fits now and either ends by the shadow time or fits in the
-    // extra processors (those then shrink). Written out in both loops (no closure per pass).
+    // Backfill: each job after the blocked one that fits now gets the test of backfillOne.
     if (this.backfill === null) {
       // Same (thresholded) order: the rest of the promoted prefix, then the policy order.
       const f = this.fifo.items
@@ -436,11 +430,7 @@ export class EasySimulator {
         for (; k < this.fifo.len && now - submit[f[k]] > theta && this.free > 0; k++) {
           const j = f[k]
           if (procs[j] > this.free) continue
-          const shorter = now + plan[j] <= shadow
-          if (shorter || procs[j] <= extra) {
-            this.launch(j, now)
-            if (!shorter) extra -= procs[j]
-          }
+          extra = this.backfillOne(j, now, shadow, extra)
         }
         pos = -1
       }
@@ -448,11 +438,7 @@ export class EasySimulator {
       for (let i = pos + 1; i < this.primary.len && this.free > 0; i++) {
         const j = items[i]
         if (procs[j] > this.free || started[j] !== 0 || now - submit[j] > theta) continue
-        const shorter = now + plan[j] <= shadow
-        if (shorter || procs[j] <= extra) {
-          this.launch(j, now)
-          if (!shorter) extra -= procs[j]
-        }
+        extra = this.backfillOne(j, now, shadow, extra)
       }
     } else {
       const q = this.backfill
@@ -461,15 +447,24 @@ export class EasySimulator {
       for (let i = 0; i < q.len && this.free > 0; i++) {
         const j = items[i]
         if (procs[j] > this.free || started[j] !== 0 || j === blocked) continue
-        const shorter = now + plan[j] <= shadow
-        if (shorter || procs[j] <= extra) {
-          this.launch(j, now)
-          if (!shorter) extra -= procs[j]
-        }
+        extra = this.backfillOne(j, now, shadow, extra)
       }
     }
     this.quietShadow = shadow
     this.quietExtra = extra
+  }
+
+  /**
+   * The backfill test of job j, which fits in the free processors now: it starts when it ends by
+   * the shadow time, or when it fits in the extra processors, which it then takes. Returns the
+   * extra processors left. The one rule of every backfill loop, full scan and quiet pass.
+   */
+  private backfillOne(j: number, now: number, shadow: number, extra: number): number {
+    const q = this.procs[j]
+    const shorter = now + this.plan[j] <= shadow
+    if (!shorter && q > extra) return extra
+    this.launch(j, now)
+    return shorter ? extra : extra - q
   }
 
   /**

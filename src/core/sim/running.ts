@@ -177,5 +177,6 @@ export class ByEstimatedEnd {
 /** The job of a slot whose job has ended (ByEstimatedEnd). */
 export const GONE = -1
 
-/** Shifts of at most this many entries are done by a loop: copyWithin's call costs more below it. */
+/** Shifts of at most this many entries are done by a loop: copyWithin's call costs more below it.
+ * Also how far an insertion looks for a gone slot, and the fewest gone slots squeezed out. */
 const SHORT_SHIFT = 32
