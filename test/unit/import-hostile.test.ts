@@ -187,6 +187,20 @@ describe('line endings, byte-order marks and over-long lines', () => {
     const e3 = thrown(() => importText(`${HEAD}${swf(1, 0)}\n${'9 '.repeat(600_000)}\n${swf(2, 1)}`, { format: 'swf' }))
     expect([e3.line, e3.code]).toEqual([4, 'line-too-long'])
   })
+
+  it('a line over 1 MiB inside one chunk is refused too (the lines a chunk holds whole are read as one range)', () => {
+    // importText feeds small steps, so its long lines are carried across chunks; here the whole
+    // text is one chunk, the path of a parse thread's chunk and of large reads.
+    const text = `${HEAD}${swf(1, 0)}\r\n${'9 '.repeat(600_000)}\r\n${swf(2, 1)}\n`
+    const p = createSwfParser()
+    const e = thrown(() => { p.feed(new TextEncoder().encode(text)); p.end() })
+    expect([e.line, e.code]).toEqual([4, 'line-too-long'])
+    // Just under the limit: read (as a line with too many fields), and the lines after it keep their numbers.
+    const q = createSwfParser()
+    q.feed(new TextEncoder().encode(`${HEAD}${swf(1, 0)}\r\n${'9 '.repeat(500_000)}\r\n${swf(2, 1)}\n`))
+    const log = q.end()
+    expect([log.jobs.count, log.badLines, log.badLineExamples[0].line, log.badLineExamples[0].code, log.jobs.line[1]]).toEqual([2, 1, 4, 'too-many-fields', 5])
+  })
 })
 
 describe('SWF as published in the wild', () => {

@@ -7,6 +7,12 @@ import { InputError } from './errors'
  * whose LFs were lost), in any mix; lines may be split across chunks. A UTF-8 byte-order mark at
  * the start of the file is dropped. A line longer than 1 MiB refuses the whole file with its line
  * number (reason code `line-too-long`): no job log has such lines.
+ *
+ * With `onLines`, the lines that lie whole inside a chunk go to it as one range instead, one call per
+ * chunk (a parser that finds the line breaks itself while it reads its fields, as the SWF parser
+ * does, saves a search and a call per line): `onLines(bytes, start, end, firstLineNo)` gets a range
+ * that ends just after a line break, reads its lines (a line ends at LF, CRLF or a lone CR), checks
+ * each against MAX_LINE, and returns how many it read. Lines split across chunks still go to `onLine`.
  */
 export class LineSplitter {
   private carry: Uint8Array = new Uint8Array(0)
@@ -18,7 +24,8 @@ export class LineSplitter {
 
   /** `continuation`: the bytes continue a file from a line boundary (a chunk of a parallel parse,
    * src/core/workload/chunks.ts): no text check and no byte-order mark, which belong to the file's start. */
-  constructor(private readonly onLine: (buf: Uint8Array, start: number, end: number, lineNo: number) => void, continuation = false) {
+  constructor(private readonly onLine: (buf: Uint8Array, start: number, end: number, lineNo: number) => void, continuation = false,
+    private readonly onLines: ((buf: Uint8Array, start: number, end: number, firstLineNo: number) => number) | null = null) {
     this.sawBytes = continuation
     this.continuation = continuation
   }
@@ -51,6 +58,16 @@ export class LineSplitter {
       this.carry = new Uint8Array(0)
       this.emit(joined, 0, joined.length)
       pos = this.afterBreak(chunk, brk)
+    }
+    if (this.onLines !== null) {
+      const last = lastBreak(chunk, pos)
+      if (last >= 0) {
+        if (this.lineNo === 0 && !this.continuation && chunk[pos] === 0xef && chunk[pos + 1] === 0xbb && chunk[pos + 2] === 0xbf) pos += 3
+        this.lineNo += this.onLines(chunk, pos, last + 1, this.lineNo + 1)
+        pos = this.afterBreak(chunk, last)
+      }
+      if (pos < chunk.length) this.appendCarry(chunk.subarray(pos))
+      return
     }
     // Next LF and next CR at or after pos, each searched again only once passed (linear time).
     let lf = chunk.indexOf(10, pos)
@@ -109,6 +126,16 @@ export function lineTooLong(n: number): InputError {
 /** Index of the first LF or CR at or after `from`, or -1. */
 function firstBreak(chunk: Uint8Array, from: number): number {
   for (let i = from; i < chunk.length; i++) {
+    const b = chunk[i]
+    if (b === 10 || b === 13) return i
+  }
+  return -1
+}
+
+/** Index of the last LF or CR at or after `from`, or -1 (searched from the end: a chunk's last line
+ * break is usually a line's length from its end). */
+function lastBreak(chunk: Uint8Array, from: number): number {
+  for (let i = chunk.length - 1; i >= from; i--) {
     const b = chunk[i]
     if (b === 10 || b === 13) return i
   }

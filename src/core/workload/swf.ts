@@ -3,7 +3,7 @@
 // format of the big archive logs: a 1M-job log must import at ≥ 1M lines/s.
 import { formatInt } from '../util/format'
 import { BadLines, COL, RawJobsBuilder, emptyRow, exactColumns } from './builder'
-import { LineSplitter, lineText } from './lines'
+import { LineSplitter, lineText, lineTooLong } from './lines'
 import { MAX_COUNT, MAX_DURATION_SECONDS, MAX_EPOCH_SECONDS, MAX_EXACT } from './limits'
 import type { LineIssue, LogParser, ParsedLog, RawJobs } from './types'
 
@@ -17,7 +17,7 @@ const FIELD_NAMES = ['', 'job number', 'submit time', 'wait time', 'run time', '
   'queue', 'partition', 'preceding job', 'think time']
 /** Largest magnitude of each field (1-based; limits.ts): times and durations stay Date-safe, counts
  * fit an Int32Array, everything else is exact in a double. */
-const FIELD_MAX = FIELD_NAMES.map((_, f) =>
+const FIELD_MAX = Float64Array.from(FIELD_NAMES, (_, f) =>
   f === F_SUBMIT ? MAX_EPOCH_SECONDS
     : f === F_WAIT || f === F_RUNTIME || f === F_REQ_TIME || f === 18 ? MAX_DURATION_SECONDS
       : f === F_ALLOC || f === F_REQ_PROCS || f === F_STATUS ? MAX_COUNT : MAX_EXACT)
@@ -150,71 +150,74 @@ function swfCore(continuation: boolean, capacity: number) {
   let extraColumns = 0
   let firstExtraLine = 0
 
-  const onLine = (b: Uint8Array, start: number, end: number, lineNo: number): void => {
+  /**
+   * Reads the line that starts at `start` and returns the index of the line break (LF or CR) that
+   * ends it, which must be in the buffer: the hot loop then never reads past the buffer's end (a
+   * read there would make V8 compile every byte read of the loop for `undefined` as well). The fields of a
+   * job line are read in one pass that also finds the line's end: a plain integer (`-1`, `3600`,
+   * the whole of a usual log) is read in place; anything else (a sign `+`, a fraction, an exponent,
+   * not a number) is read again by readNumber.
+   */
+  const readLine = (b: Uint8Array, start: number, lineNo: number): number => {
     let p = start
-    while (p < end && (b[p] === 32 || b[p] === 9)) p++
-    if (p === end) return
-    if (b[p] === 59 /* ; */) {
-      readHeaderLine(lineText(b, p + 1, end), header)
-      return
+    let c = b[p]
+    while (c === 32 || c === 9) c = b[++p]
+    if (c === 10 || c === 13) return p // a blank line
+    if (c === 59 /* ; */) {
+      const e = lineEnd(b, p)
+      readHeaderLine(lineText(b, p + 1, e), header)
+      return e
     }
     let n = 0
-    while (p < end && n < FIELDS) {
-      // parse one number: [-+]digits[.digits][e[-+]digits]
+    for (;;) {
       const t0 = p
-      let neg = false
-      const c0 = b[p]
-      if (c0 === 45) { neg = true; p++ } else if (c0 === 43) p++
       let v = 0
-      let digits = 0
-      let c = b[p]
-      while (c >= 48 && c <= 57) { v = v * 10 + (c - 48); digits++; c = b[++p] }
-      if (c === 46 /* . */) {
-        let scale = 0.1
-        c = b[++p]
-        while (c >= 48 && c <= 57) { v += (c - 48) * scale; scale *= 0.1; digits++; c = b[++p] }
-      }
-      if (digits > 0 && (c === 101 || c === 69) /* e E */) {
-        let q = p + 1
-        let eneg = false
-        if (b[q] === 45) { eneg = true; q++ } else if (b[q] === 43) q++
-        let e = 0, ed = 0
-        while (b[q] >= 48 && b[q] <= 57) { e = e * 10 + (b[q] - 48); ed++; q++ }
-        if (ed > 0) { v *= Math.pow(10, eneg ? -e : e); p = q; c = b[p] }
-      }
-      if (digits === 0 || (p < end && c !== 32 && c !== 9)) {
-        while (p < end && b[p] !== 32 && b[p] !== 9) p++
-        bad.add(lineNo, 'not-a-number', `field ${n + 1} ("${preview(lineText(b, t0, p))}") is not a number`)
-        return
+      if (c >= 48 && c <= 57) {
+        do { v = v * 10 + (c - 48); c = b[++p] } while (c >= 48 && c <= 57)
+      } else if (c === 45 && (c = b[++p]) >= 48 && c <= 57) {
+        do { v = v * 10 + (c - 48); c = b[++p] } while (c >= 48 && c <= 57)
+        v = -v
+      } else c = 46 // not a plain integer: read below as the general number it may be
+      if (!(c === 32 || c === 9 || c === 10 || c === 13)) {
+        p = readNumber(b, t0)
+        if (p < 0) {
+          const e = fieldEnd(b, t0)
+          bad.add(lineNo, 'not-a-number', `field ${n + 1} ("${preview(lineText(b, t0, e))}") is not a number`)
+          return lineEnd(b, e)
+        }
+        v = num
+        c = b[p]
       }
       n++
-      if (neg) v = -v
       if (!(Math.abs(v) <= FIELD_MAX[n])) { // also false for NaN (0 · ∞)
         bad.add(lineNo, 'out-of-range', `field ${n} (${FIELD_NAMES[n]}) is ${preview(lineText(b, t0, p))}, beyond its range (±${formatInt(FIELD_MAX[n])})`)
-        return
+        return lineEnd(b, p)
       }
       field[n] = v
-      while (p < end && (b[p] === 32 || b[p] === 9)) p++
+      while (c === 32 || c === 9) c = b[++p]
+      if (c === 10 || c === 13) break
+      if (n === FIELDS) {
+        // Columns after the 18 standard ones (some simulators append node or queue columns): not
+        // read, only counted.
+        let extra = 0
+        while (!(c === 10 || c === 13)) {
+          p = fieldEnd(b, p)
+          extra++
+          c = b[p]
+          while (c === 32 || c === 9) c = b[++p]
+        }
+        if (FIELDS + extra > MAX_FIELDS) {
+          bad.add(lineNo, 'too-many-fields', `has ${formatInt(FIELDS + extra)} fields; SWF job lines have ${FIELDS} (at most ${MAX_FIELDS} with extra columns)`)
+          return p
+        }
+        if (extraColumns === 0) firstExtraLine = lineNo
+        extraColumns++
+        break
+      }
     }
     if (n < FIELDS) {
       bad.add(lineNo, 'too-few-fields', `has ${n} fields; SWF job lines have ${FIELDS}`)
-      return
-    }
-    if (p < end) {
-      // Columns after the 18 standard ones (some simulators append node or queue columns): not
-      // read, only counted.
-      let extra = 0
-      while (p < end) {
-        while (p < end && b[p] !== 32 && b[p] !== 9) p++
-        extra++
-        while (p < end && (b[p] === 32 || b[p] === 9)) p++
-      }
-      if (FIELDS + extra > MAX_FIELDS) {
-        bad.add(lineNo, 'too-many-fields', `has ${formatInt(FIELDS + extra)} fields; SWF job lines have ${FIELDS} (at most ${MAX_FIELDS} with extra columns)`)
-        return
-      }
-      if (extraColumns === 0) firstExtraLine = lineNo
-      extraColumns++
+      return p
     }
     const userNum = field[F_USER]
     let user = -1
@@ -236,9 +239,30 @@ function swfCore(continuation: boolean, capacity: number) {
       row[COL.partition] = k
       jobs.setRow(row)
     }
+    return p
   }
 
-  const splitter = new LineSplitter(onLine, continuation)
+  /** A line split across chunks, or the file's last line when it has no line break (LineSplitter's `onLine`). */
+  const onLine = (b: Uint8Array, start: number, end: number, lineNo: number): void => {
+    const line = new Uint8Array(end - start + 1) // with a line break after it, as readLine needs
+    line.set(b.subarray(start, end))
+    line[end - start] = 10
+    readLine(line, 0, lineNo)
+  }
+  /** The whole lines of a chunk (LineSplitter's `onLines`), each ending at LF, CRLF or a lone CR. */
+  const onLines = (b: Uint8Array, start: number, end: number, firstLineNo: number): number => {
+    let p = start
+    let lineNo = firstLineNo
+    while (p < end) {
+      const e = readLine(b, p, lineNo)
+      if (e - p > LineSplitter.MAX_LINE) throw lineTooLong(lineNo)
+      lineNo++
+      p = b[e] === 13 && b[e + 1] === 10 ? e + 2 : e + 1
+    }
+    return lineNo - firstLineNo
+  }
+
+  const splitter = new LineSplitter(onLine, continuation, onLines)
   return {
     jobsRead: () => jobs.count,
     reserve: (n: number) => jobs.reserve(n),
@@ -252,6 +276,61 @@ function swfCore(continuation: boolean, capacity: number) {
       }
     },
   }
+}
+
+/** The value readNumber read last (a module variable: the hot loop allocates nothing). */
+let num = 0
+
+/**
+ * Reads the number at `p` by the general grammar `[-+]digits[.digits][e[-+]digits]` (what the hot
+ * loop leaves: a `+`, a fraction, an exponent, or no number at all) into `num`; returns the index
+ * after it, or -1 when the field is not a number (no digit, or something else before the field's
+ * end: a space, a tab, a line break or the buffer's end).
+ */
+function readNumber(b: Uint8Array, p: number): number {
+  let neg = false
+  const c0 = b[p]
+  if (c0 === 45) { neg = true; p++ } else if (c0 === 43) p++
+  let v = 0
+  let digits = 0
+  let c = b[p]
+  while (c >= 48 && c <= 57) { v = v * 10 + (c - 48); digits++; c = b[++p] }
+  if (c === 46 /* . */) {
+    let scale = 0.1
+    c = b[++p]
+    while (c >= 48 && c <= 57) { v += (c - 48) * scale; scale *= 0.1; digits++; c = b[++p] }
+  }
+  if (digits > 0 && (c === 101 || c === 69) /* e E */) {
+    let q = p + 1
+    let eneg = false
+    if (b[q] === 45) { eneg = true; q++ } else if (b[q] === 43) q++
+    let e = 0, ed = 0
+    while (b[q] >= 48 && b[q] <= 57) { e = e * 10 + (b[q] - 48); ed++; q++ }
+    if (ed > 0) { v *= Math.pow(10, eneg ? -e : e); p = q; c = b[p] }
+  }
+  if (digits === 0 || !(c === 32 || c === 9 || c === 10 || c === 13 || p >= b.length)) return -1
+  num = neg ? -v : v
+  return p
+}
+
+/** Index of the first space, tab or line break at or after `p` (or the buffer's length). */
+function fieldEnd(b: Uint8Array, p: number): number {
+  const len = b.length
+  for (; p < len; p++) {
+    const c = b[p]
+    if (c === 32 || c === 9 || c === 10 || c === 13) return p
+  }
+  return len
+}
+
+/** Index of the first line break at or after `p` (or the buffer's length). */
+function lineEnd(b: Uint8Array, p: number): number {
+  const len = b.length
+  for (; p < len; p++) {
+    const c = b[p]
+    if (c === 10 || c === 13) return p
+  }
+  return len
 }
 
 /** The log-level results of a whole parse: warnings, machine size from the header, start time. */
