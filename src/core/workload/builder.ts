@@ -283,11 +283,13 @@ export class RawJobsBuilder {
     this.resize(this.reserved ? this.cap + Math.max(1024, this.cap >> 3) : this.cap * 2)
   }
 
+  /** Column by column, each old column freed as soon as it is copied: growing a big log's columns
+   * holds one column twice, not all of them. */
   private resize(cap: number): void {
     this.cap = cap
-    const g64 = (a: Float64Array) => { const b = new Float64Array(this.cap); b.set(a); return b }
-    const g32 = (a: Int32Array) => { const b = new Int32Array(this.cap); b.set(a); return b }
-    const gf32 = (a: Float32Array) => { const b = new Float32Array(this.cap); b.set(a); return b }
+    const g64 = (a: Float64Array) => { const b = new Float64Array(this.cap); b.set(a); releaseColumn(a); return b }
+    const g32 = (a: Int32Array) => { const b = new Int32Array(this.cap); b.set(a); releaseColumn(a); return b }
+    const gf32 = (a: Float32Array) => { const b = new Float32Array(this.cap); b.set(a); releaseColumn(a); return b }
     this.id = g64(this.id); this.submit = g64(this.submit); this.recordedWait = g64(this.recordedWait)
     this.runtime = g64(this.runtime); this.allocProcs = gf32(this.allocProcs); this.reqProcs = gf32(this.reqProcs)
     this.requested = g64(this.requested); this.user = g32(this.user); if (this.accounts.length > 0) this.account = g32(this.account); this.status = g32(this.status); this.line = g32(this.line)
@@ -296,6 +298,7 @@ export class RawJobsBuilder {
       const b = spec.make(this.cap)
       b.set(old)
       b.fill(spec.unknown, old.length)
+      releaseColumn(old)
       this.cols[place] = b
     }
   }
