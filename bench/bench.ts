@@ -21,6 +21,7 @@ import { EasySimulator, simulate } from '../src/core/sim/easy'
 import { computeMetrics } from '../src/core/sim/metrics'
 import { CH6_POLICIES } from '../src/core/sim/policies'
 import { readLog } from '../src/node/read-log'
+import { PARALLEL_MIN_BYTES, PARALLEL_MIN_SWF_WORKERS } from '../src/node/parse-parallel'
 import { createRegression } from '../src/core/predict/learner'
 import { ELOSS_ID, findLoss, lossValue, lossWeight } from '../src/core/predict/losses'
 import type { PredictionConfig } from '../src/core/predict/types'
@@ -146,11 +147,13 @@ async function countOnly(path: string): Promise<void> {
   console.log(JSON.stringify({ lines, seconds: (performance.now() - t) / 1000, peakRss: peakRss() }))
 }
 
-/** Child mode: import (and replay EASY-FCFS when `replay`), reporting times and peak RSS. */
-async function importReplay(path: string, replay: boolean, sequential: boolean): Promise<void> {
+/** Child mode: import (and replay EASY-FCFS when `replay`), reporting times and peak RSS. `par`:
+ * the parse threads from 16 MiB whatever the format and the cores (SWF on fewer than
+ * PARALLEL_MIN_SWF_WORKERS cores is otherwise parsed in one thread); `default`: what the app does here. */
+async function importReplay(path: string, replay: boolean, mode: string): Promise<void> {
   const t = performance.now()
   // Sequential = no worker script, the path the app takes (workers: 0 would hold the whole text back, waiting for minBytes).
-  const w = await readLog(path, sequential ? { parallel: { workerPath: null } } : {})
+  const w = await readLog(path, mode === 'seq' ? { parallel: { workerPath: null } } : mode === 'par' ? { parallel: { minBytes: PARALLEL_MIN_BYTES } } : {})
   const importS = (performance.now() - t) / 1000
   let replayS = 0
   if (replay) {
@@ -170,6 +173,8 @@ async function importScale(sizes: number[]): Promise<void> {
     const floor = child(['--count-only', path])
     console.log(`${n.toLocaleString('en-US')} lines (CEA-Curie tiled, ${mb(statSync(path).size)} gzip): floor (gunzip + count) ${floor.seconds.toFixed(2)} s, peak ${mb(floor.peakRss)}`)
     const perJob = (b: number) => `${Math.round(b / n)} B/job`
+    const cores = Math.min(8, availableParallelism())
+    console.log(`  (what an import does by default with ${cores} cores: ${cores >= PARALLEL_MIN_SWF_WORKERS ? 'the parallel parse from 16 MiB of text' : 'the sequential parse'})`)
     for (const mode of ['seq', 'par']) {
       const imp = child(['--import-replay', path, 'no', mode])
       const all = child(['--import-replay', path, 'yes', mode])
@@ -220,7 +225,7 @@ if (process.argv[2] === '--count-only') {
   process.exit(0)
 }
 if (process.argv[2] === '--import-replay') {
-  await importReplay(process.argv[3], process.argv[4] === 'yes', process.argv[5] === 'seq')
+  await importReplay(process.argv[3], process.argv[4] === 'yes', process.argv[5] ?? 'default')
   process.exit(0)
 }
 if (process.argv[2] === '--import-scale') {

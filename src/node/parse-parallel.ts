@@ -17,9 +17,15 @@ import { SwfChunkMerger } from '../core/workload/swf'
 import { TextChunkMerger, planTextChunks, type TextChunkPlan } from '../core/workload/text-chunks'
 import { LOG_FORMATS, type LogFormat, type ParsedLog } from '../core/workload/types'
 
-/** Below this much decompressed text (SWF: ≈ 220k lines, a sequential parse of ~0.2 s; PBS alike)
+/** Below this much decompressed text (SWF: ≈ 220k lines, a sequential parse of ~0.1 s; PBS alike)
  * starting threads and merging costs more than it saves: the log is parsed in this thread. */
 export const PARALLEL_MIN_BYTES = 16 << 20
+/** SWF is parsed in threads only with this many parse threads or more (by default, cores): its
+ * parse (~0.3 µs a line) keeps pace with gunzip, which runs in a thread of its own, so on fewer
+ * cores parse threads only compete with gunzip and the merge for them. On 2 cores the 3.1M-line
+ * log imports as fast in one thread, at ~55 MiB less at the peak (docs/PERFORMANCE.md
+ * §2026-11-29 (night) — the SWF parser at the speed of gunzip). */
+export const PARALLEL_MIN_SWF_WORKERS = 4
 /** The same for sacct and jobcomp, whose lines cost several times more to parse per byte: 8 MiB
  * is ≈ 100k sacct lines, a sequential parse of 1.1–1.4 s that two threads cut by ~20 % (jobcomp:
  * ~10 %), for ~45 MB more at the peak (docs/PERFORMANCE.md §2026-11-29 — the text formats). */
@@ -115,7 +121,7 @@ export class ParallelImporter {
     this.chunkBytes = par.chunkBytes ?? null
     this.minBytes = par.minBytes ?? null
     // Known to be small for its format (or for every format, when the format is not given yet).
-    const least = this.minBytes ?? (opts.format !== undefined ? minBytesFor(opts.format) : Math.min(...LOG_FORMATS.map(minBytesFor)))
+    const least = this.minBytes ?? (opts.format !== undefined ? minBytesFor(opts.format, this.workers) : Math.min(...LOG_FORMATS.map((f) => minBytesFor(f, this.workers))))
     const small = par.expectedBytes != null && par.expectedBytes < least
     if ((this.workers > 0 && this.workerPath === null) || small) this.seq = new Importer(opts) // no worker script, or a small log: sequential
     else new Importer(opts) // checks the options (machine size, format) up front, as the Importer does
@@ -159,7 +165,7 @@ export class ParallelImporter {
     // once; otherwise the text is held until it reaches that size (the end of a smaller log parses
     // it in this thread).
     const format = this.detected ?? (this.detected = this.opts.format ?? detectFormat(concatHead(this.held, DETECT_BYTES)))
-    const min = this.minBytes ?? minBytesFor(format)
+    const min = this.minBytes ?? minBytesFor(format, this.workers)
     if (this.expected !== null && this.expected < min) { this.toSequential(); return }
     if (this.expected !== null || this.heldBytes >= min) return this.decide(format)
   }
@@ -281,9 +287,12 @@ function parseHere(job: ChunkJob): Settled {
   }
 }
 
-/** The decompressed size below which a log of this format is parsed in one thread. */
-export function minBytesFor(format: LogFormat): number {
-  return format === 'sacct' || format === 'jobcomp' ? PARALLEL_MIN_SLURM_BYTES : PARALLEL_MIN_BYTES
+/** The decompressed size below which a log of this format is parsed in one thread, with `workers`
+ * parse threads to use (Infinity: always in one thread; 0: the chunks parsed in this thread, as
+ * the tests do, where no thread competes for a core). */
+export function minBytesFor(format: LogFormat, workers: number): number {
+  if (format === 'sacct' || format === 'jobcomp') return PARALLEL_MIN_SLURM_BYTES
+  return format === 'swf' && workers > 0 && workers < PARALLEL_MIN_SWF_WORKERS ? Infinity : PARALLEL_MIN_BYTES
 }
 
 function concatHead(pieces: Uint8Array[], limit: number): Uint8Array {

@@ -9,7 +9,7 @@ import { ChunkSplitter } from '../../src/core/workload/chunks'
 import { Importer } from '../../src/core/workload/import'
 import { NodeTracker } from '../../src/core/workload/nodes-seen'
 import { MIN_ROW_BYTES, mergeTextChunks, parseTextChunk, planTextChunks, type TextFormat } from '../../src/core/workload/text-chunks'
-import { ParallelImporter } from '../../src/node/parse-parallel'
+import { ParallelImporter, minBytesFor } from '../../src/node/parse-parallel'
 
 const enc = (s: string) => new TextEncoder().encode(s)
 
@@ -127,6 +127,17 @@ describe('sacct in chunks, worked by hand', () => {
     }
     expect(await fill(enc((lines.slice(3).join('\n') + '\n').repeat(2000)), sacct)).toBe(true)
     expect(await fill(enc(swfLine.repeat(20000)), swf)).toBe(false)
+  })
+
+  it('SWF starts its threads only with 4 or more of them: fewer compete with gunzip for the cores', () => {
+    // (0 = the chunks parsed in this thread, as the tests above do: no thread competes.)
+    for (const w of [1, 2, 3]) expect(minBytesFor('swf', w), String(w)).toBe(Infinity)
+    for (const w of [0, 4, 8]) expect(minBytesFor('swf', w), String(w)).toBe(16 << 20)
+    for (const w of [0, 2, 4]) {
+      expect(minBytesFor('sacct', w)).toBe(8 << 20)
+      expect(minBytesFor('jobcomp', w)).toBe(8 << 20)
+      expect(minBytesFor('pbs', w)).toBe(16 << 20)
+    }
   })
 })
 
