@@ -65,9 +65,12 @@ export function computeMetrics(jobs: SimJobs, machineProcs: number, start: Float
 
 /** Nearest-rank percentile of sorted values (q in (0, 1]). */
 export function percentile(sorted: Float64Array, q: number): number {
-  if (sorted.length === 0) return 0
-  const rank = Math.ceil(q * sorted.length)
-  return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1]
+  return sorted.length === 0 ? 0 : sorted[percentileIndex(sorted.length, q)]
+}
+
+/** The position of the q-th percentile among n ≥ 1 sorted values (nearest rank: ⌈q·n⌉, from 1). */
+export function percentileIndex(n: number, q: number): number {
+  return Math.min(n, Math.max(1, Math.ceil(q * n))) - 1
 }
 
 /** Average wait per user (users with index ≥ 0), sorted by number of jobs, descending. */

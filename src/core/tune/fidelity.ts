@@ -5,10 +5,13 @@
 // two-week moving-average wait (MAPE, the figure HPE's FastSim reports), overall and per
 // partition, and a verdict in plain words against the aims, with what limits the comparison.
 //
-// Cost: O(n log n) for n jobs (one sort per side, overall and per partition, giving ranks and
-// percentiles; grouping by partition is linear) plus O(days) for the moving average (per-day sums
-// and prefix sums: every trailing window is one subtraction).
-import { percentile } from '../sim/metrics'
+// Cost: O(n log n) for n jobs (one sort per side, giving the ranks and percentiles; the ranks
+// within each partition are read off the same two sorted orders in one linear pass, and grouping
+// by partition is linear) plus O(days) for the moving average (per-day sums and prefix sums: every
+// trailing window is one subtraction). The per-job arrays are freed as soon as they are used
+// (releaseColumn): on a log of millions of jobs they would otherwise wait for the collector.
+import { percentileIndex } from '../sim/metrics'
+import { releaseColumn } from '../workload/builder'
 import type { JobTable } from '../workload/types'
 
 const MINUTE = 60
@@ -143,15 +146,17 @@ export function fidelity(jobs: JobTable, simulatedStart: Float64Array, opts: Fid
   const rec = new Float64Array(n), sim = new Float64Array(n)
   for (let k = 0; k < n; k++) { const i = idx[k]; rec[k] = jobs.recordedWait[i]; sim[k] = simulatedStart[i] - jobs.submit[i] }
 
-  const rr = ranked(rec), sr = ranked(sim)
-  const rs = rr.sorted, ss = sr.sorted
-  const all = compare(rec, sim, rr.ranks, sr.ranks)
+  const recOrder = sortOrder(rec), simOrder = sortOrder(sim)
+  const recRanks = ranksOf(rec, recOrder), simRanks = ranksOf(sim, simOrder)
+  const all = compare(rec, sim, recRanks, simRanks)
+  releaseColumn(recRanks)
+  releaseColumn(simRanks)
   const moving = movingWaitMape(jobs.submit, idx, rec, sim, opts.unixStartTime ?? null)
   const c: FullCalibration = {
     jobs: n, share: n / jobs.count,
     recordedMean: all.recordedMeanWait, simulatedMean: all.simulatedMeanWait,
-    recordedMedian: percentile(rs, 0.5), simulatedMedian: percentile(ss, 0.5),
-    recordedP90: percentile(rs, 0.9), simulatedP90: percentile(ss, 0.9),
+    recordedMedian: percentileOf(rec, recOrder, 0.5), simulatedMedian: percentileOf(sim, simOrder, 0.5),
+    recordedP90: percentileOf(rec, recOrder, 0.9), simulatedP90: percentileOf(sim, simOrder, 0.9),
     pearson: pearson(rec, sim) ?? 0,
     spearman: all.spearman ?? 0,
     meanDifference: all.simulatedMeanWait - all.recordedMeanWait,
@@ -159,16 +164,18 @@ export function fidelity(jobs: JobTable, simulatedStart: Float64Array, opts: Fid
     within10m: all.within10m, within1h: all.within1h,
     backfilledShare: backfilledShare(jobs.schedFlag, opts.backfilled, idx),
     movingWaitMape: moving.mape, movingWaitDays: moving.days, movingWaitReason: moving.reason,
-    partitions: jobs.partition ? perPartition(jobs.partition, opts.partitions, idx, rec, sim) : null,
+    partitions: jobs.partition ? perPartition(jobs.partition, opts.partitions, idx, rec, sim, recOrder, simOrder) : null,
     limits: [...(opts.limits ?? [])],
     verdict: '',
   }
+  for (const a of [recOrder, simOrder, rec, sim]) releaseColumn(a)
+  releaseColumn(idx, true)
   c.verdict = fidelityVerdict(c, all.spearman === null, opts.simulated ?? 'Simulated EASY-FCFS')
   return c
 }
 
-/** The per-job comparison of one set of jobs (overall or a partition); their ranks when at hand. */
-function compare(rec: Float64Array, sim: Float64Array, recRanks = averageRanks(rec), simRanks = averageRanks(sim)): PartitionFidelity {
+/** The per-job comparison of one set of jobs (overall or a partition), with their average ranks. */
+function compare(rec: Float64Array, sim: Float64Array, recRanks: Float64Array, simRanks: Float64Array): PartitionFidelity {
   const n = rec.length
   let sr = 0, ss = 0, near = 0, nearLong = 0
   for (let k = 0; k < n; k++) {
@@ -212,23 +219,49 @@ function pearson(a: Float64Array, b: Float64Array): number | null {
 
 /** Ranks 1…n of finite values; tied values share the mean of the ranks they span. */
 export function averageRanks(a: Float64Array): Float64Array {
-  return ranked(a).ranks
+  return ranksOf(a, sortOrder(a))
 }
 
-/** Average ranks and the sorted values, from one sort of the positions by value. */
-function ranked(a: Float64Array): { ranks: Float64Array; sorted: Float64Array } {
+/** averageRanks, given the positions of `a` in ascending order of value (sortOrder). */
+function ranksOf(a: Float64Array, order: Uint32Array): Float64Array {
   const n = a.length
-  const order = sortOrder(a)
-  const ranks = new Float64Array(n), sorted = new Float64Array(n)
-  for (let k = 0; k < n; k++) sorted[k] = a[order[k]]
+  const ranks = new Float64Array(n)
   for (let i = 0; i < n;) {
+    const v = a[order[i]]
     let j = i
-    while (j + 1 < n && sorted[j + 1] === sorted[i]) j++
+    while (j + 1 < n && a[order[j + 1]] === v) j++
     const rank = (i + j) / 2 + 1
     for (let k = i; k <= j; k++) ranks[order[k]] = rank
     i = j + 1
   }
-  return { ranks, sorted }
+  return ranks
+}
+
+/**
+ * The average ranks of each group's values among its own (the ranks averageRanks gives each
+ * group's values taken apart), from the order of all the values: a run of tied values holds c
+ * of group g after `seen` smaller ones of g, which rank seen + 1 … seen + c, mean seen + (c + 1)/2
+ * (the same double as averageRanks computes). Value k's rank goes to ranks[pos[k]].
+ */
+function groupRanks(a: Float64Array, order: Uint32Array, group: Int32Array, groups: number, pos: Int32Array): Float64Array {
+  const n = a.length
+  const ranks = new Float64Array(n)
+  const seen = new Float64Array(groups), count = new Float64Array(groups)
+  for (let i = 0; i < n;) {
+    const v = a[order[i]]
+    let j = i
+    while (j + 1 < n && a[order[j + 1]] === v) j++
+    for (let k = i; k <= j; k++) count[group[order[k]]]++
+    for (let k = i; k <= j; k++) { const m = order[k], g = group[m]; ranks[pos[m]] = seen[g] + (count[g] + 1) / 2 }
+    for (let k = i; k <= j; k++) { const g = group[order[k]]; seen[g] += count[g]; count[g] = 0 }
+    i = j + 1
+  }
+  return ranks
+}
+
+/** metrics.ts `percentile` of `a`, read through its ascending order instead of a sorted copy. */
+function percentileOf(a: Float64Array, order: Uint32Array, q: number): number {
+  return a.length === 0 ? 0 : a[order[percentileIndex(a.length, q)]]
 }
 
 /** Positions of `a` in ascending order of value. Waits are nearly always whole seconds: then each
@@ -247,6 +280,7 @@ function sortOrder(a: Float64Array): Uint32Array {
     for (let i = 0; i < n; i++) key[i] = a[i] * scale + i
     key.sort()
     for (let k = 0; k < n; k++) order[k] = key[k] % scale
+    releaseColumn(key)
     return order
   }
   for (let i = 0; i < n; i++) order[i] = i
@@ -314,7 +348,8 @@ function movingWaitMape(submit: Float64Array, idx: Int32Array, rec: Float64Array
 
 /** The comparison per partition; jobs without a recorded partition go under UNKNOWN_PARTITION.
  * Jobs are grouped by counting (one map look-up per job, then placement): linear. */
-function perPartition(part: Int32Array, names: readonly string[] | undefined, idx: Int32Array, rec: Float64Array, sim: Float64Array): Record<string, PartitionFidelity> {
+function perPartition(part: Int32Array, names: readonly string[] | undefined, idx: Int32Array, rec: Float64Array, sim: Float64Array,
+  recOrder: Uint32Array, simOrder: Uint32Array): Record<string, PartitionFidelity> {
   const n = idx.length
   const groupOfIndex = new Map<number, number>(), groupOfName = new Map<string, number>()
   const group = new Int32Array(n)
@@ -334,13 +369,17 @@ function perPartition(part: Int32Array, names: readonly string[] | undefined, id
   const from = new Int32Array(size.length + 1)
   for (let g = 0; g < size.length; g++) from[g + 1] = from[g] + size[g]
   const at = from.slice(0, size.length)
-  const r = new Float64Array(n), s = new Float64Array(n)
-  for (let k = 0; k < n; k++) { const o = at[group[k]]++; r[o] = rec[k]; s[o] = sim[k] }
+  // Each partition's jobs side by side (positions from[g] …), in table order, with their ranks.
+  const r = new Float64Array(n), s = new Float64Array(n), pos = new Int32Array(n)
+  for (let k = 0; k < n; k++) { const o = at[group[k]]++; pos[k] = o; r[o] = rec[k]; s[o] = sim[k] }
+  const rr = groupRanks(rec, recOrder, group, size.length, pos), sr = groupRanks(sim, simOrder, group, size.length, pos)
   const out: Record<string, PartitionFidelity> = {}
   for (const name of [...groupOfName.keys()].sort()) {
     const g = groupOfName.get(name)!
-    out[name] = compare(r.subarray(from[g], from[g + 1]), s.subarray(from[g], from[g + 1]))
+    const [a, b] = [from[g], from[g + 1]]
+    out[name] = compare(r.subarray(a, b), s.subarray(a, b), rr.subarray(a, b), sr.subarray(a, b))
   }
+  for (const x of [group, pos, r, s, rr, sr]) releaseColumn(x)
   return out
 }
 
