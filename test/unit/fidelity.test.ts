@@ -329,10 +329,11 @@ describe('fidelity: properties', () => {
     }), params)
   })
 
-  it('ranks agree between the packed sort (whole seconds) and the comparator sort (fractions)', () => {
+  it('ranks agree between the radix sort (whole seconds), the packed sort (whole, past 2^32) and the comparator sort (fractions)', () => {
     fc.assert(fc.property(fc.array(fc.integer({ min: 0, max: 50 }), { minLength: 1, maxLength: 80 }), (w) => {
       const whole = averageRanks(Float64Array.from(w)), shifted = averageRanks(Float64Array.from(w, (x) => x + 0.5))
       expect([...whole]).toEqual([...shifted])
+      expect([...averageRanks(Float64Array.from(w, (x) => x + 2 ** 33))]).toEqual([...shifted])
       // ranks sum to n(n+1)/2 whatever the ties
       expect(whole.reduce((x, y) => x + y, 0)).toBe((w.length * (w.length + 1)) / 2)
     }), params)
@@ -352,6 +353,17 @@ describe('fidelity: properties', () => {
       for (const p of Object.values(c.partitions!)) { jobs += p.jobs; expect(p.within1h).toBeGreaterThanOrEqual(p.within10m) }
       expect(jobs).toBe(c.jobs)
     }), params)
+  })
+
+  it('the radix sort orders values that differ in either 16-bit half, up to 2^32 − 1', () => {
+    // A few values drawn anywhere below 2^32 (ties), each also ± 1 and ± 65,536 (carries between the halves).
+    const valuesArb = fc.array(fc.integer({ min: 65_537, max: 2 ** 32 - 65_538 }), { minLength: 1, maxLength: 4 }).chain((base) =>
+      fc.array(fc.tuple(fc.constantFrom(...base), fc.constantFrom(0, 1, -1, 65_536, -65_536)).map(([b, d]) => b + d), { minLength: 1, maxLength: 60 }))
+    fc.assert(fc.property(valuesArb, (w) => {
+      const radix = averageRanks(Float64Array.from(w)), comparator = averageRanks(Float64Array.from(w, (x) => x + 0.5))
+      expect([...radix]).toEqual([...comparator])
+    }), params)
+    expect([...averageRanks(Float64Array.of(2 ** 32 - 1, 0, 65_536, 65_535, 2 ** 32 - 1))]).toEqual([4.5, 1, 3, 2, 4.5])
   })
 
   it('each partition\'s figures are those of its jobs taken alone, ties included (its ranks are read off the whole log\'s order)', () => {

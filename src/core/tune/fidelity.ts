@@ -148,7 +148,7 @@ export function fidelity(jobs: JobTable, simulatedStart: Float64Array, opts: Fid
 
   const recOrder = sortOrder(rec), simOrder = sortOrder(sim)
   const recRanks = ranksOf(rec, recOrder), simRanks = ranksOf(sim, simOrder)
-  const all = compare(rec, sim, recRanks, simRanks)
+  const all = compareGroups(rec, sim, recRanks, simRanks, null, 1)[0]
   releaseColumn(recRanks)
   releaseColumn(simRanks)
   const moving = movingWaitMape(jobs.submit, idx, rec, sim, opts.unixStartTime ?? null)
@@ -174,25 +174,35 @@ export function fidelity(jobs: JobTable, simulatedStart: Float64Array, opts: Fid
   return c
 }
 
-/** The per-job comparison of one set of jobs (overall or a partition), with their average ranks. */
-function compare(rec: Float64Array, sim: Float64Array, recRanks: Float64Array, simRanks: Float64Array): PartitionFidelity {
+/**
+ * The per-job comparison of each group of jobs (a partition; `group` null: one group of them all),
+ * given their average ranks among their group's own. Sums run in index order within each group:
+ * the figures of a group are those of its jobs taken apart.
+ */
+function compareGroups(rec: Float64Array, sim: Float64Array, recRanks: Float64Array, simRanks: Float64Array, group: Int32Array | null, groups: number): PartitionFidelity[] {
   const n = rec.length
-  let sr = 0, ss = 0, near = 0, nearLong = 0
+  const cnt = new Float64Array(groups), sr = new Float64Array(groups), ss = new Float64Array(groups)
+  const near = new Float64Array(groups), nearLong = new Float64Array(groups)
   for (let k = 0; k < n; k++) {
-    sr += rec[k]; ss += sim[k]
+    const g = group === null ? 0 : group[k]
+    cnt[g]++
+    sr[g] += rec[k]; ss[g] += sim[k]
     // |simulated start − recorded start| = |simulated wait − recorded wait| (same submit).
     const d = Math.abs(sim[k] - rec[k])
-    if (d <= WITHIN_SHORT_S) near++
-    if (d <= WITHIN_LONG_S) nearLong++
+    if (d <= WITHIN_SHORT_S) near[g]++
+    if (d <= WITHIN_LONG_S) nearLong[g]++
   }
-  const rm = n ? sr / n : 0, sm = n ? ss / n : 0
-  return {
-    jobs: n,
-    spearman: n >= 2 ? pearson(recRanks, simRanks) : null,
-    meanWaitRatio: rm > 0 ? sm / rm : null,
-    within10m: n ? near / n : 0, within1h: n ? nearLong / n : 0,
-    recordedMeanWait: rm, simulatedMeanWait: sm,
-  }
+  const rho = pearsonGroups(recRanks, simRanks, group, groups)
+  return Array.from(cnt, (m, g) => {
+    const rm = m ? sr[g] / m : 0, sm = m ? ss[g] / m : 0
+    return {
+      jobs: m,
+      spearman: m >= 2 ? rho[g] : null,
+      meanWaitRatio: rm > 0 ? sm / rm : null,
+      within10m: m ? near[g] / m : 0, within1h: m ? nearLong[g] / m : 0,
+      recordedMeanWait: rm, simulatedMeanWait: sm,
+    }
+  })
 }
 
 /** Spearman's rank correlation: Pearson's of the average ranks; null when either side is constant. */
@@ -202,19 +212,24 @@ export function spearman(a: Float64Array, b: Float64Array): number | null {
 
 /** Pearson correlation; null when either side has no variance (or fewer than 2 values). */
 function pearson(a: Float64Array, b: Float64Array): number | null {
+  return pearsonGroups(a, b, null, 1)[0]
+}
+
+/** Pearson correlation within each group (`group` null: one group of all), summed in index order;
+ * null for a group with fewer than 2 values or without variance on either side. */
+function pearsonGroups(a: Float64Array, b: Float64Array, group: Int32Array | null, groups: number): (number | null)[] {
   const n = a.length
-  if (n < 2) return null
-  let ma = 0, mb = 0
-  for (let i = 0; i < n; i++) { ma += a[i]; mb += b[i] }
-  ma /= n; mb /= n
-  let sab = 0, saa = 0, sbb = 0
+  const cnt = new Float64Array(groups), ma = new Float64Array(groups), mb = new Float64Array(groups)
+  for (let i = 0; i < n; i++) { const g = group === null ? 0 : group[i]; cnt[g]++; ma[g] += a[i]; mb[g] += b[i] }
+  for (let g = 0; g < groups; g++) { ma[g] /= cnt[g]; mb[g] /= cnt[g] }
+  const sab = new Float64Array(groups), saa = new Float64Array(groups), sbb = new Float64Array(groups)
   for (let i = 0; i < n; i++) {
-    const x = a[i] - ma, y = b[i] - mb
-    sab += x * y; saa += x * x; sbb += y * y
+    const g = group === null ? 0 : group[i]
+    const x = a[i] - ma[g], y = b[i] - mb[g]
+    sab[g] += x * y; saa[g] += x * x; sbb[g] += y * y
   }
-  if (!(saa > 0 && sbb > 0)) return null
   // Rounding can push a perfect correlation a hair past ±1.
-  return Math.max(-1, Math.min(1, sab / Math.sqrt(saa * sbb)))
+  return Array.from(cnt, (m, g) => m < 2 || !(saa[g] > 0 && sbb[g] > 0) ? null : Math.max(-1, Math.min(1, sab[g] / Math.sqrt(saa[g] * sbb[g]))))
 }
 
 /** Ranks 1…n of finite values; tied values share the mean of the ranks they span. */
@@ -241,9 +256,9 @@ function ranksOf(a: Float64Array, order: Uint32Array): Float64Array {
  * The average ranks of each group's values among its own (the ranks averageRanks gives each
  * group's values taken apart), from the order of all the values: a run of tied values holds c
  * of group g after `seen` smaller ones of g, which rank seen + 1 … seen + c, mean seen + (c + 1)/2
- * (the same double as averageRanks computes). Value k's rank goes to ranks[pos[k]].
+ * (the same double as averageRanks computes).
  */
-function groupRanks(a: Float64Array, order: Uint32Array, group: Int32Array, groups: number, pos: Int32Array): Float64Array {
+function groupRanks(a: Float64Array, order: Uint32Array, group: Int32Array, groups: number): Float64Array {
   const n = a.length
   const ranks = new Float64Array(n)
   const seen = new Float64Array(groups), count = new Float64Array(groups)
@@ -252,7 +267,7 @@ function groupRanks(a: Float64Array, order: Uint32Array, group: Int32Array, grou
     let j = i
     while (j + 1 < n && a[order[j + 1]] === v) j++
     for (let k = i; k <= j; k++) count[group[order[k]]]++
-    for (let k = i; k <= j; k++) { const m = order[k], g = group[m]; ranks[pos[m]] = seen[g] + (count[g] + 1) / 2 }
+    for (let k = i; k <= j; k++) { const m = order[k], g = group[m]; ranks[m] = seen[g] + (count[g] + 1) / 2 }
     for (let k = i; k <= j; k++) { const g = group[order[k]]; seen[g] += count[g]; count[g] = 0 }
     i = j + 1
   }
@@ -264,13 +279,29 @@ function percentileOf(a: Float64Array, order: Uint32Array, q: number): number {
   return a.length === 0 ? 0 : a[order[percentileIndex(a.length, q)]]
 }
 
-/** Positions of `a` in ascending order of value. Waits are nearly always whole seconds: then each
- * value and its position are packed into one exact double (value · 2^bits + position, below 2^53)
- * and sorted natively, ~2.5× faster than a comparator sort on a million jobs; otherwise (fractions,
- * negatives, huge values) a comparator sort. */
+/** Positions of `a` in ascending order of value, tied values in position order. Waits are nearly
+ * always whole seconds below 2^32 (136 years): then a radix sort of the positions by value, two
+ * stable passes of 16 bits (~10× faster than the native sort below on 3 million jobs). Other whole
+ * values below 2^53 are packed with their position into one exact double (value · 2^bits +
+ * position) and sorted natively, ~2.5× faster than a comparator sort; anything else (fractions,
+ * negatives, huge values) takes the comparator sort, stable as every sort of the language. */
 function sortOrder(a: Float64Array): Uint32Array {
   const n = a.length
   const order = new Uint32Array(n)
+  let small = true
+  for (let i = 0; i < n && small; i++) { const v = a[i]; small = v >>> 0 === v }
+  if (small) {
+    const tmp = new Uint32Array(n), count = new Uint32Array(1 << 16)
+    for (let i = 0; i < n; i++) count[a[i] & 0xffff]++
+    startsOf(count)
+    for (let i = 0; i < n; i++) tmp[count[a[i] & 0xffff]++] = i
+    count.fill(0)
+    for (let i = 0; i < n; i++) count[a[i] >>> 16]++
+    startsOf(count)
+    for (let k = 0; k < n; k++) { const i = tmp[k]; order[count[a[i] >>> 16]++] = i }
+    releaseColumn(tmp)
+    return order
+  }
   const bits = Math.max(1, Math.ceil(Math.log2(n + 1)))
   const scale = 2 ** bits, limit = 2 ** (53 - bits)
   let packable = true
@@ -286,6 +317,12 @@ function sortOrder(a: Float64Array): Uint32Array {
   for (let i = 0; i < n; i++) order[i] = i
   order.sort((x, y) => a[x] - a[y])
   return order
+}
+
+/** Counts per digit → the first place of each digit (exclusive prefix sums), in place. */
+function startsOf(count: Uint32Array): void {
+  let sum = 0
+  for (let d = 0; d < count.length; d++) { const c = count[d]; count[d] = sum; sum += c }
 }
 
 /** Shares of the compared jobs started by backfill. Recorded: over the compared jobs whose sacct
@@ -347,39 +384,30 @@ function movingWaitMape(submit: Float64Array, idx: Int32Array, rec: Float64Array
 }
 
 /** The comparison per partition; jobs without a recorded partition go under UNKNOWN_PARTITION.
- * Jobs are grouped by counting (one map look-up per job, then placement): linear. */
+ * Each job gets its group by one map look-up, its ranks within its group from the two sorted
+ * orders of all the jobs (groupRanks), and the figures are summed per group: linear. */
 function perPartition(part: Int32Array, names: readonly string[] | undefined, idx: Int32Array, rec: Float64Array, sim: Float64Array,
   recOrder: Uint32Array, simOrder: Uint32Array): Record<string, PartitionFidelity> {
   const n = idx.length
   const groupOfIndex = new Map<number, number>(), groupOfName = new Map<string, number>()
   const group = new Int32Array(n)
-  const size: number[] = []
+  let groups = 0
   for (let k = 0; k < n; k++) {
     const p = part[idx[k]]
     let g = groupOfIndex.get(p)
     if (g === undefined) {
       const name = p < 0 ? UNKNOWN_PARTITION : names?.[p] ?? `partition ${p}`
       g = groupOfName.get(name)
-      if (g === undefined) { g = size.length; groupOfName.set(name, g); size.push(0) }
+      if (g === undefined) { g = groups++; groupOfName.set(name, g) }
       groupOfIndex.set(p, g)
     }
     group[k] = g
-    size[g]++
   }
-  const from = new Int32Array(size.length + 1)
-  for (let g = 0; g < size.length; g++) from[g + 1] = from[g] + size[g]
-  const at = from.slice(0, size.length)
-  // Each partition's jobs side by side (positions from[g] …), in table order, with their ranks.
-  const r = new Float64Array(n), s = new Float64Array(n), pos = new Int32Array(n)
-  for (let k = 0; k < n; k++) { const o = at[group[k]]++; pos[k] = o; r[o] = rec[k]; s[o] = sim[k] }
-  const rr = groupRanks(rec, recOrder, group, size.length, pos), sr = groupRanks(sim, simOrder, group, size.length, pos)
+  const rr = groupRanks(rec, recOrder, group, groups), sr = groupRanks(sim, simOrder, group, groups)
+  const figures = compareGroups(rec, sim, rr, sr, group, groups)
+  for (const x of [group, rr, sr]) releaseColumn(x)
   const out: Record<string, PartitionFidelity> = {}
-  for (const name of [...groupOfName.keys()].sort()) {
-    const g = groupOfName.get(name)!
-    const [a, b] = [from[g], from[g + 1]]
-    out[name] = compare(r.subarray(a, b), s.subarray(a, b), rr.subarray(a, b), sr.subarray(a, b))
-  }
-  for (const x of [group, pos, r, s, rr, sr]) releaseColumn(x)
+  for (const name of [...groupOfName.keys()].sort()) out[name] = figures[groupOfName.get(name)!]
   return out
 }
 
