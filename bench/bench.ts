@@ -7,12 +7,15 @@
 // `--import-scale [n,n,…]`: import and import + replay of CEA-Curie tiled to n lines against the
 // gunzip-and-count floor, sequential and parallel parse, peak bytes per job (issue #24, docs/PERFORMANCE.md §Import at scale).
 // `--import-sacct [n]`: the same for Kabré's sacct log tiled to n lines (the text formats' chunked parse).
+// `--cli-simulate [n]`: the whole `easytune simulate <log> --json` command on CEA-Curie tiled to n
+// lines, as a user runs it (import, simulation, metrics, fidelity, report): time and peak memory.
 // `--pool [runs]`: the engine pool's speed-up from 1 to 2 workers (and more where there are cores) on
 // KTH-SP2 (issue #24, docs/PERFORMANCE.md §The pool at full speed).
 import { execFileSync } from 'node:child_process'
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { availableParallelism, tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import { simulateEasyOnNodes } from '../src/core/cluster/easy'
 import { simulateCluster } from '../src/core/cluster/simulate'
 import { defaultScheduling } from '../src/core/cluster/config'
@@ -213,6 +216,28 @@ async function importSacct(lines: number): Promise<void> {
     const imp = child(['--import-replay', path, 'no', mode])
     console.log(`  ${mode === 'seq' ? 'sequential parse' : 'parallel parse  '}: import ${imp.importS.toFixed(2)} s (${(imp.importS / floor.seconds).toFixed(2)}× floor, ${rate(imp.lines, imp.importS)} lines), ${imp.jobs.toLocaleString('en-US')} jobs, peak ${mb(imp.peakRss)} = ${Math.round(imp.peakRss / imp.jobs)} B/job`)
   }
+}
+
+/** `--cli-simulate [n]`: `easytune simulate <log> --json` whole, in a fresh process each run (the
+ * CLI bundle beside this one, out/cli), on CEA-Curie tiled to n lines: seconds and peak RSS. */
+async function cliSimulate(lines: number, runs = 3): Promise<void> {
+  const path = await tiledCurie(lines)
+  const cli = pathToFileURL(fileURLToPath(new URL('../cli/easytune.js', import.meta.url))).href
+  const out = join(tmpdir(), 'easytune-bench-cli-simulate.json'), res = join(tmpdir(), 'easytune-bench-cli-result.json')
+  const code = `const t = performance.now(); const { main } = await import(${JSON.stringify(cli)});` +
+    `const rc = await main(['simulate', ${JSON.stringify(path)}, '--json', ${JSON.stringify(out)}]);` +
+    `(await import('node:fs')).writeFileSync(${JSON.stringify(res)}, JSON.stringify({ rc, seconds: (performance.now() - t) / 1000, peakRss: process.resourceUsage().maxRSS * 1024 }))`
+  for (let i = 0; i < runs; i++) {
+    execFileSync(process.execPath, ['--input-type=module', '-e', code], { stdio: 'ignore' })
+    const r = JSON.parse(readFileSync(res, 'utf8'))
+    if (r.rc !== 0) throw new Error(`easytune simulate exited with ${r.rc}`)
+    console.log(`easytune simulate, ${lines.toLocaleString('en-US')} lines (CEA-Curie tiled): ${r.seconds.toFixed(2)} s, peak ${mb(r.peakRss)} = ${Math.round(r.peakRss / lines)} B/line`)
+  }
+}
+
+if (process.argv[2] === '--cli-simulate') {
+  await cliSimulate(process.argv[3] ? Number(process.argv[3]) : 3_128_260)
+  process.exit(0)
 }
 
 if (process.argv[2] === '--import-sacct') {
