@@ -164,6 +164,28 @@ describe('line endings, byte-order marks and over-long lines', () => {
     expect(seen).toEqual([1002, 2002, 3001])
   })
 
+  it('with onLines, the same lines and numbers: whole lines as ranges, split ones through onLine', () => {
+    // The consumer finds the line breaks itself, as the SWF parser does (LF, CRLF or a lone CR).
+    const seen: string[] = []
+    const onLines = (b: Uint8Array, start: number, end: number, first: number): number => {
+      let n = 0
+      for (let p = start; p < end;) {
+        let e = p
+        while (b[e] !== 10 && b[e] !== 13) e++
+        seen.push(`${first + n}:${new TextDecoder().decode(b.subarray(p, e))}`)
+        n++
+        p = b[e] === 13 && b[e + 1] === 10 ? e + 2 : e + 1
+      }
+      return n
+    }
+    const s = new LineSplitter((b, start, end, n) => seen.push(`${n}:${new TextDecoder().decode(b.subarray(start, end))}`), false, onLines)
+    s.feed(new Uint8Array([0xef, 0xbb, 0xbf, ...enc.encode('ab\r\ncd\r')])) // the mark dropped; the CR may be half of a CRLF
+    s.feed(enc.encode('\nef\rgh'))
+    s.feed(enc.encode('i\n\nj'))
+    s.end()
+    expect(seen).toEqual(['1:ab', '2:cd', '3:ef', '4:ghi', '5:', '6:j'])
+  })
+
   it('a UTF-8 byte-order mark is dropped in every format (an SWF header line included)', () => {
     const bom = (t: string) => new Uint8Array([0xef, 0xbb, 0xbf, ...enc.encode(t)])
     const s = importBytes(bom(HEAD + swf(1, 0)))
