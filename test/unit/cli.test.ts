@@ -24,6 +24,11 @@ describe('easytune CLI conventions', () => {
     expect(help.code).toBe(0)
     expect(help.stdout).toMatch(/simulate <log>/)
     expect((await runCli(['frobnicate'])).code).toBe(2)
+    // Names every object has are not commands (a look-up of "constructor" once called Object's).
+    for (const name of ['constructor', 'toString', '__proto__', 'hasOwnProperty']) {
+      const r = await runCli([name])
+      expect([r.code, r.stderr], name).toEqual([2, expect.stringMatching(new RegExp(`^easytune: unknown command "${name}"`))])
+    }
     const bad = await runCli(['simulate', KTH, '--primery', 'SPF'])
     expect(bad.code).toBe(2)
     expect(bad.stderr).toMatch(/unknown option --primery/)
