@@ -20,7 +20,7 @@ export function parseArgs(argv: string[], spec: Record<string, FlagKind>): Parse
     if (!a.startsWith('--') || a === '-') { positionals.push(a); continue }
     const eq = a.indexOf('=')
     const name = eq > 0 ? a.slice(2, eq) : a.slice(2)
-    const kind = spec[name]
+    const kind = Object.hasOwn(spec, name) ? spec[name] : undefined // not a name every object has (--constructor)
     if (kind === undefined) {
       const known = Object.keys(spec).map((k) => `--${k}`).join(', ')
       throw new UsageError(`unknown option --${name}${known ? ` (this command takes ${known})` : ''}`)

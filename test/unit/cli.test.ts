@@ -29,6 +29,10 @@ describe('easytune CLI conventions', () => {
       const r = await runCli([name])
       expect([r.code, r.stderr], name).toEqual([2, expect.stringMatching(new RegExp(`^easytune: unknown command "${name}"`))])
     }
+    for (const flag of ['--constructor', '--__proto__', '--toString=1']) {
+      const r = await runCli(['simulate', KTH, flag, 'x'])
+      expect([r.code, r.stderr], flag).toEqual([2, expect.stringMatching(new RegExp(`unknown option ${flag.split('=')[0]}`))])
+    }
     const bad = await runCli(['simulate', KTH, '--primery', 'SPF'])
     expect(bad.code).toBe(2)
     expect(bad.stderr).toMatch(/unknown option --primery/)
