@@ -1,7 +1,7 @@
 // priority/multifactor factor by factor (docs/CLUSTER.md §Slurm scheduling, "Priority"), and the
 // fair-share arithmetic (classic and Fair Tree). Every expected value is worked by hand in the comment.
 import { describe, expect, it } from 'vitest'
-import { finishPriority, PRIORITY_MAX, SlurmPriority } from '../../src/core/cluster/slurm/priority'
+import { finishPriority, PRIORITY_MAX, qosFactors, SlurmPriority } from '../../src/core/cluster/slurm/priority'
 import { decayPerSecond, FairShare } from '../../src/core/cluster/slurm/fairshare'
 import { jobsOf, machine, priority, type JobDef } from '../support/slurm-cluster'
 
@@ -45,6 +45,9 @@ describe('factors', () => {
     // high = 30, the largest is 60 (other): 0.5 → 500.
     const pr = P({ weightQos: 1000, qosPriority: { normal: 0, high: 30, other: 60 } })
     expect([pr.compute(2, 0, NaN, 0), pr.compute(0, 0, NaN, 0)]).toEqual([500, 1])
+  })
+  it('QOS: a name every object has ("constructor", "toString") is an unknown QOS, priority 0 (not NaN)', () => {
+    expect(qosFactors(priority({ weightQos: 1000, qosPriority: { high: 30 } }), ['constructor', 'toString', '__proto__', 'high'])).toEqual([0, 0, 0, 1])
   })
   it('TRES: value over the partition total; NO_NORMAL_TRES uses the raw value', () => {
     // big in p: cpu 32/32 = 1, gres/gpu 8/8 = 1, mem 2000/4000 = 0.5. Weights cpu 100, mem 100, gpu 1000:

@@ -58,7 +58,7 @@ export function qosFactors(config: PriorityConfig, qosNames: readonly string[]):
   let maxQos = 0
   for (const v of Object.values(config.qosPriority)) maxQos = Math.max(maxQos, v)
   return qosNames.map((name) => {
-    const v = config.qosPriority[name] ?? 0
+    const v = Object.hasOwn(config.qosPriority, name) ? config.qosPriority[name] : 0 // a log's QOS named "constructor" is not Object's
     if (v === 0) return 0
     return raw ? v : (maxQos > 0 ? v / maxQos : 0)
   })
