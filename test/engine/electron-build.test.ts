@@ -1,13 +1,14 @@
 // electron-vite (the desktop app's build) bundles main, preload, renderer and the engine worker
 // without the Electron binary; the preload is CommonJS, main passes `node --check`, and the worker
 // bundle speaks the engine protocol: the first thing it says is 'ready'. The parse worker ships
-// beside it, and the engine worker's big SWF imports use it.
+// beside it, and the engine worker's big imports use it.
 import { execFileSync, fork } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { availableParallelism, tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { gunzipSync, gzipSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
-import { findParseWorker } from '../../src/node/parse-parallel'
+import { PARALLEL_MAX_WORKERS, PARALLEL_MIN_SWF_WORKERS, findParseWorker } from '../../src/node/parse-parallel'
 import { readLog } from '../../src/node/read-log'
 import { requireData } from '../support/data'
 
@@ -34,27 +35,38 @@ describe('electron-vite build', () => {
     expect(code).toBe(0)
 
     // The parse worker ships beside the engine worker, unpacked from app.asar in a packaged app, and
-    // the built engine worker finds it: a log of over 16 MiB of text (CEA-Curie, ~30 MB) is parsed
-    // by its threads (EASYTUNE_TRACE_IMPORT names the script), with the same jobs as a sequential read.
+    // the built engine worker finds it: a sacct log of over 8 MiB of text (Kabré's, four times) is
+    // parsed by its threads (EASYTUNE_TRACE_IMPORT names the script), with the same jobs as a
+    // sequential read. A big SWF log (CEA-Curie, ~30 MB of text) takes the threads only with 4 cores
+    // or more (PARALLEL_MIN_SWF_WORKERS: its parse keeps pace with gunzip), in one thread otherwise.
     expect(existsSync(join(out, 'main/parse-worker.js'))).toBe(true)
     expect(readFileSync('build/electron-builder.yml', 'utf8')).toMatch(/asarUnpack:(\n\s+- .*)*\n\s+- out\/main\/parse-worker\.js/)
-    const curie = requireData(ctx, 'swf/CEA-Curie-2011-2.1-cln.swf.gz')
-    const engine = fork(join(out, 'main/engine-worker.js'), [], { serialization: 'advanced', stdio: ['ignore', 'ignore', 'pipe', 'ipc'], env: { ...process.env, EASYTUNE_TRACE_IMPORT: '1' } })
-    let stderr = ''
-    engine.stderr!.on('data', (d: Buffer) => { stderr += d.toString() })
-    const answer = await new Promise<{ type: string; result?: { workload: { jobs: { count: number } } }; message?: string }>((resolve, reject) => {
-      engine.on('message', (m: { type: string }) => { if (m.type === 'done' || m.type === 'error') resolve(m) })
-      engine.once('error', reject)
-      engine.send({ type: 'run', id: 1, unit: { kind: 'import', path: curie, options: { name: 'curie.swf' } } })
-    })
-    engine.send({ type: 'exit' })
-    await new Promise((resolve) => engine.once('exit', resolve))
-    expect(answer.message).toBeUndefined()
-    expect(stderr).toContain(`[import-trace] parallel parse: `)
-    expect(stderr).toContain(`threads, ${join(out, 'main/parse-worker.js')}\n`)
-    const seq = await readLog(curie, { name: 'curie.swf', parallel: { workerPath: null } })
-    expect(answer.result!.workload.jobs.count).toBe(seq.jobs.count)
-    expect(seq.jobs.count).toBeGreaterThan(300_000)
+    const importThroughEngine = async (path: string, name: string) => {
+      const engine = fork(join(out, 'main/engine-worker.js'), [], { serialization: 'advanced', stdio: ['ignore', 'ignore', 'pipe', 'ipc'], env: { ...process.env, EASYTUNE_TRACE_IMPORT: '1' } })
+      let stderr = ''
+      engine.stderr!.on('data', (d: Buffer) => { stderr += d.toString() })
+      const answer = await new Promise<{ type: string; result?: { workload: { jobs: { count: number } } }; message?: string }>((resolve, reject) => {
+        engine.on('message', (m: { type: string }) => { if (m.type === 'done' || m.type === 'error') resolve(m) })
+        engine.once('error', reject)
+        engine.send({ type: 'run', id: 1, unit: { kind: 'import', path, options: { name } } })
+      })
+      engine.send({ type: 'exit' })
+      await new Promise((resolve) => engine.once('exit', resolve))
+      expect(answer.message).toBeUndefined()
+      const seq = await readLog(path, { name, parallel: { workerPath: null } })
+      expect(answer.result!.workload.jobs.count).toBe(seq.jobs.count)
+      return { stderr, jobs: seq.jobs.count }
+    }
+    const kabre = gunzipSync(readFileSync(requireData(ctx, 'slurm/kabre-cenat/sacct.csv.gz'))).toString('utf8').split('\n').filter((l) => l !== '')
+    const bigSacct = join(tmp, 'kabre-x4.csv.gz')
+    writeFileSync(bigSacct, gzipSync([kabre[0], ...Array.from({ length: 4 }, () => kabre.slice(1)).flat()].join('\n') + '\n'))
+    const sacct = await importThroughEngine(bigSacct, 'kabre-x4.csv')
+    expect(sacct.stderr).toContain(`[import-trace] parallel parse: `)
+    expect(sacct.stderr).toContain(`threads, ${join(out, 'main/parse-worker.js')}\n`)
+    expect(sacct.jobs).toBeGreaterThan(10_000)
+    const swf = await importThroughEngine(requireData(ctx, 'swf/CEA-Curie-2011-2.1-cln.swf.gz'), 'curie.swf')
+    expect(swf.stderr.includes('[import-trace] parallel parse: ')).toBe(Math.min(PARALLEL_MAX_WORKERS, availableParallelism()) >= PARALLEL_MIN_SWF_WORKERS)
+    expect(swf.jobs).toBeGreaterThan(300_000)
   }, 240_000)
 })
 
