@@ -287,20 +287,17 @@ export class RawJobsBuilder {
    * holds one column twice, not all of them. */
   private resize(cap: number): void {
     this.cap = cap
-    const g64 = (a: Float64Array) => { const b = new Float64Array(this.cap); b.set(a); releaseColumn(a); return b }
-    const g32 = (a: Int32Array) => { const b = new Int32Array(this.cap); b.set(a); releaseColumn(a); return b }
-    const gf32 = (a: Float32Array) => { const b = new Float32Array(this.cap); b.set(a); releaseColumn(a); return b }
-    this.id = g64(this.id); this.submit = g64(this.submit); this.recordedWait = g64(this.recordedWait)
-    this.runtime = g64(this.runtime); this.allocProcs = gf32(this.allocProcs); this.reqProcs = gf32(this.reqProcs)
-    this.requested = g64(this.requested); this.user = g32(this.user); if (this.accounts.length > 0) this.account = g32(this.account); this.status = g32(this.status); this.line = g32(this.line)
-    for (const place of this.places) {
-      const old = this.cols[place]!, spec = COLUMN_SPEC[OPTIONAL_COLUMNS[place]]
-      const b = spec.make(this.cap)
-      b.set(old)
-      b.fill(spec.unknown, old.length)
-      releaseColumn(old)
-      this.cols[place] = b
+    const g = <T extends ColumnArray>(a: T, unknown = 0): T => {
+      const b = new (a.constructor as new (n: number) => T)(cap)
+      b.set(a)
+      if (unknown !== 0) b.fill(unknown, a.length)
+      releaseColumn(a)
+      return b
     }
+    this.id = g(this.id); this.submit = g(this.submit); this.recordedWait = g(this.recordedWait)
+    this.runtime = g(this.runtime); this.allocProcs = g(this.allocProcs); this.reqProcs = g(this.reqProcs)
+    this.requested = g(this.requested); this.user = g(this.user); if (this.accounts.length > 0) this.account = g(this.account); this.status = g(this.status); this.line = g(this.line)
+    for (const place of this.places) this.cols[place] = g(this.cols[place]!, COLUMN_SPEC[OPTIONAL_COLUMNS[place]].unknown)
   }
 
   /** Trimmed views (no copy) of what was pushed. */

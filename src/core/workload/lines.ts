@@ -124,7 +124,7 @@ export function lineTooLong(n: number): InputError {
 }
 
 /** Index of the first LF or CR at or after `from`, or -1. */
-function firstBreak(chunk: Uint8Array, from: number): number {
+export function firstBreak(chunk: Uint8Array, from: number): number {
   for (let i = from; i < chunk.length; i++) {
     const b = chunk[i]
     if (b === 10 || b === 13) return i

@@ -3,7 +3,7 @@
 // format of the big archive logs: a 1M-job log must import at ≥ 1M lines/s.
 import { formatInt } from '../util/format'
 import { BadLines, COL, RawJobsBuilder, emptyRow, exactColumns } from './builder'
-import { LineSplitter, lineText, lineTooLong } from './lines'
+import { LineSplitter, firstBreak, lineText, lineTooLong } from './lines'
 import { MAX_COUNT, MAX_DURATION_SECONDS, MAX_EPOCH_SECONDS, MAX_EXACT } from './limits'
 import type { LineIssue, LogParser, ParsedLog, RawJobs } from './types'
 
@@ -325,12 +325,8 @@ function fieldEnd(b: Uint8Array, p: number): number {
 
 /** Index of the first line break at or after `p` (or the buffer's length). */
 function lineEnd(b: Uint8Array, p: number): number {
-  const len = b.length
-  for (; p < len; p++) {
-    const c = b[p]
-    if (c === 10 || c === 13) return p
-  }
-  return len
+  const e = firstBreak(b, p)
+  return e < 0 ? b.length : e
 }
 
 /** The log-level results of a whole parse: warnings, machine size from the header, start time. */
