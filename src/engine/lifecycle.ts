@@ -29,6 +29,8 @@ import { FileInputError } from '../node/read-log'
 import { unitLabel, unitName } from './label'
 import { trace, tracing } from './trace'
 import { needsSetup, type FromWorker, type ToWorker, type UnitResult, type WorkloadSetup, type WorkUnit } from './protocol'
+import { TABLE_COLUMNS, type ColumnArray, type TableColumn } from '../core/workload/builder'
+import type { ImportedLog } from './import'
 
 /** A unit that stops its worker this many times ends the session. */
 export const MAX_CRASHES = 3
@@ -135,6 +137,8 @@ interface Slot {
   state: WorkerState
   job: Job | null
   samplesDone: number
+  /** The job-table columns an import's worker sent ahead of its 'done' (protocol.ts 'column'). */
+  columns: Map<TableColumn, ColumnArray>
   exited: Promise<void>
 }
 interface Batch {
@@ -239,7 +243,7 @@ export class WorkerSession {
     trace(`forking worker ${worker}`)
     const handle = this.fork(this.workerPath, { worker })
     let exited!: () => void
-    const slot: Slot = { worker, handle, pid: handle.pid, state: 'starting', job: null, samplesDone: 0, exited: new Promise((r) => { exited = r }) }
+    const slot: Slot = { worker, handle, pid: handle.pid, state: 'starting', job: null, samplesDone: 0, columns: new Map(), exited: new Promise((r) => { exited = r }) }
     this.slots.push(slot)
     // An exception here (a throwing callback, a malformed message) ends the session, never the process.
     handle.onMessage((m) => { if (!this.ended && slot.state !== 'stopping') this.guard(() => this.onMessage(slot, m)) })
@@ -272,6 +276,11 @@ export class WorkerSession {
         if (m.type === 'progress') slot.samplesDone = m.samplesDone
         this.batch?.opts.onProgress?.(slot.job.index, m)
         break
+      case 'column':
+        // Only for the import this worker runs, only a column a job table has, only an array.
+        if (slot.job?.id !== m.id || slot.job.unit.kind !== 'import' || !(TABLE_COLUMNS as readonly string[]).includes(m.name) || !ArrayBuffer.isView(m.values)) return
+        slot.columns.set(m.name, m.values)
+        return
       case 'done': {
         const job = slot.job
         const batch = this.batch
@@ -279,8 +288,10 @@ export class WorkerSession {
         slot.job = null
         slot.state = 'idle'
         slot.samplesDone = 0
-        batch.results[job.index] = m.result
-        batch.opts.onDone?.(job.index, m.result, job.unit)
+        const result = slot.columns.size > 0 ? withColumns(m.result as ImportedLog, slot.columns) : m.result
+        slot.columns = new Map()
+        batch.results[job.index] = result
+        batch.opts.onDone?.(job.index, result, job.unit)
         if (--batch.remaining === 0) {
           this.batch = null
           batch.resolve(batch.results)
@@ -319,6 +330,7 @@ export class WorkerSession {
       slot.job = job
       slot.state = 'busy'
       slot.samplesDone = 0
+      slot.columns = new Map()
       slot.handle.send({ type: 'run', id: job.id, unit: job.unit })
     }
   }
@@ -366,4 +378,9 @@ export class WorkerSession {
     this.closing ??= Promise.all(slots.map((s) => s.exited)).then(() => {})
     void this.closing.then(() => batch?.reject(error))
   }
+}
+
+/** An import's result with the job-table columns its worker sent ahead put back into its table. */
+function withColumns(r: ImportedLog, columns: ReadonlyMap<TableColumn, ColumnArray>): ImportedLog {
+  return { ...r, workload: { ...r.workload, jobs: { ...r.workload.jobs, ...Object.fromEntries(columns) } } }
 }

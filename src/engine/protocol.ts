@@ -5,8 +5,10 @@
 // Every kind of background work is a WorkUnit: a campaign's cell, one online-selection trace, one
 // weight vector of a mixed-policy search, or one import. The parent sends { type: 'run', id, unit }
 // and the worker answers { type: 'done', id, result } (or 'error'), with 'progress' /
-// 'import-progress' in between; units that need the workload ('needsSetup') wait for the worker's
-// 'setup' first. The lifecycle module is the only sender of these messages.
+// 'import-progress' in between, and, for an import of a big log, its job table's big columns one
+// 'column' message each just before its 'done' (the parent puts them back); units that need the
+// workload ('needsSetup') wait for the worker's 'setup' first. The lifecycle module is the only
+// sender of these messages.
 //
 // Desktop app only: main may hand a utility-process worker a second channel, the progress port
 // ('progress-port', the port itself travels in the message's transfer list and arrives as
@@ -23,6 +25,7 @@ import type { Impact, RecommendedOrder } from '../core/tune/impact'
 import type { ResampleSpec } from '../core/tune/resample'
 import type { SplitSpec } from '../core/tune/split'
 import type { ImportOptions } from '../core/workload/import'
+import type { ColumnArray, TableColumn } from '../core/workload/builder'
 import type { ImportedLog, MachineView } from './import'
 import type { WhatIfId, WhatIfOutcome } from '../core/predict/walltimes'
 import type { FidelityReplay, FidelityReplayId } from '../core/export/predicted-fidelity'
@@ -165,6 +168,9 @@ export type FromWorker =
       checkpoint?: TupleCheckpoint }
   /** Progress of an import: one per 1 MiB read. */
   | { type: 'import-progress'; id: number; bytesRead: number; totalBytes: number; jobsRead: number; simulated?: { jobs: number; of: number; nodes?: number } }
+  /** One column of an import's job table, sent before its 'done' (which then lacks it): a big log's
+   * table in one message held the parent's event loop while it was decoded (~0.4 s for 1M jobs). */
+  | { type: 'column'; id: number; name: TableColumn; values: ColumnArray }
   | { type: 'done'; id: number; result: UnitResult }
   /** `input`: the user can fix it (bad file or option); `file`/`line` locate it when known.
    * `id` is the unit's id, or null for a setup or protocol error. */

@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DEFAULT_ONLINE } from '../../src/core/tune/online'
 import type { ImportedLog } from '../../src/engine/import'
 import { unitName } from '../../src/engine/label'
-import { MAX_CRASHES, WorkerSession, type CrashInfo } from '../../src/engine/lifecycle'
-import type { UnitResult, WorkloadSetup, WorkUnit } from '../../src/engine/protocol'
+import { MAX_CRASHES, WorkerSession, type CrashInfo, type ForkWorker, type WorkerHandle } from '../../src/engine/lifecycle'
+import type { FromWorker, ToWorker, UnitResult, WorkloadSetup, WorkUnit } from '../../src/engine/protocol'
 import { alive, buildWorker, CELLS, KTH, kthSetup, removeWorker, tracked } from './support'
 
 let workerPath = ''
@@ -103,4 +103,48 @@ it('refuses to start without a built worker or with an aborted signal, before fo
   expect(() => new WorkerSession({ setup: null, workerPath: '/nonexistent/worker.js', fork })).toThrow(/engine worker is not built: \/nonexistent\/worker\.js is missing/)
   expect(() => new WorkerSession({ setup: null, workerPath, fork, signal: AbortSignal.abort() })).toThrow(expect.objectContaining({ name: 'AbortError' }) as Error)
   expect(t.forks).toBe(0)
+})
+
+describe("an import's columns sent ahead of its answer (protocol 'column')", () => {
+  // A stand-in worker answering one import with hand-written messages: the session must take a
+  // column only for the import it runs, only under a job-table column's name, only as an array.
+  function fakeWorker(answer: (id: number) => FromWorker[]): ForkWorker {
+    return () => {
+      let onMessage: (m: FromWorker) => void = () => {}
+      let onExit: (code: number | null, signal: string | null) => void = () => {}
+      const h: WorkerHandle = {
+        pid: undefined,
+        send: (m: ToWorker) => {
+          if (m.type === 'run') setImmediate(() => { for (const x of answer(m.id)) onMessage(x) })
+          if (m.type === 'exit') setImmediate(() => onExit(0, null))
+        },
+        onMessage: (cb) => { onMessage = cb; setImmediate(() => cb({ type: 'ready' })) },
+        onExit: (cb) => { onExit = cb },
+        kill: () => setImmediate(() => onExit(null, 'SIGTERM')),
+      }
+      return h
+    }
+  }
+  it('takes the valid column, ignores a foreign id, a name outside the table (__proto__, constructor) and a non-array', async () => {
+    const result = { sha256: 'x', simSeconds: 1, readSeconds: 1, inspect: {}, workload: { name: 'x', jobs: { count: 2, line: Int32Array.of(1, 2) } } }
+    const fork = fakeWorker((id) => [
+      { type: 'column', id: id + 1, name: 'runtime', values: Float64Array.of(7, 7) },
+      { type: 'column', id, name: '__proto__' as never, values: Float64Array.of(1, 1) },
+      { type: 'column', id, name: 'constructor' as never, values: Float64Array.of(1, 1) },
+      { type: 'column', id, name: 'requested', values: 'not an array' as never },
+      { type: 'column', id, name: 'submit', values: Float64Array.of(5, 6) },
+      { type: 'done', id, result: result as never },
+    ])
+    const session = new WorkerSession({ setup: null, workers: 1, workerPath, fork }) // (checked to exist; the fake runs nothing)
+    try {
+      const [r] = await session.run([{ kind: 'import', path: 'x.swf', options: {} }])
+      const jobs = (r as ImportedLog).workload.jobs as unknown as Record<string, unknown>
+      expect(Object.keys(jobs).sort()).toEqual(['count', 'line', 'submit'])
+      expect(jobs.submit).toEqual(Float64Array.of(5, 6))
+      expect(Object.getPrototypeOf(jobs)).toBe(Object.prototype)
+      expect(({} as Record<string, unknown>).constructor).toBe(Object)
+    } finally {
+      await session.close()
+    }
+  })
 })

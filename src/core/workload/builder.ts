@@ -5,6 +5,9 @@ import { showControlOneLine } from '../util/control'
 /** The optional columns of RawJobs and JobTable (resources, ids): each present only when the log
  * records it, so a 10M-job log without them allocates nothing for them. */
 export const OPTIONAL_COLUMNS = ['partition', 'qos', 'nodes', 'memMB', 'gpus', 'exclusive', 'eligible', 'schedFlag', 'priority', 'rawId', 'subId'] as const
+/** Every per-job column a cleaned table (JobTable) can have. */
+export const TABLE_COLUMNS = ['id', 'submit', 'runtime', 'requested', 'procs', 'user', 'account', 'recordedWait', 'line', ...OPTIONAL_COLUMNS] as const
+export type TableColumn = (typeof TABLE_COLUMNS)[number]
 export type OptionalColumn = (typeof OPTIONAL_COLUMNS)[number]
 export type ColumnArray = Float64Array | Float32Array | Int32Array | Uint8Array
 
