@@ -5,7 +5,8 @@
 // the learned regression (issue #22, docs/PREDICTIONS.md §Performance and §Model). `--learn
 // [trials] [tuples]`: the learned-priority trials (issue #23, docs/LEARN.md §Performance).
 // `--import-scale [n,n,…]`: import and import + replay of CEA-Curie tiled to n lines against the
-// gunzip-and-count floor, sequential and parallel parse, peak bytes per job (issue #24, docs/PERFORMANCE.md §Import at scale).
+// gunzip-and-count floor, sequential and parallel parse, peak bytes per job (issue #24, docs/PERFORMANCE.md §Import at scale),
+// the fresh pages each run was given and what they cost on this host (`--page-cost`, docs/PERFORMANCE.md §Fresh pages).
 // `--import-sacct [n]`: the same for Kabré's sacct log tiled to n lines (the text formats' chunked parse).
 // `--cli-simulate [n]`: the whole `easytune simulate <log> --json` command on CEA-Curie tiled to n
 // lines, as a user runs it (import, simulation, metrics, fidelity, report): time and peak memory.
@@ -39,6 +40,29 @@ const rate = (n: number, s: number) => `${Math.round(n / s).toLocaleString('en-U
 
 function peakRss(): number {
   return process.resourceUsage().maxRSS * 1024
+}
+
+/** Pages this process was given since it started (minor page faults: each first touch of a 4 KiB page). */
+function freshPages(): number {
+  return process.resourceUsage().minorPageFault
+}
+
+/**
+ * Child mode `--page-cost`: what a fresh page costs on this host, in µs: 256 MiB of new typed
+ * arrays, one byte written per 4 KiB page, against the same writes on the same (now mapped) pages.
+ * On a bare-metal Linux a first touch costs well under 1 µs; in some virtual machines (memory
+ * given to the guest lazily by the host) it costs tens, and then every megabyte an import or a
+ * simulation writes to new memory costs milliseconds (docs/PERFORMANCE.md §Fresh pages).
+ */
+function pageCost(): void {
+  const arrays: Uint8Array[] = []
+  const f0 = freshPages(), t0 = performance.now()
+  for (let k = 0; k < 32; k++) { const a = new Uint8Array(8 << 20); for (let i = 0; i < a.length; i += 4096) a[i] = 1; arrays.push(a) }
+  const first = performance.now() - t0, pages = freshPages() - f0
+  const t1 = performance.now()
+  for (const a of arrays) for (let i = 0; i < a.length; i += 4096) a[i] = 2
+  const again = performance.now() - t1
+  console.log(JSON.stringify({ pages, usPerPage: ((first - again) * 1000) / Math.max(1, pages), firstMs: first, againMs: again }))
 }
 
 async function timeLog(path: string, label: string, policies: readonly string[]): Promise<void> {
@@ -147,7 +171,7 @@ async function countOnly(path: string): Promise<void> {
     const b = c as Buffer
     for (let i = b.indexOf(10); i >= 0; i = b.indexOf(10, i + 1)) lines++
   }
-  console.log(JSON.stringify({ lines, seconds: (performance.now() - t) / 1000, peakRss: peakRss() }))
+  console.log(JSON.stringify({ lines, seconds: (performance.now() - t) / 1000, peakRss: peakRss(), freshPages: freshPages() }))
 }
 
 /** Child mode: import (and replay EASY-FCFS when `replay`), reporting times and peak RSS. `par`:
@@ -165,24 +189,27 @@ async function importReplay(path: string, replay: boolean, mode: string): Promis
     replayS = (performance.now() - t1) / 1000
   }
   const mem = process.memoryUsage() // at the end: what stays (the table, Node) against the peak
-  console.log(JSON.stringify({ lines: w.report.linesRead, jobs: w.jobs.count, importS, replayS, seconds: (performance.now() - t) / 1000, peakRss: peakRss(), endRss: mem.rss, endArrayBuffers: mem.arrayBuffers, endHeapTotal: mem.heapTotal, endHeapUsed: mem.heapUsed }))
+  console.log(JSON.stringify({ lines: w.report.linesRead, jobs: w.jobs.count, importS, replayS, freshPages: freshPages(), seconds: (performance.now() - t) / 1000, peakRss: peakRss(), endRss: mem.rss, endArrayBuffers: mem.arrayBuffers, endHeapTotal: mem.heapTotal, endHeapUsed: mem.heapUsed }))
 }
 
 /** `--import-scale [n,n,…]`: the import at scale (issue #24, docs/PERFORMANCE.md §Import at scale). */
 async function importScale(sizes: number[]): Promise<void> {
   const child = (args: string[]) => JSON.parse(execFileSync(process.execPath, [process.argv[1], ...args], { encoding: 'utf8', maxBuffer: 1 << 20 }))
+  const cost = child(['--page-cost'])
+  const pages = (k: number) => `${k.toLocaleString('en-US')} fresh pages (~${(k * cost.usPerPage / 1e6).toFixed(2)} s)`
+  console.log(`a fresh 4 KiB page costs ${cost.usPerPage.toFixed(1)} µs on this host (--page-cost: ${cost.pages.toLocaleString('en-US')} pages in ${cost.firstMs.toFixed(0)} ms, the same writes again ${cost.againMs.toFixed(0)} ms)`)
   for (const n of sizes) {
     const path = await tiledCurie(n)
     const floor = child(['--count-only', path])
-    console.log(`${n.toLocaleString('en-US')} lines (CEA-Curie tiled, ${mb(statSync(path).size)} gzip): floor (gunzip + count) ${floor.seconds.toFixed(2)} s, peak ${mb(floor.peakRss)}`)
+    console.log(`${n.toLocaleString('en-US')} lines (CEA-Curie tiled, ${mb(statSync(path).size)} gzip): floor (gunzip + count) ${floor.seconds.toFixed(2)} s, peak ${mb(floor.peakRss)}, ${pages(floor.freshPages)}`)
     const perJob = (b: number) => `${Math.round(b / n)} B/job`
     const cores = Math.min(8, availableParallelism())
     console.log(`  (what an import does by default with ${cores} cores: ${cores >= PARALLEL_MIN_SWF_WORKERS ? 'the parallel parse from 16 MiB of text' : 'the sequential parse'})`)
     for (const mode of ['seq', 'par']) {
       const imp = child(['--import-replay', path, 'no', mode])
       const all = child(['--import-replay', path, 'yes', mode])
-      console.log(`  ${mode === 'seq' ? 'sequential parse' : 'parallel parse  '}: import ${imp.importS.toFixed(2)} s (${(imp.importS / floor.seconds).toFixed(2)}× floor, ${rate(imp.lines, imp.importS)} lines), peak ${mb(imp.peakRss)} = ${perJob(imp.peakRss)}; ` +
-        `import + EASY-FCFS replay ${all.seconds.toFixed(2)} s (replay ${all.replayS.toFixed(2)} s; ${(all.seconds / floor.seconds).toFixed(2)}× floor, ${rate(all.jobs, all.seconds)} jobs), peak ${mb(all.peakRss)} = ${perJob(all.peakRss)}`)
+      console.log(`  ${mode === 'seq' ? 'sequential parse' : 'parallel parse  '}: import ${imp.importS.toFixed(2)} s (${(imp.importS / floor.seconds).toFixed(2)}× floor, ${rate(imp.lines, imp.importS)} lines), peak ${mb(imp.peakRss)} = ${perJob(imp.peakRss)}, ${pages(imp.freshPages)}; ` +
+        `import + EASY-FCFS replay ${all.seconds.toFixed(2)} s (replay ${all.replayS.toFixed(2)} s; ${(all.seconds / floor.seconds).toFixed(2)}× floor, ${rate(all.jobs, all.seconds)} jobs), peak ${mb(all.peakRss)} = ${perJob(all.peakRss)}, ${pages(all.freshPages)}`)
     }
   }
 }
@@ -245,6 +272,10 @@ if (process.argv[2] === '--import-sacct') {
   process.exit(0)
 }
 
+if (process.argv[2] === '--page-cost') {
+  pageCost()
+  process.exit(0)
+}
 if (process.argv[2] === '--count-only') {
   await countOnly(process.argv[3])
   process.exit(0)

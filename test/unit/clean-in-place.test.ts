@@ -61,14 +61,32 @@ describe('cleaning in place', () => {
     })
     it(`sorted log, two jobs of three dropped (${consume ? 'in place' : 'copied'}): exact copies, not views keeping the raw rows alive`, () => {
       const b = new RawJobsBuilder(4096)
-      // 3,000 jobs, every one but each third with no processors (C4): 1,000 kept. 4,096 rows
-      // (in place) or 3,000 (copied) > 1.5 × 1,000 + 1,024 = 2,524: copied to 1,000 rows.
+      // 3,000 jobs, every one but each third with no processors (C4): 1,000 kept. 3,000 rows
+      // written > 1.05 × 1,000 + 1,024 = 2,074: copied to 1,000 rows.
       for (let i = 0; i < 3000; i++) b.push(i, i, -1, 5, i % 3 === 0 ? 1 : -1, -1, 10, 0, 1, i + 1)
       const { jobs } = cleanJobs(b.finish(), 64, {}, consume)
       expect(jobs.count).toBe(1000)
       expect([jobs.id[0], jobs.id[1], jobs.id[999], jobs.line[999]]).toEqual([0, 3, 2997, 2998])
       for (const k of ['id', 'submit', 'runtime', 'requested', 'recordedWait'] as const) expect(jobs[k].buffer.byteLength, k).toBe(8000)
       for (const k of ['procs', 'user', 'line'] as const) expect(jobs[k].buffer.byteLength, k).toBe(4000)
+    })
+    it(`sorted log in columns with much room never written (${consume ? 'in place' : 'copied'}): views of them, except a column filled to its end`, () => {
+      // Room for 8,192 jobs, 2,000 pushed, all kept: 2,000 rows written ≤ 1.05 × 2,000 + 1,024 =
+      // 3,124, so no copy (the 6,192 rows never written cost no memory). The partition column is
+      // filled with its unknown value to the end of its buffer (8,192 rows written): copied.
+      const b = new RawJobsBuilder(8192)
+      b.enable('partition')
+      const row = emptyRow()
+      for (let i = 1; i <= 2000; i++) { b.push(i, i * 10, -1, 5, 1, 1, 10, 0, 1, i + 1); row[COL.partition] = i % 3; b.setRow(row) }
+      const r = b.finish()
+      const { jobs } = cleanJobs(r, 64, {}, consume)
+      expect(jobs.count).toBe(2000)
+      expect([jobs.id[1999], jobs.submit[1999], jobs.partition![1999]]).toEqual([2000, 20000, 2])
+      if (consume) {
+        for (const k of ['id', 'submit', 'runtime', 'requested', 'recordedWait', 'user', 'line'] as const) expect(jobs[k].buffer, k).toBe(r[k].buffer)
+        expect(jobs.submit.buffer.byteLength).toBe(8192 * 8)
+      }
+      expect(jobs.partition!.buffer.byteLength).toBe(2000 * 4)
     })
     it(`sorted log, nearly every job kept (${consume ? 'in place' : 'copied'}): the cleaned columns are the raw ones, compacted`, () => {
       const b = new RawJobsBuilder(16)

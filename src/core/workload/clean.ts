@@ -141,14 +141,28 @@ export function cleanJobs(raw: RawJobs, m: number, opts: CleanOptions = {}, cons
   if (consume) { releaseColumn(raw.allocProcs, true); releaseColumn(raw.reqProcs, true) }
   let jobs: JobTable
   if (sorted) {
-    // Views of the compacted columns, unless they would keep noticeably more than the kept jobs
-    // alive (many dropped, or a builder's spare room: its estimate of the log's length runs ~10 %
-    // over): then exact copies, each column freed as soon as it is copied, so that the copy adds
-    // one column to the import's peak, not a table, and the table after holds no spare rows.
-    const cut = id.buffer.byteLength > 8 * (kept * MAX_SPARE + 1024)
-      ? <T extends ColumnArray>(a: T) => { const c = a.slice(0, kept) as T; releaseColumn(a, consume); return c }
-      : <T extends ColumnArray>(a: T) => a.subarray(0, kept) as T
-    jobs = { count: kept, ...columnsOf(base, cut), ...Object.fromEntries(extra.map((e) => [e.name, cut(e.col)])) }
+    // Views of the compacted columns, unless a column would keep noticeably more WRITTEN rows than
+    // the kept jobs alive: then an exact copy, freed as soon as it is copied (the copy adds one
+    // column to the import's peak, not a table). Written rows, not the column's length: a builder's
+    // spare room past its last job (its estimate of the log's length runs 10–20 % over) was never
+    // written, so the operating system never gave it pages and a view costs nothing for it, while a
+    // copy writes every kept row to fresh pages — 150 MB on a 3M-job log, and on a host where a
+    // fresh page is slow to come (docs/PERFORMANCE.md §Fresh pages) the slowest step of the import.
+    // The written rows: the n parsed ones; a column the builder fills with its unknown value when
+    // it is created or grown (account, the optional ones) is written to the end of its buffer.
+    const limit = kept * MAX_SPARE + 1024
+    const cut = (filled: boolean) => <T extends ColumnArray>(a: T): T => {
+      if ((filled ? a.buffer.byteLength / a.BYTES_PER_ELEMENT : n) <= limit) return a.subarray(0, kept) as T
+      const c = a.slice(0, kept) as T
+      releaseColumn(a, consume)
+      return c
+    }
+    const { account: acc, ...core } = base
+    jobs = {
+      count: kept, ...columnsOf(core, cut(false)),
+      ...(acc !== undefined ? { account: cut(true)(acc) } : {}),
+      ...Object.fromEntries(extra.map((e) => [e.name, cut(true)(e.col)])),
+    }
   } else {
     const idx = Array.from({ length: kept }, (_, k) => k)
     idx.sort((x, y) => submit[x] - submit[y] || id[x] - id[y] || line[x] - line[y])
@@ -197,7 +211,7 @@ function procCount(v: number): number {
   return v > MAX_COUNT ? MAX_COUNT : v
 }
 
-/** A cleaned table may keep its raw columns (views) while they hold at most this many rows per kept job. */
+/** A cleaned table may keep its raw columns (views) while they hold at most this many written rows per kept job. */
 const MAX_SPARE = 1.05
 
 /** Each column through `cut` (its first rows, viewed or copied). */
