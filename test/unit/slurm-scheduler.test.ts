@@ -191,3 +191,40 @@ describe('progress hook', () => {
     expect(all.start.every((x) => Number.isFinite(x))).toBe(true)
   })
 })
+
+describe('more jobs running at once than the running-job structures first hold (they grow)', () => {
+  // One node of 2,000 CPUs. At 0, 1,500 one-CPU jobs A_k (k = 0..1499) start, each running
+  // 10 + (k mod 100) min with a 1,400-min limit, except A_1300 (runs 10 min, limit 120 min). At 1 min,
+  // 1,500 one-CPU jobs B_m, each running 10,000 min: 500 CPUs are free, so B_0..B_499 start at 1;
+  // B_m for m >= 500 starts when the (m - 499)-th A ends (FIFO order, one freed CPU each, the event
+  // pass after every end), i.e. at the (m - 500)-th smallest A end time. 2,000 jobs run at once,
+  // far more than the heap and lists hold at first (1,024), and 2,000 starts come between two
+  // reads of the list by estimated end.
+  const cl = machine([{ name: 'big', cpus: 2000 }], [{ name: 'p', nodes: ['big'] }])
+  const a: JobDef[] = Array.from({ length: 1500 }, (_, k) => ({
+    name: `A${k}`, at: 0, part: 'p', nodes: 0, cpus: 1, runs: k === 1300 ? 10 : 10 + (k % 100), limit: k === 1300 ? 120 : 1400,
+  }))
+  const b: JobDef[] = Array.from({ length: 1500 }, (_, m) => ({ name: `B${m}`, at: 1, part: 'p', nodes: 0, cpus: 1, limit: 10_000 }))
+  it('every start is where the worked order puts it', () => {
+    const r = startsOf(cl, [...a, ...b], scheduling(), {})
+    const aEnds = a.map((d) => d.runs!).sort((x, y) => x - y)
+    for (let k = 0; k < 1500; k++) expect(r.start[`A${k}`]).toBe(0)
+    for (let m = 0; m < 1500; m++) expect(r.start[`B${m}`], `B${m}`).toBe(m < 500 ? 1 : aEnds[m - 500])
+  })
+  it('the first backfill reservation (B_500, the first blocked record) is at A_1300\'s expected end, 120 min: the list by estimated end holds the job started 1,301st', () => {
+    const resv: { job: number; start: number }[] = []
+    const jobs = jobsOf(cl, [...a, ...b])
+    // estimates: plan every tested record (otherwise a cycle where nothing can start plans nothing).
+    runSlurm(jobs, cl, scheduling(), {}, { estimates: true, trace: { reservation: (job, _t, start) => { resv.push({ job, start }) } } })
+    expect(resv[0]).toEqual({ job: 1500 + 500, start: 120 * MIN })
+  })
+  it('a job of 1,700 CPUs at 1 min is planned at 1,400 min (500 CPUs free + A_1300 at 120 min + the 1,499 others at 1,400: all 1,500 in the list) and starts at the 1,200th A end', () => {
+    const c: JobDef = { name: 'C', at: 1, part: 'p', nodes: 0, cpus: 1700, limit: 60 }
+    const resv: { job: number; t: number; start: number }[] = []
+    const jobs = jobsOf(cl, [...a, c])
+    const run = runSlurm(jobs, cl, scheduling(), {}, { estimates: true, trace: { reservation: (job, t, start) => { resv.push({ job, t, start }) } } })
+    // Planned in the first cycle after its submission (1 min, a multiple of bf_interval = 30 s).
+    expect(resv[0]).toEqual({ job: 1500, t: 1 * MIN, start: 1400 * MIN })
+    expect(run.start[1500]).toBe(a.map((d) => d.runs!).sort((x, y) => x - y)[1199] * MIN)
+  })
+})

@@ -101,22 +101,24 @@ export function buildDemand(jobs: ClusterJobs, cluster: ClusterSpec): Demand {
   const nodes = new Int32Array(n), cpus = new Int32Array(n), whole = new Uint8Array(n)
   const memPerNode = new Float64Array(n), memPerCpu = new Float64Array(n), memAll = new Uint8Array(n), gpus = new Int32Array(n)
   const linear = cluster.select.type === 'linear', memory = cluster.select.memory
+  const parts = cluster.partitions
+  const procs = jobs.procs, nodesAsked = jobs.nodes, gpusAsked = jobs.gpusPerNode, exclusive = jobs.exclusive, memAsked = jobs.memPerNode
   for (let j = 0; j < n; j++) {
     const p = partition[j]
-    const part = cluster.partitions[p]
-    if (part === undefined) throw new MachineError(`job index ${j} has partition index ${p}; the machine has ${cluster.partitions.length} partitions`)
-    const q = jobs.procs[j]
+    const part = parts[p]
+    if (part === undefined) throw new MachineError(`job index ${j} has partition index ${p}; the machine has ${parts.length} partitions`)
+    const q = procs[j]
     if (!(q >= 1)) throw new MachineError(`job index ${j} needs ${q} CPUs`)
-    let nn = jobs.nodes[j] > 0 ? jobs.nodes[j] : 0
-    const g = jobs.gpusPerNode[j] > 0 ? jobs.gpusPerNode[j] : 0
+    let nn = nodesAsked[j] > 0 ? nodesAsked[j] : 0
+    const g = gpusAsked[j] > 0 ? gpusAsked[j] : 0
     if (nn === 0 && g > 0) nn = 1
     if (nn > q) nn = q // a node holds at least one of the job's CPUs
     nodes[j] = nn
     cpus[j] = nn > 0 ? Math.ceil(q / nn) : q
     gpus[j] = g
-    whole[j] = jobs.exclusive[j] !== 0 || part.overSubscribe === 'EXCLUSIVE' || linear ? 1 : 0
+    whole[j] = exclusive[j] !== 0 || part.overSubscribe === 'EXCLUSIVE' || linear ? 1 : 0
     if (!memory) continue
-    const m = jobs.memPerNode[j]
+    const m = memAsked[j]
     if (m > 0) {
       if (nn > 0) memPerNode[j] = m
       else memPerCpu[j] = m / q

@@ -75,6 +75,18 @@ export function runSlurm(
   return { start: sim.start, backfilled: sim.backfilled, firstNode: sim.firstNode }
 }
 
+/** Slurm's min_nodes of a job whose node count reads `nodes` (0: any): at least 1. */
+function minNodesOf(nodes: number): number {
+  return nodes > 1 ? nodes : 1
+}
+
+/** A copy of a's first `keep` entries in an array of at least `min` (default: twice a's length). */
+function grown(a: Int32Array, keep: number, min = 2 * a.length): Int32Array {
+  const b = new Int32Array(Math.max(min, 2 * a.length, 16))
+  b.set(a.subarray(0, keep))
+  return b
+}
+
 /** The smallest T > t with (T + origin) a multiple of `every` (an absolute periodic schedule). */
 function nextMultiple(t: number, every: number, origin: number): number {
   return (Math.floor((t + origin) / every) + 1) * every - origin
@@ -92,11 +104,13 @@ class SlurmSim {
   private readonly fs: FairShare | null
   private readonly limit: Float64Array
   private readonly arrival: Float64Array
-  private readonly arrOrder: Int32Array
+  // The jobs by arrival, when that is not their index order (null: it is, as in most logs).
+  private readonly arrOrder: Int32Array | null
   private readonly state: Uint8Array
   private readonly prio: Float64Array
   private readonly tier: Int32Array
-  private readonly minNodes: Int32Array
+  /** The machine's reading of each job's node count (0: any number); min_nodes = max(1, it). */
+  private readonly demandNodes: Int32Array
   // The pending queue, sorted by (tier desc, priority desc, submit asc, index asc); dead entries skipped.
   private readonly queue: Int32Array
   private qLen = 0
@@ -104,7 +118,7 @@ class SlurmSim {
   // Running jobs: a heap on the real end, and a list sorted by expected end (start + limit).
   private readonly end: Float64Array
   private readonly est: Float64Array
-  private readonly heap: Int32Array
+  private heap: Int32Array
   private heapLen = 0
   // The running jobs by (estimated end, index), read only by the backfill's will-run test and the
   // fair-share tick. Kept sorted lazily: a start is appended to `added`, an end only leaves a
@@ -113,10 +127,11 @@ class SlurmSim {
   private byEst: Int32Array
   private byEstAlt: Int32Array
   private runLen = 0
-  private readonly added: Int32Array
+  private added: Int32Array
   private addedLen = 0
   private stale = 0
   private readonly estLess: (a: number, b: number) => number
+  // Fair-share only (empty without it): each running job's CPUs and when its usage was last charged.
   private readonly allocCpus: Int32Array
   private readonly lastUse: Float64Array
   // Partitions.
@@ -141,7 +156,8 @@ class SlurmSim {
   private readonly partTested: Int32Array
   private readonly partResv: Int32Array
   private readonly userTested: Int32Array
-  private readonly userOf: Int32Array
+  /** The index bf_max_job_user counts a job with no user under. */
+  private readonly noUser: number
   // Will-run counts per job: on the empty machine (static), and on the current one (valid while
   // freeVer, bumped at every start and end, is unchanged).
   private readonly capAll: Float64Array
@@ -182,41 +198,50 @@ class SlurmSim {
     this.overlapping = Uint8Array.from(cluster.partitions, (p) => p.nodes.some((i) => perNode[i] > 1) ? 1 : 0)
     this.tier = Int32Array.from(cluster.partitions, (p) => p.priorityTier)
     // Time limit used everywhere: the job's limit capped by MaxTime; none = DefaultTime, else MaxTime, else a year.
-    this.limit = new Float64Array(n)
-    this.minNodes = new Int32Array(n)
-    this.arrival = new Float64Array(n)
+    // Per-job arrays only where a value cannot be read off the log's columns: each is a fresh
+    // megabyte per 125k–250k jobs, and fresh pages are slow to come on some hosts
+    // (docs/PERFORMANCE.md §Fresh pages).
+    this.demandNodes = this.m.demand.nodes // the machine's reading (a node count above the CPUs is capped there)
+    const limit = (this.limit = new Float64Array(n))
+    const arr = (this.arrival = new Float64Array(n))
+    const parts = cluster.partitions, P = this.P
+    const partition = jobs.partition, requested = jobs.requested, eligible = jobs.eligible, submit = jobs.submit
     for (let j = 0; j < n; j++) {
-      const p = jobs.partition[j]
-      const part = p >= 0 && p < this.P ? cluster.partitions[p] : null
-      const req = jobs.requested[j]
+      const p = partition[j]
+      const part = p >= 0 && p < P ? parts[p] : null
+      const req = requested[j]
       const max = part?.maxTime ?? null
-      this.limit[j] = req > 0 && Number.isFinite(req) ? req : (part?.defaultTime ?? max ?? YEAR)
-      this.minNodes[j] = Math.max(1, this.m.demand.nodes[j]) // the machine's reading (a node count above the CPUs is capped there)
-      const el = jobs.eligible[j]
-      this.arrival[j] = el > jobs.submit[j] ? el : jobs.submit[j]
+      limit[j] = req > 0 && Number.isFinite(req) ? req : (part?.defaultTime ?? max ?? YEAR)
+      const el = eligible[j], sub = submit[j]
+      arr[j] = el > sub ? el : sub
     }
     // Jobs enter the queue when they become eligible (a future --begin is not queued: §1.2).
-    const order = new Int32Array(n)
-    for (let j = 0; j < n; j++) order[j] = j
-    const arr = this.arrival
     let sorted = true
     for (let j = 1; j < n && sorted; j++) if (arr[j] < arr[j - 1]) sorted = false
-    // A total order (ties by index), so the typed sort gives the one order there is.
-    if (!sorted) order.sort((a, b) => arr[a] - arr[b] || a - b)
-    this.arrOrder = order
+    if (sorted) this.arrOrder = null
+    else {
+      const order = new Int32Array(n)
+      for (let j = 0; j < n; j++) order[j] = j
+      // A total order (ties by index), so the typed sort gives the one order there is.
+      order.sort((a, b) => arr[a] - arr[b] || a - b)
+      this.arrOrder = order
+    }
     this.state = new Uint8Array(n)
     this.prio = new Float64Array(n)
     this.queue = new Int32Array(n)
     this.end = new Float64Array(n)
     this.est = new Float64Array(n)
-    this.heap = new Int32Array(n)
-    this.byEst = new Int32Array(n)
-    this.byEstAlt = new Int32Array(n)
-    this.added = new Int32Array(n)
+    // The running jobs' structures grow with the most jobs running (or started between two reads
+    // of byEst) at once, not with the log.
+    const runCap = Math.min(n, 1024)
+    this.heap = new Int32Array(runCap)
+    this.byEst = new Int32Array(runCap)
+    this.byEstAlt = new Int32Array(runCap)
+    this.added = new Int32Array(runCap)
     const est = this.est
     this.estLess = (a, b) => (est[a] - est[b]) || (a - b)
-    this.allocCpus = new Int32Array(n)
-    this.lastUse = new Float64Array(n)
+    this.allocCpus = new Int32Array(this.fs !== null ? n : 0)
+    this.lastUse = new Float64Array(this.fs !== null ? n : 0)
     this.failed = new Uint8Array(this.P)
     this.partDepth = new Int32Array(this.P)
     this.availExcl = new Uint8Array(N)
@@ -229,12 +254,10 @@ class SlurmSim {
     this.partTested = new Int32Array(this.P)
     this.partResv = new Int32Array(this.P)
     let maxUser = -1
-    for (let j = 0; j < n; j++) if (jobs.user[j] > maxUser) maxUser = jobs.user[j]
+    const user = jobs.user
+    for (let j = 0; j < n; j++) if (user[j] > maxUser) maxUser = user[j]
     this.userTested = new Int32Array(maxUser + 2)
-    // A plain loop over the jobs: Int32Array.from with a mapping function goes through the
-    // iterator protocol (about 150 ns a job, most of this constructor's time on 1M jobs).
-    this.userOf = new Int32Array(n)
-    for (let j = 0; j < n; j++) { const u = jobs.user[j]; this.userOf[j] = u >= 0 ? u : maxUser + 1 }
+    this.noUser = maxUser + 1
     this.capAll = new Float64Array(n)
     this.capOk = new Uint8Array(n)
     this.haveAll = new Float64Array(n)
@@ -257,7 +280,8 @@ class SlurmSim {
     let countdown = checkEvery
     let a = 0
     if (n === 0) return
-    const t0 = this.arrival[this.arrOrder[0]]
+    const order = this.arrOrder
+    const t0 = this.arrival[order === null ? 0 : order[0]]
     this.lastTick = t0
     // The periodic series run on the absolute clock: a time is "on" a series when t + U is a
     // multiple of its period. next* is the next such time after the last processed one.
@@ -267,7 +291,7 @@ class SlurmSim {
     let nextSched = schedEvery > 0 ? nextMultiple(t0, schedEvery, U) : Infinity
     let nextBf = nextMultiple(t0, bfEvery, U)
     for (;;) {
-      const tA = a < n ? this.arrival[this.arrOrder[a]] : Infinity
+      const tA = a < n ? this.arrival[order === null ? a : order[a]] : Infinity
       const tE = this.heapLen > 0 ? this.end[this.heap[0]] : Infinity
       const pending = this.qLen - this.dead > 0
       const tT = ticking && (pending || this.heapLen > 0) ? nextTick : Infinity
@@ -279,7 +303,13 @@ class SlurmSim {
       // 1. Job ends at t free their resources.
       while (this.heapLen > 0 && this.end[this.heap[0]] <= t) { this.finish(this.heapPop(), t); event = true }
       // 2. Submits (eligibility) at t: priority at submit, into the queue.
-      while (a < n && this.arrival[this.arrOrder[a]] <= t) { this.admit(this.arrOrder[a++], t); event = true }
+      while (a < n) {
+        const j = order === null ? a : order[a]
+        if (this.arrival[j] > t) break
+        this.admit(j, t)
+        a++
+        event = true
+      }
       const pendingNow = this.qLen - this.dead > 0
       // 3. A PriorityCalcPeriod tick: fair-share, then every pending job's priority.
       if (ticking && on(t, calcEvery) && (pendingNow || this.heapLen > 0)) this.tick(t)
@@ -344,7 +374,7 @@ class SlurmSim {
     this.freeVer++
     let cpus = 0, first = sel.len > 0 ? sel.nodes[0] : -1
     for (let k = 0; k < sel.len; k++) { cpus += sel.cpus[k]; if (sel.nodes[k] < first) first = sel.nodes[k] }
-    this.allocCpus[j] = cpus
+    if (this.fs !== null) { this.allocCpus[j] = cpus; this.lastUse[j] = t }
     this.firstNode[j] = first
     const onStart = this.options.trace?.start
     if (onStart !== undefined) {
@@ -356,8 +386,8 @@ class SlurmSim {
     this.backfilled[j] = backfill ? 1 : 0
     this.end[j] = t + Math.max(0, this.jobs.runtime[j])
     this.est[j] = t + this.limit[j]
-    this.lastUse[j] = t
     this.heapPush(j)
+    if (this.addedLen === this.added.length) this.added = grown(this.added, this.addedLen)
     this.added[this.addedLen++] = j // into byEst at the next sortByEst
     this.dead++
     this.startedCount++
@@ -434,7 +464,7 @@ class SlurmSim {
       this.partDepth[p]++
       if (this.failed[p] !== 0) continue
       const excl = this.exclLen > 0
-      if (excl && this.availIn(p) < this.minNodes[j]) { this.failPartition(p, j, t); continue }
+      if (excl && this.availIn(p) < minNodesOf(this.demandNodes[j])) { this.failPartition(p, j, t); continue }
       m.setExclude(excl ? this.availExcl : null)
       const ok = !m.quickReject(j) && m.select(j, VIEW_FREE, PREF_NONE, this.sel)
       m.setExclude(null)
@@ -505,7 +535,7 @@ class SlurmSim {
       if (this.state[j] !== PENDING) continue
       if (tries >= maxTest) break
       const p = this.jobs.partition[j]
-      const u = this.userOf[j]
+      const u0 = this.jobs.user[j], u = u0 >= 0 ? u0 : this.noUser
       // bf_max_job_part / bf_max_job_user: records over the limit are not tested and not counted.
       if (bf.maxJobPart > 0 && this.partTested[p] >= bf.maxJobPart) continue
       if (bf.maxJobUser > 0 && this.userTested[u] >= bf.maxJobUser) continue
@@ -550,7 +580,7 @@ class SlurmSim {
       // Candidates: the partition's nodes minus those planned in a slot overlapping [startRes, endTime].
       this.blockedLen.n = 0
       const later = this.ns.block(startRes, endTime, inCand, this.blocked, this.blockedList, this.blockedLen)
-      if (nodeCount - this.blockedLen.n < this.minNodes[j]) {
+      if (nodeCount - this.blockedLen.n < minNodesOf(this.demandNodes[j])) {
         this.clearBlocked()
         if (later > 0 && !noReserve) { startRes = later; continue }
         return tried
@@ -760,6 +790,7 @@ class SlurmSim {
   // sifts move a hole and compare against the moving job's end held in a local: every job starts
   // and ends once through here, and the swaps' repeated reads of `end` were a few % of the bench.
   private heapPush(j: number): void {
+    if (this.heapLen === this.heap.length) this.heap = grown(this.heap, this.heapLen)
     const h = this.heap, end = this.end
     const e = end[j]
     let i = this.heapLen++
@@ -812,9 +843,10 @@ class SlurmSim {
     this.stale = 0
     const fresh = add.subarray(0, na)
     if (na > 1) fresh.sort(this.estLess)
+    const len = this.runLen
+    if (this.byEstAlt.length < len + na) this.byEstAlt = grown(this.byEstAlt, 0, len + na)
     const src = this.byEst, dst = this.byEstAlt
     let w = 0, r = 0, a = 0
-    const len = this.runLen
     while (r < len || a < na) {
       let o = -1
       while (r < len) { o = src[r]; if (state[o] === RUNNING) break; o = -1; r++ }
