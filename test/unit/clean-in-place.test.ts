@@ -88,6 +88,34 @@ describe('cleaning in place', () => {
       }
       expect(jobs.partition!.buffer.byteLength).toBe(2000 * 4)
     })
+    it(`unsorted log in columns with room never written (${consume ? 'in place' : 'copied'}): viewed columns reordered in place, the filled one gathered`, () => {
+      // Room for 8,192 jobs, 2,000 pushed in descending submit order (ids ascending), all kept:
+      // the table is job 2,000 first. Core columns: 2,000 written rows ≤ 3,124, views reordered in
+      // place; the partition column (filled to 8,192 rows) gathered into an exact copy.
+      const b = new RawJobsBuilder(8192)
+      b.enable('partition')
+      const row = emptyRow()
+      for (let i = 1; i <= 2000; i++) { b.push(i, (2001 - i) * 10, i, 5, 1, 1, 10, i % 5, 1, i + 1); row[COL.partition] = i % 3; b.setRow(row) }
+      const r = b.finish()
+      const { jobs, rules } = cleanJobs(r, 64, {}, consume)
+      expect(rules.find((x) => x.rule === 'unsorted')!.count).toBe(1999)
+      expect(jobs.count).toBe(2000)
+      for (const k of [0, 1, 1234, 1999]) {
+        const i = 2000 - k // job i, pushed i-th, is k-th in submit order
+        expect([jobs.id[k], jobs.submit[k], jobs.recordedWait[k], jobs.user[k], jobs.line[k], jobs.partition![k]]).toEqual([i, (2001 - i) * 10, i, i % 5, i + 1, i % 3])
+      }
+      if (consume) expect(jobs.submit.buffer).toBe(r.submit.buffer)
+      expect(jobs.partition!.buffer.byteLength).toBe(2000 * 4)
+    })
+    it(`unsorted log, two jobs of three dropped (${consume ? 'in place' : 'copied'}): exact copies gathered in submit order`, () => {
+      const b = new RawJobsBuilder(4096)
+      // 3,000 jobs in descending submit order, every one but each third with no processors (C4).
+      for (let i = 0; i < 3000; i++) b.push(i, 3000 - i, -1, 5, i % 3 === 0 ? 1 : -1, -1, 10, 0, 1, i + 1)
+      const { jobs } = cleanJobs(b.finish(), 64, {}, consume)
+      expect(jobs.count).toBe(1000)
+      expect([jobs.id[0], jobs.submit[0], jobs.id[999], jobs.line[999]]).toEqual([2997, 3, 0, 1])
+      for (const k of ['id', 'submit', 'runtime', 'requested', 'recordedWait'] as const) expect(jobs[k].buffer.byteLength, k).toBe(8000)
+    })
     it(`sorted log, nearly every job kept (${consume ? 'in place' : 'copied'}): the cleaned columns are the raw ones, compacted`, () => {
       const b = new RawJobsBuilder(16)
       // 2,000 jobs (columns of 2,048 rows: 16 doubled), the 1,000th with no submit (C5): 1,999 kept.

@@ -11,6 +11,7 @@
 // trailing window is one subtraction). The per-job arrays are freed as soon as they are used
 // (releaseColumn): on a log of millions of jobs they would otherwise wait for the collector.
 import { percentileIndex } from '../sim/metrics'
+import { allUint32, radixOrder } from '../util/order'
 import { releaseColumn } from '../workload/builder'
 import type { JobTable } from '../workload/types'
 
@@ -287,21 +288,8 @@ function percentileOf(a: Float64Array, order: Uint32Array, q: number): number {
  * negatives, huge values) takes the comparator sort, stable as every sort of the language. */
 function sortOrder(a: Float64Array): Uint32Array {
   const n = a.length
+  if (allUint32(a, n)) return radixOrder([a], n)
   const order = new Uint32Array(n)
-  let small = true
-  for (let i = 0; i < n && small; i++) { const v = a[i]; small = v >>> 0 === v }
-  if (small) {
-    const tmp = new Uint32Array(n), count = new Uint32Array(1 << 16)
-    for (let i = 0; i < n; i++) count[a[i] & 0xffff]++
-    startsOf(count)
-    for (let i = 0; i < n; i++) tmp[count[a[i] & 0xffff]++] = i
-    count.fill(0)
-    for (let i = 0; i < n; i++) count[a[i] >>> 16]++
-    startsOf(count)
-    for (let k = 0; k < n; k++) { const i = tmp[k]; order[count[a[i] >>> 16]++] = i }
-    releaseColumn(tmp)
-    return order
-  }
   const bits = Math.max(1, Math.ceil(Math.log2(n + 1)))
   const scale = 2 ** bits, limit = 2 ** (53 - bits)
   let packable = true
@@ -317,12 +305,6 @@ function sortOrder(a: Float64Array): Uint32Array {
   for (let i = 0; i < n; i++) order[i] = i
   order.sort((x, y) => a[x] - a[y])
   return order
-}
-
-/** Counts per digit → the first place of each digit (exclusive prefix sums), in place. */
-function startsOf(count: Uint32Array): void {
-  let sum = 0
-  for (let d = 0; d < count.length; d++) { const c = count[d]; count[d] = sum; sum += c }
 }
 
 /** Shares of the compared jobs started by backfill. Recorded: over the compared jobs whose sacct

@@ -1,6 +1,7 @@
 import type { BadLineCode } from './limits'
 import type { LineIssue, RawJobs, RuleCount } from './types'
 import { showControlOneLine } from '../util/control'
+import { releaseColumn } from '../util/memory'
 
 /** The optional columns of RawJobs and JobTable (resources, ids): each present only when the log
  * records it, so a 10M-job log without them allocates nothing for them. */
@@ -26,18 +27,8 @@ export const COLUMN_SPEC: Readonly<Record<OptionalColumn, { readonly make: (n: n
   subId: { make: (n) => new Int32Array(n), unknown: -1 },
 }
 
-/**
- * Frees a column's memory now, when it owns its whole buffer (the array then reads as empty):
- * garbage collection of big typed arrays lags far behind their use, so a copied chunk or a raw
- * column no longer needed would otherwise stay resident at the import's peak (docs/PERFORMANCE.md
- * §Import at scale). Without ArrayBuffer.prototype.transfer (older browsers) nothing happens.
- * `prefixOk`: also a view of the start of a longer buffer (a builder's columns, given up whole).
- */
-export function releaseColumn(a: ArrayBufferView | undefined, prefixOk = false): void {
-  if (a === undefined) return
-  const b = a.buffer as ArrayBuffer & { transfer?: (length: number) => ArrayBuffer }
-  if (typeof b.transfer === 'function' && a.byteOffset === 0 && (prefixOk || a.byteLength === b.byteLength)) b.transfer(0)
-}
+/** (Its home is util/memory.ts; the import's modules have always taken it from here.) */
+export { releaseColumn }
 
 /** Columns in buffers of their own length (a view of a builder's larger buffer would transfer it
  * all to a thread): the columns a worker thread sends back. */

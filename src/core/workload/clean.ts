@@ -2,6 +2,7 @@
 // lines so the import report shows what happened to every job.
 import { formatNumber } from '../util/format'
 import { ExampleCounter, optionalColumns, releaseColumn, ruleCount, type ColumnArray } from './builder'
+import { gather, permuteInPlace, sortOrderBy } from '../util/order'
 import type { JobTable, MachineSource, ParsedLog, RawJobs, RuleCount } from './types'
 import { DEFAULTS } from '../defaults'
 import { MAX_COUNT } from './limits'
@@ -139,43 +140,37 @@ export function cleanJobs(raw: RawJobs, m: number, opts: CleanOptions = {}, cons
   }
   // Read no more: the processor columns of a log given up are freed now, not at the next collection.
   if (consume) { releaseColumn(raw.allocProcs, true); releaseColumn(raw.reqProcs, true) }
-  let jobs: JobTable
-  if (sorted) {
-    // Views of the compacted columns, unless a column would keep noticeably more WRITTEN rows than
-    // the kept jobs alive: then an exact copy, freed as soon as it is copied (the copy adds one
-    // column to the import's peak, not a table). Written rows, not the column's length: a builder's
-    // spare room past its last job (its estimate of the log's length runs 10–20 % over) was never
-    // written, so the operating system never gave it pages and a view costs nothing for it, while a
-    // copy writes every kept row to fresh pages — 150 MB on a 3M-job log, and on a host where a
-    // fresh page is slow to come (docs/PERFORMANCE.md §Fresh pages) the slowest step of the import.
-    // The written rows: the n parsed ones; a column the builder fills with its unknown value when
-    // it is created or grown (account, the optional ones) is written to the end of its buffer.
-    const limit = kept * MAX_SPARE + 1024
-    const cut = (filled: boolean) => <T extends ColumnArray>(a: T): T => {
-      if ((filled ? a.buffer.byteLength / a.BYTES_PER_ELEMENT : n) <= limit) return a.subarray(0, kept) as T
-      const c = a.slice(0, kept) as T
-      releaseColumn(a, consume)
-      return c
+  // Views of the compacted columns, unless a column would keep noticeably more WRITTEN rows than
+  // the kept jobs alive: then an exact copy, freed as soon as it is copied (the copy adds one
+  // column to the import's peak, not a table). Written rows, not the column's length: a builder's
+  // spare room past its last job (its estimate of the log's length runs 10–20 % over) was never
+  // written, so the operating system never gave it pages and a view costs nothing for it, while a
+  // copy writes every kept row to fresh pages — 150 MB on a 3M-job log, and on a host where a
+  // fresh page is slow to come (docs/PERFORMANCE.md §Fresh pages) the slowest step of the import.
+  // The written rows: the n parsed ones; a column the builder fills with its unknown value when
+  // it is created or grown (account, the optional ones) is written to the end of its buffer.
+  // An unsorted log is put in (submit, id, line) order (a radix sort of the positions for whole
+  // times and ids, util/order.ts): a copied column is gathered in that order, a viewed one is
+  // reordered in place, following the permutation's cycles (no second copy of it).
+  const order = sorted ? null : sortOrderBy([submit, id, line], kept)
+  const inPlace: ColumnArray[] = []
+  const limit = kept * MAX_SPARE + 1024
+  const cut = (filled: boolean) => <T extends ColumnArray>(a: T): T => {
+    if ((filled ? a.buffer.byteLength / a.BYTES_PER_ELEMENT : n) <= limit) {
+      if (order !== null) inPlace.push(a)
+      return a.subarray(0, kept) as T
     }
-    const { account: acc, ...core } = base
-    jobs = {
-      count: kept, ...columnsOf(core, cut(false)),
-      ...(acc !== undefined ? { account: cut(true)(acc) } : {}),
-      ...Object.fromEntries(extra.map((e) => [e.name, cut(true)(e.col)])),
-    }
-  } else {
-    const idx = Array.from({ length: kept }, (_, k) => k)
-    idx.sort((x, y) => submit[x] - submit[y] || id[x] - id[y] || line[x] - line[y])
-    const order = Int32Array.from(idx)
-    // Each column gathered into its sorted copy, then freed (as above).
-    const gather = <T extends ColumnArray>(a: T): T => {
-      const to = new (a.constructor as new (n: number) => T)(kept)
-      for (let k = 0; k < kept; k++) to[k] = a[order[k]]
-      releaseColumn(a, consume)
-      return to
-    }
-    jobs = { count: kept, ...columnsOf(base, gather), ...Object.fromEntries(extra.map((e) => [e.name, gather(e.col)])) }
+    const c = order !== null ? gather(a, order, kept) : a.slice(0, kept) as T
+    releaseColumn(a, consume)
+    return c
   }
+  const { account: acc, ...core } = base
+  const jobs: JobTable = {
+    count: kept, ...columnsOf(core, cut(false)),
+    ...(acc !== undefined ? { account: cut(true)(acc) } : {}),
+    ...Object.fromEntries(extra.map((e) => [e.name, cut(true)(e.col)])),
+  }
+  if (order !== null) { permuteInPlace(inPlace, order, kept); releaseColumn(order) }
   // Duplicates by the record's own id (sacct JobIDRaw) when the log has it: array tasks share `id`.
   countDuplicates(jobs.rawId ?? jobs.id, jobs.line, c.duplicate)
 
