@@ -89,17 +89,18 @@ export const SLICE_CHECK_EVERY = 256
 const PLAIN_EVERY_MS = 2000
 const PLAIN_DELAY_MS = 1000
 
-/** A progress reporter for work done in slices: a bar on a terminal (Progress), and on a pipe a
- * plain line "label: detail (percent)" after PLAIN_DELAY_MS, at most every PLAIN_EVERY_MS. */
-export function sliceProgress(io: Io, progress: Progress): (label: string, fraction: number, detail: string) => void {
+/** A progress reporter for long work: a bar on a terminal (Progress), and on a pipe (a batch job's
+ * output file, nohup) a plain line "label: detail (percent)" after PLAIN_DELAY_MS, at most every
+ * PLAIN_EVERY_MS. `detail` is a function so that its text is made only when it is shown. */
+export function sliceProgress(io: Io, progress: Progress): (label: string, fraction: number | null, detail: string | (() => string)) => void {
   const t0 = performance.now()
   let lastPlain = -Infinity
   return (label, fraction, detail) => {
-    if (io.tty) { progress.update(label, fraction, detail); return }
+    if (io.tty) { progress.update(label, fraction, typeof detail === 'function' ? detail() : detail); return }
     const now = performance.now()
     if (now - t0 < PLAIN_DELAY_MS || now - lastPlain < PLAIN_EVERY_MS) return
     lastPlain = now
-    io.err(`${label}: ${detail} (${pct(fraction)})\n`)
+    io.err(`${label}: ${typeof detail === 'function' ? detail() : detail}${fraction === null ? '' : ` (${pct(fraction)})`}\n`)
   }
 }
 

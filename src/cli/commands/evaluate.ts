@@ -1,6 +1,6 @@
 import { bool, jsonTarget, oneOf, parseArgs, positiveInt, positiveNumber, str, UsageError, wholeNumber, type ParsedArgs } from '../args'
 import { citation, IMPORT_FLAGS, IMPORT_HELP, importOptions, loadWorkload, logArg, setupFiles } from '../common'
-import { int, INTERRUPTED, pct, Progress, table, untilInterrupted, writeJson, type Io } from '../output'
+import { int, INTERRUPTED, pct, Progress, sliceProgress, table, untilInterrupted, writeJson, type Io } from '../output'
 import { parseSplit } from '../split-arg'
 import { CH5_POLICIES, findPolicy, FN_LOWER_FIRST, mentionsFn, unknownPolicyMessage } from '../../core/sim/policies'
 import type { PolicySpec } from '../../core/sim/types'
@@ -152,6 +152,7 @@ export async function evaluateCommand(argv: string[], io: Io): Promise<number> {
   const pool = new EnginePool({ workers })
   const cache = bool(a, 'no-cache') ? undefined : new CellCache(str(a, 'cache-dir') ?? DEFAULT_CACHE_DIR)
   const progress = new Progress(io, 0)
+  const show = sliceProgress(io, progress)
   const t0 = performance.now()
   const runs: { phase: RunPhase; cells: number; cached: number }[] = []
   const files = setupFiles(log)
@@ -169,9 +170,11 @@ export async function evaluateCommand(argv: string[], io: Io): Promise<number> {
           signal, cache, workloadHash: sha,
           onProgress: (p) => {
             runs[runs.length - 1].cached = p.cachedCells
-            if (!io.tty) return // no progress line to draw: skip its text (about ten calls a cell)
-            const eta = p.etaSeconds === null ? '' : `, ${formatDuration(p.etaSeconds)} left`
-            progress.update(label, p.cellsTotal ? p.cellsDone / p.cellsTotal : null, `${int(p.cellsDone)}/${int(p.cellsTotal)} cells${p.cachedCells ? ` (${int(p.cachedCells)} cached)` : ''}${eta}`)
+            // A bar on a terminal, a line every few seconds on a pipe (a batch job's output file).
+            show(label, p.cellsTotal ? p.cellsDone / p.cellsTotal : null, () => {
+              const eta = p.etaSeconds === null ? '' : `, ${formatDuration(p.etaSeconds)} left`
+              return `${int(p.cellsDone)}/${int(p.cellsTotal)} cells${p.cachedCells ? ` (${int(p.cachedCells)} cached)` : ''}${eta}`
+            })
           },
           onWorkerCrash: (c) => { progress.done(); io.err(`warning: ${c.message}\n`) },
           onWarning: (m) => { progress.done(); io.err(`warning: ${m}\n`) },

@@ -3,7 +3,7 @@
 import { resolve } from 'node:path'
 import { bool, jsonTarget, parseArgs, positiveInt, str, UsageError } from '../args'
 import { citation, loadWorkload } from '../common'
-import { int, INTERRUPTED, Progress, untilInterrupted, writeJson, type Io } from '../output'
+import { int, INTERRUPTED, Progress, sliceProgress, untilInterrupted, writeJson, type Io } from '../output'
 import { formatDuration } from '../../core/util/duration'
 import { evaluate, InsufficientDataError } from '../../engine/evaluate'
 import { EnginePool } from '../../engine/pool'
@@ -55,6 +55,7 @@ export async function runShardCommand(argv: string[], io: Io, env: NodeJS.Proces
   const workers = positiveInt(a, 'workers') ?? cpusPerTask(env.SLURM_CPUS_PER_TASK)
   const pool = new EnginePool({ workers })
   const progress = new Progress(io, 0)
+  const show = sliceProgress(io, progress)
   const t0 = performance.now()
   let run
   try {
@@ -65,10 +66,12 @@ export async function runShardCommand(argv: string[], io: Io, env: NodeJS.Proces
       await checkLog(plan, signal)
       return runShard(dir, plan, shard, pool, {
         signal,
-        onProgress: (p) => {
+        // A bar on a terminal, a line every few seconds on a pipe: a shard runs as a batch job,
+        // whose output file is where its progress is read.
+        onProgress: (p) => show(`shard ${shard}`, p.cellsTotal ? p.cellsDone / p.cellsTotal : null, () => {
           const eta = p.etaSeconds === null ? '' : `, ${formatDuration(p.etaSeconds)} left`
-          progress.update(`shard ${shard}`, p.cellsTotal ? p.cellsDone / p.cellsTotal : null, `${int(p.cellsDone)}/${int(p.cellsTotal)} cells${eta}`)
-        },
+          return `${int(p.cellsDone)}/${int(p.cellsTotal)} cells${eta}`
+        }),
         onWorkerCrash: (c) => { progress.done(); io.err(`warning: ${c.message}\n`) },
         onWarning: (m) => { progress.done(); io.err(`warning: ${m}\n`) },
       })
@@ -120,6 +123,7 @@ export async function mergeCommand(argv: string[], io: Io): Promise<number> {
     return 1
   }
   const progress = new Progress(io, 0)
+  const show = sliceProgress(io, progress)
   const t0 = performance.now()
   let evaluated
   try {
@@ -128,7 +132,7 @@ export async function mergeCommand(argv: string[], io: Io): Promise<number> {
     const w = await loadWorkload(io, { paths, label: plan.log.label }, plan.request.importOptions)
     evaluated = await untilInterrupted(io, progress, (signal) => evaluate(plan.request, planRunner(plan, check.results!, (setup, cells) => pool.run(setup, cells, {
       signal,
-      onProgress: (p) => progress.update('as deployed', p.cellsTotal ? p.cellsDone / p.cellsTotal : null, `${int(p.cellsDone)}/${int(p.cellsTotal)} cells`),
+      onProgress: (p) => show('as deployed', p.cellsTotal ? p.cellsDone / p.cellsTotal : null, () => `${int(p.cellsDone)}/${int(p.cellsTotal)} cells`),
       onWorkerCrash: (c) => { progress.done(); io.err(`warning: ${c.message}\n`) },
     })), plan.log.fingerprint, w).then((r) => ({ ...r, cite: citation(w) })), 'interrupted: nothing was written; run the same command again.')
   } catch (e) {
