@@ -1107,9 +1107,15 @@ export class Machine {
   /** True when job j asks for CPUs only and may spread them (flexible, no core rounding, memory,
    * GPUs, whole nodes or mask): it fits exactly when its partition has enough free CPUs. */
   isCountOnly(j: number): boolean {
+    return this.demand.nodes[j] === 0 && this.exclude === null && this.cpusOnly(j)
+  }
+
+  /** True when job j asks for CPUs only (no memory, GPUs or whole nodes) on a machine without core
+   * rounding: on a node it is not excluded from, usable(j, i, view) is then the node's free CPUs in
+   * the view (flexible: at least 0) or, with N nodes, its CPUs per node when that many are free, else 0. */
+  cpusOnly(j: number): boolean {
     const d = this.demand
-    return d.nodes[j] === 0 && this.unitOne && this.exclude === null && d.whole[j] === 0 && d.gpus[j] === 0 &&
-      d.memAll[j] === 0 && d.memPerNode[j] === 0 && d.memPerCpu[j] === 0
+    return this.unitOne && d.whole[j] === 0 && d.gpus[j] === 0 && d.memAll[j] === 0 && d.memPerNode[j] === 0 && d.memPerCpu[j] === 0
   }
 
   /** Extra CPUs at the shadow time left by the last earliestCount. */

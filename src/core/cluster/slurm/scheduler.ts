@@ -665,6 +665,7 @@ class SlurmSim {
       m.scratchBegin() // the scratch view starts equal to the current state: `have` holds for it
       const U = this.U
       const inCand = this.inPart[p]
+      const cpusOnly = m.cpusOnly(j)
       let T0 = NaN
       let win = WILL_RUN_WINDOW
       let r = 0
@@ -682,7 +683,7 @@ class SlurmSim {
             T0 = this.est[job] + (WILL_RUN_WINDOW - (((abs % WILL_RUN_WINDOW) + WILL_RUN_WINDOW) % WILL_RUN_WINDOW))
           }
           last = job
-          have += this.releaseInScratch(job, j, inCand, fixed)
+          have += this.releaseInScratch(job, j, inCand, fixed, cpusOnly)
           if (r >= this.runLen) { more = false; break }
           next = this.byEst[r]
           if (this.est[next] > T0 + win) break
@@ -714,10 +715,26 @@ class SlurmSim {
   }
 
   /** Releases running job `job` in the scratch view; returns the change of job j's count there. */
-  private releaseInScratch(job: number, j: number, inCand: Uint8Array, fixed: boolean): number {
+  private releaseInScratch(job: number, j: number, inCand: Uint8Array, fixed: boolean, cpusOnly: boolean): number {
     const m = this.m
     const off = m.allocOff[job], len = m.allocLen[job]
     let delta = 0
+    if (cpusOnly) {
+      // CPUs only (Machine.cpusOnly): the change is read off the CPUs the release frees on each
+      // node (a job's entries are on distinct nodes) instead of asking usable() before and after:
+      // those two calls were a quarter of Rackham's replay (docs/PERFORMANCE.md §Fresh pages).
+      const per = fixed ? m.demand.cpus[j] : 0
+      for (let k = off; k < off + len; k++) {
+        const i = m.allocNode(k)
+        if (inCand[i] === 0 || this.blocked[i] !== 0) continue
+        const c = m.allocCpus(k)
+        if (!fixed) { delta += c; continue }
+        const before = m.cpusAvailable(i, VIEW_SHADOW)
+        delta += (before + c >= per ? 1 : 0) - (before >= per ? 1 : 0)
+      }
+      m.scratchRelease(job)
+      return delta
+    }
     for (let k = off; k < off + len; k++) {
       const i = m.allocNode(k)
       if (inCand[i] === 0 || this.blocked[i] !== 0) continue
