@@ -202,11 +202,19 @@ describe('worker progress end to end: worker process -> its port -> preload -> l
       expect(labels).toContain(e.cell)
       pids.add(e.pid)
     }
-    expect(pids.size).toBe(2)
+    // Every worker that ran a cell reported through its own port, under its own number and pid.
+    // (Usually both workers take cells; on a loaded machine one may finish all four while the
+    // other is still reading the log: CI saw that once, so the test no longer needs both.)
+    const pidOf = new Map<number, number>()
+    for (const e of fine) {
+      if (!pidOf.has(e.worker)) pidOf.set(e.worker, e.pid)
+      expect(e.pid, `worker ${e.worker}`).toBe(pidOf.get(e.worker))
+    }
+    expect(new Set(pidOf.values()).size).toBe(pidOf.size)
     // The pool's rows name the same processes (pid known once the worker said 'ready'), so the page
-    // can match a row with its worker's own stream.
+    // can match a row with its worker's own stream, and every worker busy in a row reported.
     expect(rows.length).toBeGreaterThan(0)
-    for (const r of rows) expect(pids).toContain(r.pid)
+    expect(pids).toEqual(new Set(rows.map((r) => r.pid)))
     // Main heard of each cell's progress only at its quarters, and never through an IPC handler.
     const coarse = fromWorker.filter((m) => m.type === 'progress')
     expect(coarse.length).toBeGreaterThan(0)
