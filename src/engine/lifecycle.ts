@@ -277,8 +277,12 @@ export class WorkerSession {
         this.batch?.opts.onProgress?.(slot.job.index, m)
         break
       case 'column':
-        // Only for the import this worker runs, only a column a job table has, only an array.
-        if (slot.job?.id !== m.id || slot.job.unit.kind !== 'import' || !(TABLE_COLUMNS as readonly string[]).includes(m.name) || !ArrayBuffer.isView(m.values)) return
+        // Only for the import this worker runs (one for an earlier job is stale: dropped), only a
+        // column a job table has, only an array: anything else is a worker out of protocol.
+        if (slot.job?.id !== m.id) return
+        if (slot.job.unit.kind !== 'import' || !(TABLE_COLUMNS as readonly string[]).includes(m.name) || !ArrayBuffer.isView(m.values)) {
+          return this.fail(new Error(`engine worker ${slot.worker} broke the protocol: a 'column' message ${slot.job.unit.kind !== 'import' ? `for a ${slot.job.unit.kind} job` : !(TABLE_COLUMNS as readonly string[]).includes(m.name) ? `naming ${JSON.stringify(String(m.name)).slice(0, 40)}, not a job-table column` : `whose ${m.name} is not an array`}`))
+        }
         slot.columns.set(m.name, m.values)
         return
       case 'done': {

@@ -25,7 +25,9 @@ import type { Impact, RecommendedOrder } from '../core/tune/impact'
 import type { ResampleSpec } from '../core/tune/resample'
 import type { SplitSpec } from '../core/tune/split'
 import type { ImportOptions } from '../core/workload/import'
-import type { ColumnArray, TableColumn } from '../core/workload/builder'
+import { TABLE_COLUMNS, type ColumnArray, type TableColumn } from '../core/workload/builder'
+import { exactCopy } from '../core/util/memory'
+import type { JobTable } from '../core/workload/types'
 import type { ImportedLog, MachineView } from './import'
 import type { WhatIfId, WhatIfOutcome } from '../core/predict/walltimes'
 import type { FidelityReplay, FidelityReplayId } from '../core/export/predicted-fidelity'
@@ -175,3 +177,25 @@ export type FromWorker =
   /** `input`: the user can fix it (bad file or option); `file`/`line` locate it when known.
    * `id` is the unit's id, or null for a setup or protocol error. */
   | { type: 'error'; id: number | null; message: string; input: boolean; file?: string; line?: number | null }
+
+/** A job-table column this big or bigger crosses in a 'column' message of its own. */
+export const COLUMN_MESSAGE_BYTES = 1 << 20
+
+/**
+ * An import's table as the worker sends it: the columns of COLUMN_MESSAGE_BYTES or more apart
+ * (`alone`, a 'column' message each: the parent decodes a big log's table a column at a time, its
+ * event loop free in between; one message of 52 MB for 1M jobs held it ~0.4 s), the rest in the
+ * answer. Every column goes in a buffer of its own length: Electron's structured clone carries a
+ * view's whole buffer (a builder's spare rows), where Node's IPC would send the view's bytes only.
+ */
+export function tableToSend(jobs: JobTable): { rest: JobTable; alone: [TableColumn, ColumnArray][] } {
+  const rest: Record<string, unknown> = {}
+  const alone: [TableColumn, ColumnArray][] = []
+  for (const [name, v] of Object.entries(jobs)) {
+    if (!ArrayBuffer.isView(v) || !(TABLE_COLUMNS as readonly string[]).includes(name)) { rest[name] = v; continue }
+    const col = exactCopy(v as ColumnArray)
+    if (col.byteLength < COLUMN_MESSAGE_BYTES) rest[name] = col
+    else alone.push([name as TableColumn, col])
+  }
+  return { rest: rest as unknown as JobTable, alone }
+}

@@ -23,9 +23,8 @@ import { emulateTrace } from '../core/tune/online'
 import { featureStats, trainObjective } from '../core/tune/mixed'
 import type { Workload } from '../core/workload/import'
 import type { JobTable } from '../core/workload/types'
-import { TABLE_COLUMNS, type ColumnArray, type TableColumn } from '../core/workload/builder'
 import type { PolicySpec } from '../core/sim/types'
-import type { ToWorker, UnitResult, WorkloadSetup, WorkUnit } from './protocol'
+import { tableToSend, type ToWorker, type UnitResult, type WorkloadSetup, type WorkUnit } from './protocol'
 import { EASY_ID, extremeBound, findTriple, simulateTriple, tripleMetrics, type PredictionCampaignOptions, type TripleRun } from '../core/predict/campaign'
 import { importLogFile, machineView } from './import'
 import { workerPort } from './port'
@@ -238,23 +237,11 @@ async function importLog(id: number, unit: Extract<WorkUnit, { kind: 'import' }>
   return { ...r, workload: { ...r.workload, jobs: postColumns(id, r.workload.jobs) } }
 }
 
-/** A column this big or bigger goes in a message of its own (protocol.ts 'column'). */
-const COLUMN_MESSAGE_BYTES = 1 << 20
-
-/**
- * Posts each big column of `jobs` in a message of its own, and answers the table without them:
- * the parent then decodes a big log's table a column at a time, its event loop free in between
- * (one message of 52 MB for 1M jobs held it ~0.4 s). A column that views part of a larger buffer
- * is sent as an exact copy: a message carries a view's whole buffer.
- */
+/** Posts the big columns of `jobs` in messages of their own and answers the table without them (protocol.ts). */
 function postColumns(id: number, jobs: JobTable): JobTable {
-  const rest: Record<string, unknown> = {}
-  for (const [name, v] of Object.entries(jobs)) {
-    if (!ArrayBuffer.isView(v) || v.byteLength < COLUMN_MESSAGE_BYTES || !(TABLE_COLUMNS as readonly string[]).includes(name)) { rest[name] = v; continue }
-    const col = v as ColumnArray
-    port.post({ type: 'column', id, name: name as TableColumn, values: col.byteOffset === 0 && col.byteLength === col.buffer.byteLength ? col : col.slice() })
-  }
-  return rest as unknown as JobTable
+  const { rest, alone } = tableToSend(jobs)
+  for (const [name, values] of alone) port.post({ type: 'column', id, name, values })
+  return rest
 }
 
 function postError(id: number | null, e: unknown): void {

@@ -125,13 +125,10 @@ describe("an import's columns sent ahead of its answer (protocol 'column')", () 
       return h
     }
   }
-  it('takes the valid column, ignores a foreign id, a name outside the table (__proto__, constructor) and a non-array', async () => {
-    const result = { sha256: 'x', simSeconds: 1, readSeconds: 1, inspect: {}, workload: { name: 'x', jobs: { count: 2, line: Int32Array.of(1, 2) } } }
+  const result = { sha256: 'x', simSeconds: 1, readSeconds: 1, inspect: {}, workload: { name: 'x', jobs: { count: 2, line: Int32Array.of(1, 2) } } }
+  it("takes the import's column and drops one for another job (stale)", async () => {
     const fork = fakeWorker((id) => [
       { type: 'column', id: id + 1, name: 'runtime', values: Float64Array.of(7, 7) },
-      { type: 'column', id, name: '__proto__' as never, values: Float64Array.of(1, 1) },
-      { type: 'column', id, name: 'constructor' as never, values: Float64Array.of(1, 1) },
-      { type: 'column', id, name: 'requested', values: 'not an array' as never },
       { type: 'column', id, name: 'submit', values: Float64Array.of(5, 6) },
       { type: 'done', id, result: result as never },
     ])
@@ -141,8 +138,26 @@ describe("an import's columns sent ahead of its answer (protocol 'column')", () 
       const jobs = (r as ImportedLog).workload.jobs as unknown as Record<string, unknown>
       expect(Object.keys(jobs).sort()).toEqual(['count', 'line', 'submit'])
       expect(jobs.submit).toEqual(Float64Array.of(5, 6))
-      expect(Object.getPrototypeOf(jobs)).toBe(Object.prototype)
+    } finally {
+      await session.close()
+    }
+  })
+  it.each([
+    ['__proto__', Float64Array.of(1, 1), /naming "__proto__", not a job-table column/],
+    ['constructor', Float64Array.of(1, 1), /naming "constructor", not a job-table column/],
+    ['requested', 'not an array', /whose requested is not an array/],
+  ])('ends the import with a protocol error for a column named %s with a bad name or value, the table untouched', async (name, values, message) => {
+    const fork = fakeWorker((id) => [
+      { type: 'column', id, name: name as never, values: values as never },
+      { type: 'done', id, result: result as never },
+    ])
+    const session = new WorkerSession({ setup: null, workers: 1, workerPath, fork })
+    try {
+      const run = session.run([{ kind: 'import', path: 'x.swf', options: {} }])
+      await expect(run).rejects.toThrow(message)
+      await expect(run).rejects.toThrow(/^engine worker 1 broke the protocol: a 'column' message /)
       expect(({} as Record<string, unknown>).constructor).toBe(Object)
+      expect(Object.getPrototypeOf({})).toBe(Object.prototype)
     } finally {
       await session.close()
     }

@@ -8,8 +8,22 @@
  * §Import at scale). Without ArrayBuffer.prototype.transfer (older browsers) nothing happens.
  * `prefixOk`: also a view of the start of a longer buffer (a builder's columns, given up whole).
  */
+/** Whether `a` views the whole of its buffer (then sending or transferring it moves no other bytes). */
+export function ownsBuffer(a: ArrayBufferView): boolean {
+  return a.byteOffset === 0 && a.byteLength === a.buffer.byteLength
+}
+
+/**
+ * `a` in a buffer of its own length: `a` itself when it already is, else a copy. A message or a
+ * transfer carries a view's whole buffer, so a column viewing part of a builder's larger buffer
+ * (spare rows, or other columns) is copied before it crosses to another thread or process.
+ */
+export function exactCopy<T extends ArrayBufferView & { slice(): T }>(a: T): T {
+  return ownsBuffer(a) ? a : a.slice()
+}
+
 export function releaseColumn(a: ArrayBufferView | undefined, prefixOk = false): void {
   if (a === undefined) return
   const b = a.buffer as ArrayBuffer & { transfer?: (length: number) => ArrayBuffer }
-  if (typeof b.transfer === 'function' && a.byteOffset === 0 && (prefixOk || a.byteLength === b.byteLength)) b.transfer(0)
+  if (typeof b.transfer === 'function' && (prefixOk ? a.byteOffset === 0 : ownsBuffer(a))) b.transfer(0)
 }

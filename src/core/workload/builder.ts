@@ -1,7 +1,7 @@
 import type { BadLineCode } from './limits'
 import type { LineIssue, RawJobs, RuleCount } from './types'
 import { showControlOneLine } from '../util/control'
-import { releaseColumn } from '../util/memory'
+import { exactCopy, releaseColumn } from '../util/memory'
 
 /** The optional columns of RawJobs and JobTable (resources, ids): each present only when the log
  * records it, so a 10M-job log without them allocates nothing for them. */
@@ -36,8 +36,7 @@ export function exactColumns(raw: RawJobs): RawJobs {
   const out: Record<string, unknown> = { count: raw.count }
   for (const [k, v] of Object.entries(raw)) {
     if (k === 'count') continue
-    const a = v as Float64Array
-    out[k] = a.byteOffset === 0 && a.byteLength === a.buffer.byteLength ? a : a.slice() // already its own size: no copy
+    out[k] = exactCopy(v as ColumnArray)
   }
   return out as unknown as RawJobs
 }
