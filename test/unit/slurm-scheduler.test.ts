@@ -106,6 +106,28 @@ describe('the will-run test removes running jobs in groups', () => {
     expect(plans).toEqual([650])
     expect(r.start.X).toBe(10)
   })
+  // Only jobs holding a candidate node are removed, and Slurm's loop skips the others with a
+  // `continue` placed before its peek at the next job (22.05 cons_common/job_test.c
+  // _will_run_test). Partitions a (n1, n2) and b (n3): R1 (n1) ends at 600 s, W (partition b, on n3)
+  // at 650 s, R2 (n2) at 1,200 s. X (partition a, 1 node) at 1 min: n1 and n2 are busy. R1 is removed;
+  // the next job, W, ends by 660 s, so the group stays open; W holds no node of a and is skipped,
+  // and with it the check on R2, which is removed in the same group although it ends at 1,200 s.
+  // The last job removed is R2: X is planned at 1,200 s (earliest fit: 600 s). Were W removed
+  // too, the answer would be W's end, 650 s.
+  // The same with memory tracked and X asking for 1 MB per node: the general test (not the
+  // CPU-only shortcut) decides what a removal frees.
+  it.each([['CPUs only', false], ['with memory', true]] as const)('a job on nodes the tested job cannot use is not removed, and the job after it joins the group unchecked (Slurm 22.05): %s', (_label, memory) => {
+    const cl2 = machine(oneCpuNodes(3), [{ name: 'a', nodes: ['n1', 'n2'] }, { name: 'b', nodes: ['n3'] }], { memory })
+    const defs: JobDef[] = [
+      { name: 'R1', at: 0, limit: 10, part: 'a' }, { name: 'R2', at: 0, limit: 20, part: 'a' },
+      { name: 'W', at: 0, limit: 650 / MIN, part: 'b' }, { name: 'X', at: 1, limit: 10, part: 'a', ...(memory ? { memPerNode: 1 } : {}) },
+    ]
+    const plans: number[] = []
+    const trace: SlurmTrace = { reservation: (j, t, s) => { if (j === 3 && t === 60) plans.push(s) } }
+    const r = startsOf(cl2, defs, scheduling({ bf: { resolution: 1 } }), { idealised: true, trace, estimates: true })
+    expect(plans).toEqual([1200])
+    expect(r.start.X).toBe(10) // R1 ends at 600 s: the main pass starts X on n1
+  })
 })
 
 describe('timing: real cycles every bf_interval on the absolute clock, versus idealised', () => {

@@ -647,15 +647,15 @@ class SlurmSim {
     const d = m.demand
     const fixed = d.nodes[j] > 0
     const need = fixed ? d.nodes[j] : d.cpus[j]
+    const cpusOnly = m.cpusOnly(j)
     m.setExclude(null)
-    if (this.capOk[j] === 0) { this.capAll[j] = this.countIn(j, p, VIEW_EMPTY, fixed); this.capOk[j] = 1 }
-    if (this.haveVer[j] !== this.freeVer) { this.haveAll[j] = this.countIn(j, p, VIEW_FREE, fixed); this.haveVer[j] = this.freeVer }
+    if (this.capOk[j] === 0) { this.capAll[j] = this.countIn(j, p, VIEW_EMPTY, fixed, cpusOnly); this.capOk[j] = 1 }
+    if (this.haveVer[j] !== this.freeVer) { this.haveAll[j] = this.countIn(j, p, VIEW_FREE, fixed, cpusOnly); this.haveVer[j] = this.freeVer }
     let have = this.haveAll[j], cap = this.capAll[j]
     for (let k = 0; k < this.blockedLen.n; k++) {
       const i = this.blockedList[k]
-      const u = m.usable(j, i, VIEW_FREE), e = m.usable(j, i, VIEW_EMPTY)
-      have -= fixed ? (u > 0 ? 1 : 0) : u
-      cap -= fixed ? (e > 0 ? 1 : 0) : e
+      have -= this.countOn(j, i, VIEW_FREE, fixed, cpusOnly)
+      cap -= this.countOn(j, i, VIEW_EMPTY, fixed, cpusOnly)
     }
     m.setExclude(this.blocked)
     try {
@@ -665,7 +665,6 @@ class SlurmSim {
       m.scratchBegin() // the scratch view starts equal to the current state: `have` holds for it
       const U = this.U
       const inCand = this.inPart[p]
-      const cpusOnly = m.cpusOnly(j)
       let T0 = NaN
       let win = WILL_RUN_WINDOW
       let r = 0
@@ -676,14 +675,15 @@ class SlurmSim {
         for (;;) {
           if (r >= this.runLen) { more = false; break }
           const job = this.byEst[r++]
-          // (With no node blocked, a job of the same partition holds candidates by definition.)
-          if ((this.blockedLen.n !== 0 || this.jobs.partition[job] !== p) && !this.holdsCandidate(job, inCand)) continue
+          // Only the jobs holding a candidate node are removed (-1: none held, nothing released).
+          const delta = this.releaseInScratch(job, j, inCand, fixed, cpusOnly)
+          if (delta < 0) continue
           if (T0 !== T0) {
             const abs = this.est[job] + U
             T0 = this.est[job] + (WILL_RUN_WINDOW - (((abs % WILL_RUN_WINDOW) + WILL_RUN_WINDOW) % WILL_RUN_WINDOW))
           }
           last = job
-          have += this.releaseInScratch(job, j, inCand, fixed, cpusOnly)
+          have += delta
           if (r >= this.runLen) { more = false; break }
           next = this.byEst[r]
           if (this.est[next] > T0 + win) break
@@ -704,62 +704,74 @@ class SlurmSim {
   }
 
   /** Job j's count over its partition's nodes in a view (no node hidden). */
-  private countIn(j: number, p: number, view: typeof VIEW_FREE | typeof VIEW_EMPTY, fixed: boolean): number {
+  private countIn(j: number, p: number, view: typeof VIEW_FREE | typeof VIEW_EMPTY, fixed: boolean, cpusOnly: boolean): number {
     const nodes = this.partNodes[p]
     let c = 0
-    for (let k = 0; k < nodes.length; k++) {
-      const u = this.m.usable(j, nodes[k], view)
-      c += fixed ? (u > 0 ? 1 : 0) : u
-    }
+    for (let k = 0; k < nodes.length; k++) c += this.countOn(j, nodes[k], view, fixed, cpusOnly)
     return c
   }
 
-  /** Releases running job `job` in the scratch view; returns the change of job j's count there. */
+  /**
+   * Job j's count on node i in a view (no node hidden there): for an N-node job 1 when the node
+   * suffices, else 0; for a flexible job the CPUs it could use. A job asking for CPUs only
+   * (Machine.cpusOnly) is counted off the node's free CPUs without the general test, usable().
+   */
+  private countOn(j: number, i: number, view: typeof VIEW_FREE | typeof VIEW_EMPTY, fixed: boolean, cpusOnly: boolean): number {
+    const m = this.m
+    if (cpusOnly) {
+      const c = m.cpusAvailable(i, view)
+      return fixed ? (c >= m.demand.cpus[j] ? 1 : 0) : (c > 0 ? c : 0)
+    }
+    const u = m.usable(j, i, view)
+    return fixed ? (u > 0 ? 1 : 0) : u
+  }
+
+  /**
+   * Releases running job `job` in the scratch view when it holds a candidate node (one of
+   * `inCand` not blocked) and returns the change of job j's count there (never negative: a release
+   * only frees); returns -1, releasing nothing, when it holds none. (Whether it holds one is found
+   * in the same pass over its nodes as the change.)
+   */
   private releaseInScratch(job: number, j: number, inCand: Uint8Array, fixed: boolean, cpusOnly: boolean): number {
     const m = this.m
-    const off = m.allocOff[job], len = m.allocLen[job]
+    const blocked = this.blocked
+    const off = m.allocOff[job], end = off + m.allocLen[job]
+    let held = false
     let delta = 0
     if (cpusOnly) {
       // CPUs only (Machine.cpusOnly): the change is read off the CPUs the release frees on each
       // node (a job's entries are on distinct nodes) instead of asking usable() before and after:
       // those two calls were a quarter of Rackham's replay (docs/PERFORMANCE.md §Fresh pages).
       const per = fixed ? m.demand.cpus[j] : 0
-      for (let k = off; k < off + len; k++) {
+      for (let k = off; k < end; k++) {
         const i = m.allocNode(k)
-        if (inCand[i] === 0 || this.blocked[i] !== 0) continue
+        if (inCand[i] === 0 || blocked[i] !== 0) continue
+        held = true
         const c = m.allocCpus(k)
         if (!fixed) { delta += c; continue }
         const before = m.cpusAvailable(i, VIEW_SHADOW)
         delta += (before + c >= per ? 1 : 0) - (before >= per ? 1 : 0)
       }
+      if (!held) return -1
       m.scratchRelease(job)
       return delta
     }
-    for (let k = off; k < off + len; k++) {
+    for (let k = off; k < end; k++) {
       const i = m.allocNode(k)
-      if (inCand[i] === 0 || this.blocked[i] !== 0) continue
+      if (inCand[i] === 0 || blocked[i] !== 0) continue
+      held = true
       const u = m.usable(j, i, VIEW_SHADOW)
       delta -= fixed ? (u > 0 ? 1 : 0) : u
     }
+    if (!held) return -1
     m.scratchRelease(job)
-    for (let k = off; k < off + len; k++) {
+    for (let k = off; k < end; k++) {
       const i = m.allocNode(k)
-      if (inCand[i] === 0 || this.blocked[i] !== 0) continue
+      if (inCand[i] === 0 || blocked[i] !== 0) continue
       const u = m.usable(j, i, VIEW_SHADOW)
       delta += fixed ? (u > 0 ? 1 : 0) : u
     }
     return delta
-  }
-
-  /** Does running job `job` hold a node of the candidate set? */
-  private holdsCandidate(job: number, inCand: Uint8Array): boolean {
-    const m = this.m
-    const off = m.allocOff[job], len = m.allocLen[job]
-    for (let k = off; k < off + len; k++) {
-      const i = m.allocNode(k)
-      if (inCand[i] !== 0 && this.blocked[i] === 0) return true
-    }
-    return false
   }
 
   // ---- The queue -----------------------------------------------------------------------------
