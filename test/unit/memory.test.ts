@@ -1,7 +1,7 @@
 // The helpers that decide which typed arrays cross to another thread or process whole, and which
 // are freed at once (src/core/util/memory.ts).
 import { describe, expect, it } from 'vitest'
-import { exactCopy, ownsBuffer, releaseColumn } from '../../src/core/util/memory'
+import { exactCopy, grown, ownsBuffer, releaseColumn } from '../../src/core/util/memory'
 
 describe('ownsBuffer and exactCopy', () => {
   it('keeps an array that is its whole buffer, without a copy', () => {
@@ -41,5 +41,20 @@ describe('releaseColumn', () => {
     releaseColumn(inner, true)
     expect(inner.length).toBe(4) // not at the start: never freed
     expect(() => releaseColumn(undefined)).not.toThrow()
+  })
+})
+
+describe('grown', () => {
+  it('doubles, keeps the first `keep` entries, and honours the least length and the cap', () => {
+    const a = Int32Array.of(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20)
+    const b = grown(a)
+    expect(b.length).toBe(40)
+    expect(Array.from(b.subarray(0, 20))).toEqual(Array.from(a))
+    expect(b[20]).toBe(0)
+    const c = grown(a, 3, 100)
+    expect(c.length).toBe(100)
+    expect(Array.from(c.subarray(0, 4))).toEqual([1, 2, 3, 0]) // only `keep` entries copied
+    expect(grown(a, 20, 0, 25).length).toBe(25) // never past the cap (a queue never holds more than n jobs)
+    expect(grown(new Int32Array(0)).length).toBe(16) // an empty start grows too
   })
 })

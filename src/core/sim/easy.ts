@@ -20,6 +20,7 @@
 import { resolvePolicy, type Policy, type PolicyInput } from './policies'
 import type { SimConfig, SimJobs, SimOptions } from './types'
 import { ByEstimatedEnd, EndHeap } from './running'
+import { grown } from '../util/memory'
 import { findCorrection, type CorrectionDeclaration } from '../predict/corrections'
 import { capPrediction, checkPrediction, findPredictor, PredictionConfigError } from '../predict/predictors'
 import type { OnlinePredictor, PredictionConfig } from '../predict/types'
@@ -59,7 +60,7 @@ export class Queue {
 
   /** Adds job j (arrivals come in index order). */
   add(j: number, now: number): void {
-    if (this.len === this.items.length) this.grow()
+    if (this.len === this.items.length) this.items = grown(this.items, this.len, 0, this.n)
     const p = this.policy
     if (p === null) { this.items[this.len++] = j; return }
     const k = p.priority(this.input, j, now)
@@ -75,12 +76,6 @@ export class Queue {
     items.copyWithin(lo + 1, lo, this.len)
     items[lo] = j
     this.len++
-  }
-
-  private grow(): void {
-    const items = new Int32Array(Math.min(this.n, Math.max(16, this.items.length * 2)))
-    items.set(this.items)
-    this.items = items
   }
 
   /** Dynamic policies: re-score every waiting job at `now` and restore the order. */

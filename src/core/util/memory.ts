@@ -27,3 +27,14 @@ export function releaseColumn(a: ArrayBufferView | undefined, prefixOk = false):
   const b = a.buffer as ArrayBuffer & { transfer?: (length: number) => ArrayBuffer }
   if (typeof b.transfer === 'function' && (prefixOk ? a.byteOffset === 0 : ownsBuffer(a))) b.transfer(0)
 }
+
+/**
+ * A longer copy of `a` for a structure that grows with its contents (a queue, a heap, a list of
+ * running jobs) rather than being sized for the whole log: twice as long (at least 16 and `min`,
+ * at most `cap`), its first `keep` entries copied.
+ */
+export function grown(a: Int32Array, keep = a.length, min = 0, cap = Infinity): Int32Array<ArrayBuffer> {
+  const b = new Int32Array(Math.min(cap, Math.max(min, 2 * a.length, 16)))
+  b.set(a.subarray(0, keep))
+  return b
+}

@@ -9,6 +9,7 @@
 // window, so the answers are the same, and the cost is O(reservations + their nodes) per query
 // instead of O(slots × nodes). Times are the simulation clock (seconds); the map begins at the
 // cycle's rounded start and ends at its rounded window end: reservations are clipped to it.
+import { grown } from '../../util/memory'
 
 export class NodeSpace {
   private count = 0
@@ -181,7 +182,7 @@ export class NodeSpace {
   }
 
   private growRaised(): void {
-    const r = new Int32Array(this.raised.length * 2); r.set(this.raised); this.raised = r
+    this.raised = grown(this.raised)
   }
 
   private growPool(): void {

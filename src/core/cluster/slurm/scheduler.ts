@@ -19,6 +19,7 @@ import { buildDemand, Machine, Selection } from '../machine'
 import type { ClusterJobs, ClusterRun, ClusterSimOptions, ClusterSpec, SiteFactor, SlurmScheduling } from '../types'
 import { FairShare } from './fairshare'
 import { NodeSpace } from './nodespace'
+import { grown } from '../../util/memory'
 import { SlurmPriority } from './priority'
 
 /** Options of runSlurm beyond ClusterSimOptions. */
@@ -78,13 +79,6 @@ export function runSlurm(
 /** Slurm's min_nodes of a job whose node count reads `nodes` (0: any): at least 1. */
 function minNodesOf(nodes: number): number {
   return nodes > 1 ? nodes : 1
-}
-
-/** A copy of a's first `keep` entries in an array of at least `min` (default: twice a's length). */
-function grown(a: Int32Array, keep: number, min = 2 * a.length): Int32Array {
-  const b = new Int32Array(Math.max(min, 2 * a.length, 16))
-  b.set(a.subarray(0, keep))
-  return b
 }
 
 /** The smallest T > t with (T + origin) a multiple of `every` (an absolute periodic schedule). */
