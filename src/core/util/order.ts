@@ -16,8 +16,10 @@ type Keys = ArrayLike<number>
  * as that comparator reads it).
  */
 export function sortOrderBy(keys: readonly Keys[], n: number): Uint32Array {
-  const lows = keys.map((k) => radixLow(k, n))
-  if (lows.every((lo) => lo !== null)) return radixOrder(keys, n, lows as number[])
+  // Each key's least value, until one is not a whole-number key (then the comparator sort).
+  const lows: number[] = []
+  for (const k of keys) { const lo = radixLow(k, n); if (lo === null) break; lows.push(lo) }
+  if (lows.length === keys.length) return radixOrder(keys, n, lows)
   // An array's sort, as cleaning always used: with a NaN the comparator is not an order, and the
   // result is then the one that sort gives (a typed array's sort differs there).
   const order = Array.from({ length: n }, (_, i) => i)
