@@ -368,6 +368,37 @@ describe('allocation bookkeeping', () => {
     expect(() => m.allocate(0, sel)).toThrow(/already running/)
   })
 
+  it('a release after a reservation moves the node in VIEW_CAPPED to min(scratch, free), by hand', () => {
+    // Node a, 4 CPUs: R1 (1 CPU) and R2 (2 CPUs) run, so 1 is free. A first scratch: both released
+    // (4), a 3-CPU reservation leaves 1 = the free CPU, capped 1. A second: R1 released (2), a 2-CPU
+    // reservation leaves 0, below the free CPU: capped 0, and a 1-CPU job cannot go beside it; then
+    // R2 released: scratch 2, above the free CPU: capped back to min(2, 1) = 1, and it can.
+    const { m, sel } = machineOf(cluster([node('a', 4)], []), [J(1, { nodes: 1 }), J(2, { nodes: 1 }), J(3, { nodes: 1 }), J(1, { nodes: 1 })])
+    for (const j of [0, 1]) m.allocate(j, (m.select(j, VIEW_FREE, PREF_NONE, sel), sel))
+    expect(m.cpusAvailable(0, VIEW_FREE)).toBe(1)
+    m.scratchBegin()
+    m.scratchRelease(0) // scratch 2
+    expect(m.select(2, VIEW_SHADOW, PREF_BUSY_NOW, sel)).toBe(false) // 3 CPUs: not yet
+    m.scratchRelease(1) // scratch 4
+    expect(m.select(2, VIEW_SHADOW, PREF_BUSY_NOW, sel)).toBe(true)
+    m.scratchTake(sel) // scratch 1 = free 1
+    expect(m.cpusAvailable(0, VIEW_CAPPED)).toBe(1)
+    m.scratchBegin()
+    m.scratchRelease(0) // scratch 2
+    expect(m.select(2, VIEW_SHADOW, PREF_BUSY_NOW, sel)).toBe(false)
+    const two = new Selection(1)
+    two.nodes[0] = 0; two.cpus[0] = 2; two.len = 1
+    m.scratchTake(two) // scratch 0, below the free CPU: capped 0
+    expect(m.cpusAvailable(0, VIEW_CAPPED)).toBe(0)
+    expect(m.partCappedCpu[0]).toBe(0)
+    expect(m.select(3, VIEW_CAPPED, PREF_NONE, sel)).toBe(false)
+    m.scratchRelease(1) // scratch 2, above the free CPU: capped back to 1
+    expect(m.cpusAvailable(0, VIEW_CAPPED)).toBe(1)
+    expect(m.partCappedCpu[0]).toBe(1)
+    expect(m.cappedReject(3)).toBe(false)
+    expect(m.select(3, VIEW_CAPPED, PREF_NONE, sel)).toBe(true)
+  })
+
   it('VIEW_SHADOW copies on touch: releasing into the scratch leaves the real state alone', () => {
     const { m, sel } = machineOf(cluster([node('a', 4), node('b', 4)], []), [J(4, { nodes: 1 }), J(4, { nodes: 2 })])
     m.allocate(0, (m.select(0, VIEW_FREE, PREF_NONE, sel), sel))
@@ -416,11 +447,24 @@ describe('select (bucketed) equals selectScan (the plain scan) in every view and
             m.scratchBegin()
             for (let k = 0; k < running.length; k += 2) m.scratchRelease(running[k])
             if (m.allocOff[j] < 0 && m.select(j, VIEW_SHADOW, PREF_BUSY_NOW, ref)) m.scratchTake(ref)
-            for (let q = 0; q < jobs.length; q++) {
-              if (m.allocOff[q] >= 0) continue
-              for (const v of [VIEW_FREE, VIEW_SHADOW, VIEW_CAPPED] as const) for (const pr of [PREF_NONE, PREF_BUSY_NOW, PREF_RESERVED] as const) same(q, v, pr)
-              // The capped quick reject never refuses a job that fits beside the reservation.
-              if (m.cappedReject(q)) expect(m.selectScan(q, VIEW_CAPPED, PREF_NONE, ref)).toBe(false)
+            const compare = () => {
+              // The capped layer's per-partition totals, while it is kept, are the capped view's CPUs.
+              if ((m as unknown as { cappedLive: boolean }).cappedLive) {
+                spec.partitions.forEach((part, p) => expect(m.partCappedCpu[p], `partition ${p}`).toBe(part.nodes.reduce((a, i) => a + m.cpusAvailable(i, VIEW_CAPPED), 0)))
+              }
+              for (let q = 0; q < jobs.length; q++) {
+                if (m.allocOff[q] >= 0) continue
+                for (const v of [VIEW_FREE, VIEW_SHADOW, VIEW_CAPPED] as const) for (const pr of [PREF_NONE, PREF_BUSY_NOW, PREF_RESERVED] as const) same(q, v, pr)
+                // The capped quick reject never refuses a job that fits beside the reservation.
+                if (m.cappedReject(q)) expect(m.selectScan(q, VIEW_CAPPED, PREF_NONE, ref)).toBe(false)
+              }
+            }
+            compare()
+            // Releases after the reservation took CPUs (the scratch below the free state on its
+            // nodes): the capped layer must follow them too.
+            if (op % 3 === 0) {
+              for (let k = 1; k < running.length; k += 2) m.scratchRelease(running[k])
+              compare()
             }
             continue
           }

@@ -1070,13 +1070,15 @@ export class Machine {
 
   /** In VIEW_SHADOW, running job j has ended (its resources are free again). */
   scratchRelease(j: number): void {
-    const off = this.allocOff[j], len = this.allocLen[j]
-    for (let k = off; k < off + len; k++) {
+    const off = this.allocOff[j], end = off + this.allocLen[j]
+    for (let k = off; k < end; k++) {
       const i = this.poolNode[k]
       this.touch(i)
-      const oldCv = this.cvOf(i)
-      this.sCpu[i] += this.poolCpu[k]; this.sMem[i] += this.poolMem[k]; this.sGpu[i] += this.poolGpu[k]
-      this.moveCapped(i, oldCv, this.cvOf(i))
+      const f = this.freeCpu[i], s0 = this.sCpu[i], s1 = s0 + this.poolCpu[k]
+      this.sCpu[i] = s1; this.sMem[i] += this.poolMem[k]; this.sGpu[i] += this.poolGpu[k]
+      // VIEW_CAPPED's CPUs are min(scratch, free) (cvOf): a release moves them only while the
+      // scratch is below the free state (after a reservation took CPUs there), never otherwise.
+      if (s0 < f) this.moveCapped(i, s0, s1 < f ? s1 : f)
     }
   }
 
