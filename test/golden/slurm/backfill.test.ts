@@ -94,6 +94,20 @@ describe('G7: bf_window hides a long job', () => {
     expect(r.start).toEqual({ R: 0, A: 152, B: 2 })
     expect(r.backfilled.B).toBe(true)
   })
+  // At B's arrival (2 min) the cycle tests A first: its start, 120, against 2 + bf_window. A start
+  // exactly at the window's end is not beyond it: A is reserved (and counts as such), but the map
+  // ends there, so nothing of its slot [120, 130) is kept and B's window overlaps no reservation.
+  const reservedAt2 = (window: number) => {
+    const resv: number[] = []
+    const r = startsOf(cl, jobs, scheduling({ bf: { window: window * MIN } }), { idealised: true, trace: { reservation: (j, t, s) => { if (j === 1 && t === 2 * MIN) resv.push(s / MIN) } } })
+    return { start: r.start, resv }
+  }
+  it('bf_window=118 min: A\'s start 120 is exactly 2+118, the window\'s end: reserved there, a slot the map does not hold: B starts 2', () => {
+    expect(reservedAt2(118)).toEqual({ start: { R: 0, A: 152, B: 2 }, resv: [120] })
+  })
+  it('bf_window=117 min: A\'s start 120 is a minute beyond 2+117: not reserved', () => {
+    expect(reservedAt2(117)).toEqual({ start: { R: 0, A: 152, B: 2 }, resv: [] })
+  })
 })
 
 describe('G8: bf_resolution rounds reservations on absolute time (22.05: both ends rounded down)', () => {

@@ -580,7 +580,9 @@ class SlurmSim {
         return tried
       }
       tried = 1 // bf_max_job_test counts this record once, whatever the retries
-      const w = this.willRun(j, p, t, noReserve)
+      // An answer after both the window and `later` is handled as no answer (below: a retry at
+      // `later`, else nothing), so the test may stop once every job left ends after both.
+      const w = this.willRun(j, p, t, noReserve, later > t + bf.window ? later : t + bf.window)
       if (w < 0) {
         this.clearBlocked()
         if (later > 0 && !noReserve) { startRes = later; continue }
@@ -629,9 +631,10 @@ class SlurmSim {
    * T0 + 30 s (T0 = the first end rounded up to the next multiple of 30 s on absolute time), the
    * window doubling after each failed test until it reaches the next job's end — and test after each
    * group. The answer is the end of the last job removed. Fills this.sel with the nodes.
-   * Returns the start time, or -1.
+   * Returns the start time, or -1: also when the answer would be after `beyond` (the caller treats
+   * both alike), known before any release once the next job to remove ends after it.
    */
-  private willRun(j: number, p: number, t: number, testNowOnly: boolean): number {
+  private willRun(j: number, p: number, t: number, testNowOnly: boolean, beyond: number): number {
     const m = this.m
     const sel = this.sel
     // Whether a test can succeed is kept as a count (sufficient nodes for an N-node job, usable
@@ -665,6 +668,8 @@ class SlurmSim {
       let more = true
       this.sortByEst()
       while (more) {
+        // Every answer from here is the end of a job not yet removed: after `beyond` if the next one's is.
+        if (r < this.runLen && this.est[this.byEst[r]] > beyond) return -1
         let last = -1, next = -1
         for (;;) {
           if (r >= this.runLen) { more = false; break }
