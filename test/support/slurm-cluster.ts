@@ -41,8 +41,11 @@ export interface JobDef {
   name: string
   /** Submit time in minutes (§8's clock). */
   at: number
-  /** Time limit in minutes; the job runs exactly this long unless `runs` is given. */
+  /** Time limit in minutes; the job runs exactly this long unless `runs` is given. 0: none given
+   * (the partition's DefaultTime, else MaxTime, else a year; give `runs`). */
   limit: number
+  /** When the job becomes eligible, in minutes (a future `--begin`); default `at`. */
+  eligibleAt?: number
   runs?: number
   part: string
   /** Node count (0 = flexible). Default 1. */
@@ -77,7 +80,7 @@ export function jobsOf(cluster: ClusterSpec, defs: JobDef[]): ClusterJobs {
     user: Int32Array.from(col((d) => d.user ?? 0)),
     account: Int32Array.from(col((d) => d.account ?? 0)),
     qos: Int32Array.from(col((d) => d.qos ?? -1)),
-    eligible: Float64Array.from(col((d) => d.at * MIN)),
+    eligible: Float64Array.from(col((d) => (d.eligibleAt ?? d.at) * MIN)),
   }
 }
 

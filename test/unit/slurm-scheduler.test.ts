@@ -174,6 +174,35 @@ describe('jobs that never start', () => {
   })
 })
 
+describe('a job without a time limit, and a job eligible after its submit (§1.2, §2.5 step 4)', () => {
+  // n1, n2. R (n1, limit 10) at 0; A (2 nodes, limit 10) at 1 is reserved at 10; B (1 node) at 2
+  // runs 3 min.
+  const jobs = (bLimit: number): JobDef[] => [
+    { name: 'R', at: 0, limit: 10, part: 'p' }, { name: 'A', at: 1, limit: 10, part: 'p', nodes: 2 },
+    { name: 'B', at: 2, limit: bLimit, runs: 3, part: 'p' },
+  ]
+  it('no limit: the partition\'s DefaultTime (30 min) is planned, so B\'s window [2,32] meets A\'s slot: B after A, at 20', () => {
+    const cl = machine(oneCpuNodes(2), [{ name: 'p', nodes: ['n1', 'n2'], defaultTime: 30 * MIN }])
+    expect(startsOf(cl, jobs(0), scheduling()).start).toEqual({ R: 0, A: 10, B: 20 })
+    // The contrast: B's own 5-minute limit ends before A's slot, so it is backfilled at 2.
+    expect(startsOf(cl, jobs(5), scheduling()).start).toEqual({ R: 0, A: 10, B: 2 })
+  })
+  it('no limit and no DefaultTime: MaxTime (60 min) is planned', () => {
+    const cl = machine(oneCpuNodes(2), [{ name: 'p', nodes: ['n1', 'n2'], maxTime: 60 * MIN }])
+    expect(startsOf(cl, jobs(0), scheduling()).start).toEqual({ R: 0, A: 10, B: 20 })
+  })
+  it('a job eligible at 20 (submitted at 1 with --begin) is not queued before: B, submitted later, starts first', () => {
+    // n1. R runs 0-10. A is submitted at 1 but eligible at 20; B is submitted at 2. FIFO by submit
+    // would put A first at 10; as A is not queued until 20, B starts at 10 and A at 20.
+    const cl = machine(oneCpuNodes(1), [{ name: 'p', nodes: ['n1'] }])
+    const r = startsOf(cl, [
+      { name: 'R', at: 0, limit: 10, part: 'p' }, { name: 'A', at: 1, eligibleAt: 20, limit: 5, part: 'p' },
+      { name: 'B', at: 2, limit: 5, part: 'p' },
+    ], scheduling())
+    expect(r.start).toEqual({ R: 0, A: 20, B: 10 })
+  })
+})
+
 describe('ending a cycle after the last record that could start now changes no start', () => {
   // A pseudo-random mix on 6 nodes of 4 CPUs (1–3 node jobs and flexible ones, limits 1–5× the run
   // time): the starts with every tested record planned (estimates: true) and with the cycle cut

@@ -196,18 +196,25 @@ class SlurmSim {
     // megabyte per 125k–250k jobs, and fresh pages are slow to come on some hosts
     // (docs/PERFORMANCE.md §Fresh pages).
     this.demandNodes = this.m.demand.nodes // the machine's reading (a node count above the CPUs is capped there)
-    const limit = (this.limit = new Float64Array(n))
-    const arr = (this.arrival = new Float64Array(n))
     const parts = cluster.partitions, P = this.P
     const partition = jobs.partition, requested = jobs.requested, eligible = jobs.eligible, submit = jobs.submit
-    for (let j = 0; j < n; j++) {
-      const p = partition[j]
-      const part = p >= 0 && p < P ? parts[p] : null
-      const req = requested[j]
-      const max = part?.maxTime ?? null
-      limit[j] = req > 0 && Number.isFinite(req) ? req : (part?.defaultTime ?? max ?? YEAR)
-      const el = eligible[j], sub = submit[j]
-      arr[j] = el > sub ? el : sub
+    // The log's own columns when they are the values (every job with a time limit; none eligible
+    // after its submit, the usual case), else columns of their own.
+    let ownLimits = true, submitsAreArrivals = true
+    for (let j = 0; j < n && ownLimits; j++) { const req = requested[j]; if (!(req > 0 && Number.isFinite(req))) ownLimits = false }
+    for (let j = 0; j < n && submitsAreArrivals; j++) if (eligible[j] > submit[j]) submitsAreArrivals = false
+    this.limit = ownLimits ? requested : new Float64Array(n)
+    this.arrival = submitsAreArrivals ? submit : new Float64Array(n)
+    const limit = this.limit, arr = this.arrival
+    for (let j = 0; j < n && !(ownLimits && submitsAreArrivals); j++) {
+      if (!ownLimits) {
+        const p = partition[j]
+        const part = p >= 0 && p < P ? parts[p] : null
+        const req = requested[j]
+        const max = part?.maxTime ?? null
+        limit[j] = req > 0 && Number.isFinite(req) ? req : (part?.defaultTime ?? max ?? YEAR)
+      }
+      if (!submitsAreArrivals) { const el = eligible[j], sub = submit[j]; arr[j] = el > sub ? el : sub }
     }
     // Jobs enter the queue when they become eligible (a future --begin is not queued: §1.2).
     let sorted = true
