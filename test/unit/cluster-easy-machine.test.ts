@@ -216,9 +216,9 @@ describe('earliest: the shadow time of a reservation', () => {
     const { m, sel } = machineOf(spec, [J(1, { nodes: 1 }), J(1, { nodes: 1 }), J(3, { nodes: 3 }), J(1, { nodes: 1 }), J(1, { nodes: 1 })])
     for (const j of [0, 1, 4]) m.allocate(j, (m.select(j, VIEW_FREE, PREF_NONE, sel), sel))
     expect(m.fitsNow(2, sel)).toBe(false)
-    const estEnd = Float64Array.from([10, 10, 0, 0, 20])
     const res = new Selection(5)
-    expect(m.earliest(2, 5, Int32Array.from([0, 1, 4]), 3, estEnd, res)).toBe(10)
+    // The running jobs by estimated end, and each one's end beside it (the running list's slots).
+    expect(m.earliest(2, 5, Int32Array.from([0, 1, 4]), 3, Float64Array.from([10, 10, 20]), res)).toBe(10)
     expect(nodesOf(res)).toEqual([0, 1, 3])
     expect([0, 1, 2, 3, 4].map((i) => m.cpusAvailable(i, VIEW_CAPPED))).toEqual([0, 0, 0, 0, 1])
     expect(m.select(3, VIEW_CAPPED, PREF_NONE, sel) && nodesOf(sel)).toEqual([4])
@@ -233,7 +233,7 @@ describe('earliest: the shadow time of a reservation', () => {
     m.allocate(0, (m.select(0, VIEW_FREE, PREF_NONE, sel), sel))
     expect(m.fitsNow(1, sel)).toBe(false)
     const res = new Selection(1)
-    expect(m.earliest(1, 3, Int32Array.from([0]), 1, Float64Array.from([10, 0, 0]), res)).toBe(10)
+    expect(m.earliest(1, 3, Int32Array.from([0]), 1, Float64Array.from([10]), res)).toBe(10)
     expect(m.cpusAvailable(0, VIEW_SHADOW)).toBe(4)
     expect(m.gpusAvailable(0, VIEW_SHADOW)).toBe(1)
     expect(m.cpusAvailable(0, VIEW_CAPPED)).toBe(2)
@@ -245,13 +245,13 @@ describe('earliest: the shadow time of a reservation', () => {
     const spec = cluster([node('a', 2)], [])
     const { m, sel } = machineOf(spec, [J(2, { nodes: 1 }), J(2, { nodes: 1 })])
     m.allocate(0, (m.select(0, VIEW_FREE, PREF_NONE, sel), sel))
-    expect(m.earliest(1, 50, Int32Array.from([0]), 1, Float64Array.from([10, 0]), new Selection(1))).toBe(50)
+    expect(m.earliest(1, 50, Int32Array.from([0]), 1, Float64Array.from([10]), new Selection(1))).toBe(50)
   })
 
   it('throws when the job does not fit even on the empty partition', () => {
     const spec = cluster([node('a', 2)], [])
     const { m } = machineOf(spec, [J(3, { nodes: 1 })])
-    expect(() => m.earliest(0, 0, new Int32Array(0), 0, new Float64Array(1), new Selection(1))).toThrow(/does not fit/)
+    expect(() => m.earliest(0, 0, new Int32Array(0), 0, new Float64Array(0), new Selection(1))).toThrow(/does not fit/)
   })
 
   it('PREF_RESERVED sends a job ending before the reservation onto the reserved nodes', () => {
@@ -261,7 +261,7 @@ describe('earliest: the shadow time of a reservation', () => {
     const { m, sel } = machineOf(spec, [J(1, { nodes: 1 }), J(3, { nodes: 3 }), J(1, { nodes: 1 })])
     m.allocate(0, (m.select(0, VIEW_FREE, PREF_NONE, sel), sel))
     const res = new Selection(3)
-    expect(m.earliest(1, 1, Int32Array.from([0]), 1, Float64Array.from([10, 0, 0]), res)).toBe(10)
+    expect(m.earliest(1, 1, Int32Array.from([0]), 1, Float64Array.from([10]), res)).toBe(10)
     expect(nodesOf(res)).toEqual([0, 1, 2])
     const r2 = new Selection(3)
     const c = machineOf(spec, [J(1, { nodes: 1 }), J(2, { nodes: 2, procs: 2 }), J(1, { nodes: 1 }), J(1, { nodes: 1 })])
@@ -269,7 +269,7 @@ describe('earliest: the shadow time of a reservation', () => {
     c.m.allocate(3, (c.m.select(3, VIEW_FREE, PREF_NONE, c.sel), c.sel)) // n2
     // Job 1 (2 nodes) blocked: one free node (n3). Estimated ends: n1's job 10, n2's job 20.
     expect(c.m.fitsNow(1, c.sel)).toBe(false)
-    expect(c.m.earliest(1, 1, Int32Array.from([0, 3]), 2, Float64Array.from([10, 0, 0, 20]), r2)).toBe(10)
+    expect(c.m.earliest(1, 1, Int32Array.from([0, 3]), 2, Float64Array.from([10, 20]), r2)).toBe(10)
     expect(nodesOf(r2)).toEqual([0, 2]) // n1 (busy now) and n3
     expect(c.m.select(2, VIEW_FREE, PREF_RESERVED, c.sel) && nodesOf(c.sel)).toEqual([2]) // the only free node
   })
@@ -288,7 +288,7 @@ describe('earliestCount: the count reservation of a flexible CPU-only job', () =
     m.allocate(1, (m.select(1, VIEW_FREE, PREF_NONE, sel), sel))
     expect(nodesOf(sel)).toEqual([0])
     expect(m.isCountOnly(2) && m.isCountOnly(3)).toBe(true)
-    const order = Int32Array.from([0, 1]), est = Float64Array.from([10, 20, 0, 0])
+    const order = Int32Array.from([0, 1]), est = Float64Array.from([10, 20]) // ends beside the jobs
     expect(m.earliestCount(2, 1, order, 2, est)).toBe(20)
     expect(m.extraCount).toBe(2)
     expect(m.earliestCount(3, 1, order, 2, est)).toBe(10)

@@ -53,7 +53,6 @@ export class ClusterEasySimulator {
   private readonly res: Selection
   private next = 0
   now = -Infinity
-  private readonly estEnd: Float64Array
   /** Running jobs by real end and by estimated end (src/core/sim/running.ts, as EasySimulator). */
   private readonly ends: EndHeap
   private readonly byEst: ByEstimatedEnd
@@ -93,9 +92,9 @@ export class ClusterEasySimulator {
     this.backfilled = new Uint8Array(n)
     this.firstNode = new Int32Array(n).fill(-1)
     this.started = new Uint8Array(n)
-    this.estEnd = new Float64Array(n)
     this.ends = new EndHeap(n)
-    this.byEst = new ByEstimatedEnd(n, this.estEnd)
+    // Estimated ends read as start + requested, the sum the launch makes: no per-job column.
+    this.byEst = new ByEstimatedEnd(n, null, this.start, this.requested)
     this.onCheck = options.onCheck ?? null
     this.checkEvery = Math.max(1, Math.floor(options.checkEvery ?? SIM_CHECK_EVERY))
     this.countdown = this.checkEvery
@@ -216,9 +215,9 @@ export class ClusterEasySimulator {
     this.byEst.compact() // the machine walks the running jobs alone, in order
     this.countPart = machine.isCountOnly(blocked) ? machine.demand.partition[blocked] : -1
     if (this.countPart >= 0) {
-      shadow = machine.earliestCount(blocked, now, this.byEst.items, this.byEst.len, this.estEnd)
+      shadow = machine.earliestCount(blocked, now, this.byEst.items, this.byEst.len, this.byEst.ends)
       this.extra = machine.extraCount
-    } else shadow = machine.earliest(blocked, now, this.byEst.items, this.byEst.len, this.estEnd, this.res)
+    } else shadow = machine.earliest(blocked, now, this.byEst.items, this.byEst.len, this.byEst.ends, this.res)
     this.resJob = blocked; this.resVersion = machine.version; this.resShadow = shadow
   }
 
@@ -265,7 +264,6 @@ export class ClusterEasySimulator {
     this.backfilled[j] = backfilled
     this.firstNode[j] = sel.len > 0 ? sel.nodes[0] : -1
     this.ends.push(j, now + this.runtime[j])
-    this.estEnd[j] = now + this.requested[j]
     this.byEst.insert(j)
   }
 

@@ -1127,9 +1127,10 @@ export class Machine {
    * earliest() for a job with isCountOnly(j): the single pool's rule within its partition, no
    * scratch and no node choice — the shadow time is the first estimated end (clamped to now) at
    * which the partition's free CPUs plus those released reach the job's; `extraCount` = the CPUs of
-   * the partition free at that time beyond the job's (every job ending by then counts).
+   * the partition free at that time beyond the job's (every job ending by then counts). `order`,
+   * `len` and `ends` as for earliest().
    */
-  earliestCount(j: number, now: number, order: Int32Array, len: number, estEnd: Float64Array): number {
+  earliestCount(j: number, now: number, order: Int32Array, len: number, ends: Float64Array): number {
     const p = this.demand.partition[j], need = this.demand.cpus[j]
     const base = p * this.nodeCount, inPart = this.inPart
     let have = this.partFreeCpu[p]
@@ -1137,9 +1138,9 @@ export class Machine {
     let shadow = have >= need ? now : Infinity
     const P = this.partitionCount, within = this.within, part = this.demand.partition
     while (r < len) {
-      const e0 = estEnd[order[r]] > now ? estEnd[order[r]] : now
+      const e0 = ends[r] > now ? ends[r] : now
       if (e0 > shadow) break
-      for (; r < len && (estEnd[order[r]] > now ? estEnd[order[r]] : now) === e0; r++) {
+      for (; r < len && (ends[r] > now ? ends[r] : now) === e0; r++) {
         const job = order[r]
         // A job of a partition inside p gives back all its CPUs to p: no need to look at its nodes.
         if (within[part[job] * P + p] !== 0) { have += this.allocCpuTotal[job]; continue }
@@ -1173,14 +1174,15 @@ export class Machine {
 
   /**
    * When could job j start if the running jobs ended at their estimated ends? `order[0..len)` are
-   * the running jobs sorted by estimated end (`estEnd`); they are released into VIEW_SHADOW group by
+   * the running jobs sorted by estimated end, `ends[r]` the estimated end of `order[r]` (the running
+   * list's slots, running.ts ByEstimatedEnd); they are released into VIEW_SHADOW group by
    * group (equal ends, clamped to `now`, together) and j is tested after each group. Returns the
    * shadow time (≥ now) and fills `out` with the nodes j would use then (an N-node job's in no particular order), chosen with
    * PREF_BUSY_NOW; VIEW_SHADOW then holds what is left on each node beside that reservation
    * (scratchTake). Throws if j does not fit even when everything has ended.
    * Cost: O(partition nodes) once, plus O(entries released) (each released node is re-tested).
    */
-  earliest(j: number, now: number, order: Int32Array, len: number, estEnd: Float64Array, out: Selection): number {
+  earliest(j: number, now: number, order: Int32Array, len: number, ends: Float64Array, out: Selection): number {
     this.scratchBegin()
     const d = this.demand
     const p = d.partition[j], nc = this.nodeCount
@@ -1211,8 +1213,8 @@ export class Machine {
     const inPart = this.inPart, base = p * nc
     let r = 0
     while (have < need && r < len) {
-      const e0 = estEnd[order[r]] > now ? estEnd[order[r]] : now
-      for (; r < len && (estEnd[order[r]] > now ? estEnd[order[r]] : now) === e0; r++) {
+      const e0 = ends[r] > now ? ends[r] : now
+      for (; r < len && (ends[r] > now ? ends[r] : now) === e0; r++) {
         const job = order[r]
         const off = this.allocOff[job], n2 = this.allocLen[job]
         for (let k = off; k < off + n2; k++) {
