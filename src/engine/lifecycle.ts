@@ -29,7 +29,7 @@ import { FileInputError } from '../node/read-log'
 import { unitLabel, unitName } from './label'
 import { trace, tracing } from './trace'
 import { needsSetup, type FromWorker, type ToWorker, type UnitResult, type WorkloadSetup, type WorkUnit } from './protocol'
-import { TABLE_COLUMNS, type ColumnArray, type TableColumn } from '../core/workload/builder'
+import { isTableColumn, type ColumnArray, type TableColumn } from '../core/workload/builder'
 import type { ImportedLog } from './import'
 
 /** A unit that stops its worker this many times ends the session. */
@@ -147,6 +147,15 @@ interface Batch {
   opts: BatchOptions<WorkUnit>
   resolve: (r: unknown[]) => void
   reject: (e: Error) => void
+}
+
+/** What is wrong with a 'column' message for the running job, or null: it must belong to an
+ * import, name a job-table column and carry an array (the message is the worker's: hostile). */
+function columnProblem(kind: WorkUnit['kind'], m: Extract<FromWorker, { type: 'column' }>): string | null {
+  if (kind !== 'import') return `for a ${kind} job`
+  if (!isTableColumn(String(m.name))) return `naming ${JSON.stringify(String(m.name)).slice(0, 40)}, not a job-table column`
+  if (!ArrayBuffer.isView(m.values)) return `whose ${m.name} is not an array`
+  return null
 }
 
 export class WorkerSession {
@@ -276,15 +285,13 @@ export class WorkerSession {
         if (m.type === 'progress') slot.samplesDone = m.samplesDone
         this.batch?.opts.onProgress?.(slot.job.index, m)
         break
-      case 'column':
-        // Only for the import this worker runs (one for an earlier job is stale: dropped), only a
-        // column a job table has, only an array: anything else is a worker out of protocol.
-        if (slot.job?.id !== m.id) return
-        if (slot.job.unit.kind !== 'import' || !(TABLE_COLUMNS as readonly string[]).includes(m.name) || !ArrayBuffer.isView(m.values)) {
-          return this.fail(new Error(`engine worker ${slot.worker} broke the protocol: a 'column' message ${slot.job.unit.kind !== 'import' ? `for a ${slot.job.unit.kind} job` : !(TABLE_COLUMNS as readonly string[]).includes(m.name) ? `naming ${JSON.stringify(String(m.name)).slice(0, 40)}, not a job-table column` : `whose ${m.name} is not an array`}`))
-        }
+      case 'column': {
+        if (slot.job?.id !== m.id) return // for an earlier job: stale, dropped
+        const wrong = columnProblem(slot.job.unit.kind, m)
+        if (wrong !== null) return this.fail(new Error(`engine worker ${slot.worker} broke the protocol: a 'column' message ${wrong}`))
         slot.columns.set(m.name, m.values)
         return
+      }
       case 'done': {
         const job = slot.job
         const batch = this.batch

@@ -25,7 +25,7 @@ import type { Impact, RecommendedOrder } from '../core/tune/impact'
 import type { ResampleSpec } from '../core/tune/resample'
 import type { SplitSpec } from '../core/tune/split'
 import type { ImportOptions } from '../core/workload/import'
-import { TABLE_COLUMNS, type ColumnArray, type TableColumn } from '../core/workload/builder'
+import { isTableColumn, type ColumnArray, type TableColumn } from '../core/workload/builder'
 import { exactCopy } from '../core/util/memory'
 import type { JobTable } from '../core/workload/types'
 import type { ImportedLog, MachineView } from './import'
@@ -192,10 +192,10 @@ export function tableToSend(jobs: JobTable): { rest: JobTable; alone: [TableColu
   const rest: Record<string, unknown> = {}
   const alone: [TableColumn, ColumnArray][] = []
   for (const [name, v] of Object.entries(jobs)) {
-    if (!ArrayBuffer.isView(v) || !(TABLE_COLUMNS as readonly string[]).includes(name)) { rest[name] = v; continue }
+    if (!ArrayBuffer.isView(v) || !isTableColumn(name)) { rest[name] = v; continue }
     const col = exactCopy(v as ColumnArray)
     if (col.byteLength < COLUMN_MESSAGE_BYTES) rest[name] = col
-    else alone.push([name as TableColumn, col])
+    else alone.push([name, col])
   }
   return { rest: rest as unknown as JobTable, alone }
 }

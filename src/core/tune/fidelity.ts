@@ -12,7 +12,7 @@
 // (releaseColumn): on a log of millions of jobs they would otherwise wait for the collector.
 import { percentileIndex } from '../sim/metrics'
 import { allUint32, radixOrder } from '../util/order'
-import { releaseColumn } from '../workload/builder'
+import { releaseColumn } from '../util/memory'
 import type { JobTable } from '../workload/types'
 
 const MINUTE = 60

@@ -1,13 +1,7 @@
-// Freeing big typed arrays at once, the one copy: the import's columns (workload/builder.ts),
-// the fidelity's per-job arrays (tune/fidelity.ts) and the sorts' scratch arrays (util/order.ts).
+// Big typed arrays, the one copy of each rule: when one owns its buffer and an exact copy of one
+// (what crosses to a thread or process), freeing one at once (the import's columns, fidelity's
+// per-job arrays, the sorts' scratch), and growing one with its contents (queues, heaps, lists).
 
-/**
- * Frees a column's memory now, when it owns its whole buffer (the array then reads as empty):
- * garbage collection of big typed arrays lags far behind their use, so a copied chunk or a raw
- * column no longer needed would otherwise stay resident at the import's peak (docs/PERFORMANCE.md
- * §Import at scale). Without ArrayBuffer.prototype.transfer (older browsers) nothing happens.
- * `prefixOk`: also a view of the start of a longer buffer (a builder's columns, given up whole).
- */
 /** Whether `a` views the whole of its buffer (then sending or transferring it moves no other bytes). */
 export function ownsBuffer(a: ArrayBufferView): boolean {
   return a.byteOffset === 0 && a.byteLength === a.buffer.byteLength
@@ -22,6 +16,13 @@ export function exactCopy<T extends ArrayBufferView & { slice(): T }>(a: T): T {
   return ownsBuffer(a) ? a : a.slice()
 }
 
+/**
+ * Frees a column's memory now, when it owns its whole buffer (the array then reads as empty):
+ * garbage collection of big typed arrays lags far behind their use, so a copied chunk or a raw
+ * column no longer needed would otherwise stay resident at the import's peak (docs/PERFORMANCE.md
+ * §Import at scale). Without ArrayBuffer.prototype.transfer (older browsers) nothing happens.
+ * `prefixOk`: also a view of the start of a longer buffer (a builder's columns, given up whole).
+ */
 export function releaseColumn(a: ArrayBufferView | undefined, prefixOk = false): void {
   if (a === undefined) return
   const b = a.buffer as ArrayBuffer & { transfer?: (length: number) => ArrayBuffer }

@@ -9,6 +9,10 @@ export const OPTIONAL_COLUMNS = ['partition', 'qos', 'nodes', 'memMB', 'gpus', '
 /** Every per-job column a cleaned table (JobTable) can have. */
 export const TABLE_COLUMNS = ['id', 'submit', 'runtime', 'requested', 'procs', 'user', 'account', 'recordedWait', 'line', ...OPTIONAL_COLUMNS] as const
 export type TableColumn = (typeof TABLE_COLUMNS)[number]
+/** Whether `name` is a job-table column (a name from outside, e.g. in a message, checked before use). */
+export function isTableColumn(name: string): name is TableColumn {
+  return (TABLE_COLUMNS as readonly string[]).includes(name)
+}
 export type OptionalColumn = (typeof OPTIONAL_COLUMNS)[number]
 export type ColumnArray = Float64Array | Float32Array | Int32Array | Uint8Array
 

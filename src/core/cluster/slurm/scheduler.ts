@@ -198,24 +198,29 @@ class SlurmSim {
     this.demandNodes = this.m.demand.nodes // the machine's reading (a node count above the CPUs is capped there)
     const parts = cluster.partitions, P = this.P
     const partition = jobs.partition, requested = jobs.requested, eligible = jobs.eligible, submit = jobs.submit
-    // The log's own columns when they are the values (every job with a time limit; none eligible
-    // after its submit, the usual case), else columns of their own.
-    let ownLimits = true, submitsAreArrivals = true
-    for (let j = 0; j < n && ownLimits; j++) { const req = requested[j]; if (!(req > 0 && Number.isFinite(req))) ownLimits = false }
-    for (let j = 0; j < n && submitsAreArrivals; j++) if (eligible[j] > submit[j]) submitsAreArrivals = false
-    this.limit = ownLimits ? requested : new Float64Array(n)
-    this.arrival = submitsAreArrivals ? submit : new Float64Array(n)
-    const limit = this.limit, arr = this.arrival
-    for (let j = 0; j < n && !(ownLimits && submitsAreArrivals); j++) {
-      if (!ownLimits) {
-        const p = partition[j]
+    // The log's own columns where they are the values (the usual case), else columns of their own.
+    // Time limits: the log's when every job has one; else DefaultTime, else MaxTime, else a year.
+    const hasLimit = (req: number) => req > 0 && Number.isFinite(req)
+    let everyLimit = true
+    for (let j = 0; j < n && everyLimit; j++) everyLimit = hasLimit(requested[j])
+    if (everyLimit) this.limit = requested
+    else {
+      const limit = (this.limit = new Float64Array(n))
+      for (let j = 0; j < n; j++) {
+        const req = requested[j], p = partition[j]
         const part = p >= 0 && p < P ? parts[p] : null
-        const req = requested[j]
-        const max = part?.maxTime ?? null
-        limit[j] = req > 0 && Number.isFinite(req) ? req : (part?.defaultTime ?? max ?? YEAR)
+        limit[j] = hasLimit(req) ? req : (part?.defaultTime ?? part?.maxTime ?? YEAR)
       }
-      if (!submitsAreArrivals) { const el = eligible[j], sub = submit[j]; arr[j] = el > sub ? el : sub }
     }
+    // Arrivals: the submits when no job is eligible after its submit (no --begin).
+    let noBegin = true
+    for (let j = 0; j < n && noBegin; j++) noBegin = !(eligible[j] > submit[j])
+    if (noBegin) this.arrival = submit
+    else {
+      const a = (this.arrival = new Float64Array(n))
+      for (let j = 0; j < n; j++) a[j] = eligible[j] > submit[j] ? eligible[j] : submit[j]
+    }
+    const arr = this.arrival
     // Jobs enter the queue when they become eligible (a future --begin is not queued: §1.2).
     let sorted = true
     for (let j = 1; j < n && sorted; j++) if (arr[j] < arr[j - 1]) sorted = false
@@ -718,11 +723,12 @@ class SlurmSim {
   }
 
   /**
-   * Job j's count on node i in a view (no node hidden there): for an N-node job 1 when the node
-   * suffices, else 0; for a flexible job the CPUs it could use. A job asking for CPUs only
-   * (Machine.cpusOnly) is counted off the node's free CPUs without the general test, usable().
+   * Job j's count on node i in a view: for an N-node job 1 when the node suffices, else 0; for a
+   * flexible job the CPUs it could use. A job asking for CPUs only (Machine.cpusOnly) is counted
+   * off the node's free CPUs without the general test, usable() (which also says 0 for a node the
+   * machine hides: the callers ask only of nodes not hidden).
    */
-  private countOn(j: number, i: number, view: typeof VIEW_FREE | typeof VIEW_EMPTY, fixed: boolean, cpusOnly: boolean): number {
+  private countOn(j: number, i: number, view: machine.View, fixed: boolean, cpusOnly: boolean): number {
     const m = this.m
     if (cpusOnly) {
       const c = m.cpusAvailable(i, view)
@@ -766,16 +772,13 @@ class SlurmSim {
       const i = m.allocNode(k)
       if (inCand[i] === 0 || blocked[i] !== 0) continue
       held = true
-      const u = m.usable(j, i, VIEW_SHADOW)
-      delta -= fixed ? (u > 0 ? 1 : 0) : u
+      delta -= this.countOn(j, i, VIEW_SHADOW, fixed, false)
     }
     if (!held) return -1
     m.scratchRelease(job)
     for (let k = off; k < end; k++) {
       const i = m.allocNode(k)
-      if (inCand[i] === 0 || blocked[i] !== 0) continue
-      const u = m.usable(j, i, VIEW_SHADOW)
-      delta += fixed ? (u > 0 ? 1 : 0) : u
+      if (inCand[i] !== 0 && blocked[i] === 0) delta += this.countOn(j, i, VIEW_SHADOW, fixed, false)
     }
     return delta
   }
